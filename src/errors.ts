@@ -1,0 +1,49 @@
+// Error classes of aiython and the exit-status table of SPEC §2. Only src/cli.ts turns these into
+// an exit status; everything else throws one of these (for faults the user must fix) or returns
+// a value. Messages name the fault and the fix; they never contain a secret.
+
+export const ExitStatus = {
+  ok: 0,
+  uncaughtException: 1,
+  usage: 2,
+  internal: 70,
+  config: 78,
+} as const;
+
+/** Base class: `exitStatus` is what the CLI exits with, `message` is printed after `aiython: `. */
+export class AiythonError extends Error {
+  readonly exitStatus: number;
+  constructor(message: string, exitStatus: number) {
+    super(message);
+    this.name = new.target.name;
+    this.exitStatus = exitStatus;
+  }
+}
+
+/** The command line is wrong: bad option, missing script, unusable interpreter (exit 2). */
+export class UsageError extends AiythonError {
+  constructor(message: string) {
+    super(message, ExitStatus.usage);
+  }
+}
+
+/** Configuration found before the program starts is wrong (exit 78). Names file and key. */
+export class ConfigError extends AiythonError {
+  constructor(message: string) {
+    super(message, ExitStatus.config);
+  }
+}
+
+/** A bug or broken invariant in aiython itself (exit 70). */
+export class InternalError extends AiythonError {
+  constructor(message: string) {
+    super(`internal error: ${message}`, ExitStatus.internal);
+  }
+}
+
+/** The bridge broke the wire protocol (bad frame, oversize frame, unknown message). */
+export class ProtocolError extends InternalError {}
+
+export function assertNever(value: never, what = "value"): never {
+  throw new InternalError(`unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,17 @@
+// The public surface of configuration loading (SPEC §7); callers import from here only.
+
+export { loadConfig } from "./load-config.js";
+export { profileFor } from "./profile-for.js";
+export { renderConfigShow, configSummaryForExplain, credentialConfigured } from "./render-config.js";
+export { KNOWN_PROVIDERS } from "./providers.js";
+export { CONFIG_DEFAULTS, CONFIG_FILE_NAME, CREDENTIALS_FILE } from "./defaults.js";
+export { PERMISSIONS } from "./types.js";
+export type {
+  ConfigInputs,
+  CredentialSource,
+  Permission,
+  ProfileSettings,
+  ProviderName,
+  ResolvedConfig,
+  Route,
+} from "./types.js";

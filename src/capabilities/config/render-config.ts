@@ -1,0 +1,73 @@
+// What configuration looks like to people and tools: `aiython config show` (SPEC §2) and the
+// "config" object of `--explain --json` (SPEC §3.4). Built field by field from resolved values —
+// never by serialising a route — so a key can never slip in; whether a key is configured and
+// where it came from is reported, its value never.
+
+import { displayPath } from "./display-path.js";
+import { PERMISSIONS, type ProfileSettings, type ResolvedConfig, type Route } from "./types.js";
+
+/** A route can authenticate as configured: it has a key, or it needs none. */
+export function credentialConfigured(route: Route): boolean {
+  return route.keySource !== "none" || !route.keyRequired;
+}
+
+export function renderConfigShow(config: ResolvedConfig): string {
+  const profiles: Record<string, unknown> = {};
+  for (const [name, profile] of config.profiles) profiles[name] = showProfile(profile);
+  const shown = {
+    path: config.path,
+    source: config.path !== null ? "file" : config.modelConfigured ? "environment" : "none",
+    project_root: config.projectRoot,
+    default_profile: config.defaultProfile,
+    forced_profile: config.forcedProfile,
+    model_configured: config.modelConfigured,
+    profiles,
+  };
+  return JSON.stringify(shown, null, 2);
+}
+
+function showProfile(profile: ProfileSettings): Record<string, unknown> {
+  return {
+    routes: profile.routes.map((route) => ({
+      id: route.id,
+      provider: route.provider,
+      model: route.model,
+      api_base: route.apiBase,
+      api_key_env: route.apiKeyEnv,
+      credential_required: route.keyRequired,
+      credential_configured: credentialConfigured(route),
+      credential_source: route.keySource,
+    })),
+    prompt: profile.prompt,
+    timeout: profile.timeoutSeconds,
+    max_rounds: profile.maxRounds,
+    context_values: profile.contextValues,
+    permissions: PERMISSIONS.filter((p) => profile.permissions.has(p)),
+    journal: profile.journal,
+    max_concurrency: profile.maxConcurrency,
+    env_file: profile.envFile,
+    // Only the names: capability tables are validated by SPEC §10 work that has not landed yet.
+    capabilities: Object.keys(profile.capabilities),
+  };
+}
+
+/** `cwd` given: `path` is shown relative to it when inside it, as in SPEC §3.4's example. */
+export function configSummaryForExplain(
+  config: ResolvedConfig,
+  options: { cwd?: string } = {},
+): {
+  path: string | null;
+  default_profile: string;
+  profiles: Record<string, { model: string; credential_configured: boolean }>;
+} {
+  const profiles: Record<string, { model: string; credential_configured: boolean }> = {};
+  for (const [name, profile] of config.profiles) {
+    if (profile.routes.length === 0) continue;
+    profiles[name] = {
+      model: profile.routes[0].id,
+      credential_configured: profile.routes.every(credentialConfigured),
+    };
+  }
+  const shownPath = config.path !== null && options.cwd !== undefined ? displayPath(config.path, options.cwd) : config.path;
+  return { path: shownPath, default_profile: config.defaultProfile, profiles };
+}

@@ -1,0 +1,78 @@
+"""Type contracts (SPEC §6): the public face of the expected-type checks of AI block targets.
+
+Values produced by the model are checked against the expected type of a block's target before
+Python sees them: JSON values of a `literal` outcome with `check_value` (strict, converted exactly),
+existing objects (`set_binding`, `handle`/`reference`/`expression` outcomes, names rebound by
+`execute`) with `check_object` (checked, identity kept). `json_schema` describes the type to the
+model, `type_repr` spells it in messages and in `--explain`, and `resolve_annotation` turns an
+annotation's source text into a type at run time.
+
+The work is split by job: contracts_resolve (evaluating text), contracts_forms (reading typing,
+all version differences), contracts_schema, contracts_check, contracts_repr (spelling types and
+values). Nothing here calls `repr()`, `str()`, properties or `__eq__` of program objects, except
+where the type demands it (Literal comparison, Enum lookup, isinstance for classes, and the
+constructor of a dataclass built from JSON).
+"""
+
+from .contracts_check import Mismatch, check_existing, convert_value
+from .contracts_forms import SUPPORTED, Unsupported, unsupported_message
+from .contracts_repr import type_repr
+from .contracts_resolve import ResolveError, evaluate_annotation
+from .contracts_schema import build_schema
+from .errors import TypeContractError, UnsupportedAnnotation
+
+__all__ = [
+    "SUPPORTED", "check_object", "check_value", "is_supported", "json_schema", "resolve_annotation",
+    "type_repr",
+]
+
+
+def resolve_annotation(text: str, globals_: dict, locals_: dict | None = None) -> object:
+    """The type an annotation's source text names in a frame; UnsupportedAnnotation if none or unsupported."""
+    try:
+        tp = evaluate_annotation(text, globals_, locals_)
+    except ResolveError as error:
+        raise UnsupportedAnnotation(f"cannot resolve annotation {text.strip()}: {error}") from None
+    json_schema(tp, annotation=text.strip())
+    return tp
+
+
+def json_schema(tp, *, annotation: str | None = None) -> dict:
+    """JSON Schema of `tp` for the model; `annotation` names the source text in error messages."""
+    try:
+        return build_schema(tp)
+    except Unsupported as error:
+        raise UnsupportedAnnotation(unsupported_message(annotation or type_repr(tp), error)) from None
+
+
+def is_supported(tp) -> bool:
+    try:
+        build_schema(tp)
+    except Unsupported:
+        return False
+    return True
+
+
+def check_value(value, tp, path: str = "value") -> object:
+    """A JSON value from the model, strictly checked and converted to `tp`; TypeContractError if it does not fit."""
+    try:
+        return convert_value(value, tp, path)
+    except Mismatch as error:
+        raise TypeContractError(error.message) from None
+    except Unsupported as error:
+        raise UnsupportedAnnotation(unsupported_message(type_repr(tp), error)) from None
+    except RecursionError:
+        raise TypeContractError(f"{path}: value nested too deeply to check against {type_repr(tp)}") from None
+
+
+def check_object(obj, tp, path: str = "value") -> object:
+    """`obj` itself if it satisfies `tp` (nothing converted); TypeContractError if it does not."""
+    try:
+        check_existing(obj, tp, path)
+    except Mismatch as error:
+        raise TypeContractError(error.message) from None
+    except Unsupported as error:
+        raise UnsupportedAnnotation(unsupported_message(type_repr(tp), error)) from None
+    except RecursionError:
+        raise TypeContractError(f"{path}: value nested too deeply to check against {type_repr(tp)}") from None
+    return obj

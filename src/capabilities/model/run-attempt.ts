@@ -1,0 +1,114 @@
+// One HTTP request to one route through the openai client, streaming or not, bounded by the time
+// left before the deadline. Returns the normalised answer or a classified failure; the caller
+// decides about retries. The request body is measured as it leaves (via the client's `fetch`
+// hook) so `requestBytes` is the real byte count, not an estimate.
+//
+// `parallel_tool_calls` is deliberately not sent: OpenAI already defaults it to true, and several
+// OpenAI-compatible servers reject the parameter or reject it next to `tool_choice: "required"`,
+// while the protocol works the same with one call per response.
+
+import { classifyFailure, type AttemptFailure } from "./classify-failure.js";
+import type { OpenAIModuleType } from "./load-openai.js";
+import { MODEL_CLIENT_DEFAULTS } from "./model-defaults.js";
+import { normaliseCompletion, StreamAssembler, type Normalised } from "./normalise-response.js";
+import type { ModelRequestLike, RouteLike } from "./types.js";
+
+export type AttemptResult =
+  | { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number }
+  | { ok: false; failure: AttemptFailure };
+
+/** Holds the size of the last body the client sent. */
+interface BodySink {
+  bytes: number;
+}
+
+function bodyBytes(body: unknown): number {
+  if (typeof body === "string") return Buffer.byteLength(body, "utf8");
+  if (body instanceof Uint8Array) return body.byteLength;
+  if (body instanceof ArrayBuffer) return body.byteLength;
+  return 0;
+}
+
+/** An openai client for one route whose every request reports its body size to `sink`. */
+export function makeRouteClient(
+  mod: OpenAIModuleType,
+  route: RouteLike,
+  baseFetch: typeof fetch,
+): { client: InstanceType<OpenAIModuleType["OpenAI"]>; sink: BodySink } {
+  const sink: BodySink = { bytes: 0 };
+  const measuringFetch = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    sink.bytes = bodyBytes(init?.body);
+    return baseFetch(url, init);
+  };
+  const client = new mod.OpenAI({
+    apiKey: route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey,
+    baseURL: route.apiBase,
+    // Retries are ours (SPEC §5.4), deadline-aware and route-aware.
+    maxRetries: 0,
+    fetch: measuringFetch,
+    // Never pick up OPENAI_ADMIN_KEY / OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment:
+    // an admin key would replace the route's key and be sent to whatever server the route names.
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    // OPENAI_LOG=debug would print request bodies and raw provider error bodies (SPEC §9).
+    logLevel: "off",
+  });
+  return { client, sink };
+}
+
+export interface AttemptInput {
+  mod: OpenAIModuleType;
+  client: InstanceType<OpenAIModuleType["OpenAI"]>;
+  sink: BodySink;
+  route: RouteLike;
+  request: ModelRequestLike;
+  stream: boolean;
+  /** Time left before the deadline, ms; the attempt aborts itself when it runs out. */
+  remainingMs: number;
+  signal?: AbortSignal;
+}
+
+export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
+  const { client, sink, route, request } = input;
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  input.signal?.addEventListener("abort", onAbort, { once: true });
+  if (input.signal?.aborted) controller.abort();
+  const timer = setTimeout(onAbort, Math.max(0, input.remainingMs));
+  const requestOptions = { signal: controller.signal, timeout: Math.max(1, input.remainingMs), maxRetries: 0 };
+  const body = {
+    model: route.model,
+    messages: request.messages,
+    // tool_choice "required" with no tools is an error on OpenAI; send neither in that case.
+    ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: request.toolChoice } : {}),
+  };
+  sink.bytes = 0;
+  try {
+    let answer: Normalised;
+    if (input.stream) {
+      const stream = await client.chat.completions.create(
+        { ...body, stream: true, stream_options: { include_usage: true } },
+        requestOptions,
+      );
+      const assembler = new StreamAssembler();
+      for await (const chunk of stream) assembler.add(chunk);
+      // The client's stream iterator ends quietly when aborted; a cut stream is not an answer.
+      if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
+      answer = assembler.finish();
+    } else {
+      const completion: unknown = await client.chat.completions.create(body, requestOptions);
+      answer = normaliseCompletion(completion);
+    }
+    if (!answer.ok) return { ok: false, failure: { kind: "malformed", detail: answer.detail } };
+    return { ok: true, answer, requestBytes: sink.bytes };
+  } catch (err) {
+    if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
+    const failure = classifyFailure(err, input.mod);
+    if (failure === null) throw err;
+    return { ok: false, failure };
+  } finally {
+    clearTimeout(timer);
+    input.signal?.removeEventListener("abort", onAbort);
+  }
+}

@@ -268,6 +268,8 @@ def _check(obj, tp, path, walk):
 def _check_container(obj, tp, form, path, walk):
     kind = form.kind
     if kind in ("list", "tuple_of", "set", "frozenset"):
+        if walk.form(form.args[0]).kind == "any":
+            return
         base = {"list": list, "tuple_of": tuple, "set": set, "frozenset": frozenset}[kind]
         ordered = kind in ("list", "tuple_of")
         for index, item in enumerate(itertools.islice(base.__iter__(obj), MAX_ITEMS_CHECKED)):

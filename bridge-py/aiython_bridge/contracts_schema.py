@@ -52,7 +52,7 @@ def build_schema(tp, active: frozenset = frozenset()) -> dict:
         values = [member.value for member in form.values]
         if all(is_json_scalar(value) for value in values):
             return {"enum": values}
-        return _by_handle(f"a {class_name(form.cls)} member", "its values are not JSON scalars")
+        return _by_handle(f"a member of enum {class_name(form.cls)}", "its values are not JSON scalars")
     if kind == "annotated":
         schema = dict(build_schema(form.args[0], active))
         if form.text:
@@ -62,7 +62,7 @@ def build_schema(tp, active: frozenset = frozenset()) -> dict:
     if kind == "newtype":
         return build_schema(form.args[0], active)
     if kind == "class":
-        return _by_handle(f"a {class_name(form.cls)} object", None)
+        return _by_handle(f"an object of class {class_name(form.cls)}", None)
     raise AssertionError(f"unhandled form kind {kind}")
 
 
@@ -129,7 +129,7 @@ def _record(form, active) -> dict:
 
 
 def _dataclass(form, active) -> dict:
-    what = f"a {class_name(form.cls)} object"
+    what = f"an object of class {class_name(form.cls)}"
     if form.text:
         return _by_handle(what, form.text)
     try:

@@ -243,14 +243,15 @@ class SchemaTest(unittest.TestCase):
 
     def test_program_class_is_returned_by_handle(self):
         self.assertEqual(schema(Order),
-                         {"description": "a Order object; return it by handle or expression, not as JSON"})
+                         {"description": "an object of class Order; return it by handle or expression, not as JSON"})
 
     def test_values_json_cannot_express_fall_back_to_handles(self):
         job = schema(Job)
         self.assertEqual(set(job), {"description"})
-        self.assertIn("a Job object; return it by handle", job["description"])
+        self.assertIn("an object of class Job; return it by handle", job["description"])
         self.assertIn("Callable[[], None]", job["description"])
-        self.assertEqual(set(schema(Planet)), {"description"})
+        self.assertEqual(schema(Planet), {"description": "a member of enum Planet; return it by handle or "
+                                                         "expression, not as JSON (its values are not JSON scalars)"})
         self.assertTrue(is_supported(Job))
 
     def test_recursive_types_terminate(self):

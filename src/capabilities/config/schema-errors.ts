@@ -25,6 +25,9 @@ const SHAPE_HINTS: Record<string, string> = {
   api_key_env: "the NAME of an environment variable (letters, digits and _, not starting with a digit), not the key itself",
 };
 
+/** Unknown keys that suggest a key was pasted into the file. */
+const SECRET_KEY_NAMES = /^(api[-_]?key|key|token|secret|password)$/i;
+
 export function formatSchemaError(file: string, doc: unknown, errors: readonly ErrorObject[]): string {
   const chosen = pickErrors(errors);
   const first = chosen[0];
@@ -44,6 +47,12 @@ export function formatSchemaError(file: string, doc: unknown, errors: readonly E
     case "additionalProperties": {
       const key = String(first.params.additionalProperty);
       const allowed = Object.keys((first.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      if (SECRET_KEY_NAMES.test(key) && allowed.includes("api_key_env")) {
+        return (
+          `${prefix(joinKey(where, key))}unknown key; keys are never written to aiython.toml: put the key in the ` +
+          `environment or in env_file, and name its variable with api_key_env`
+        );
+      }
       const suggestion = closest(key, allowed);
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : "";
       return `${prefix(joinKey(where, key))}unknown key${hint}; allowed keys here: ${allowed.join(", ")}`;
@@ -71,7 +80,7 @@ export function formatSchemaError(file: string, doc: unknown, errors: readonly E
     case "minItems":
       return `${prefix(where)}must not be an empty list`;
     case "uniqueItems":
-      return `${prefix(where)}lists the same entry twice (positions ${first.params.j} and ${first.params.i})`;
+      return `${prefix(where)}lists the same entry twice (positions ${Math.min(first.params.i, first.params.j)} and ${Math.max(first.params.i, first.params.j)})`;
     case "pattern": {
       if (first.propertyName !== undefined) {
         const name = safeWord(first.propertyName);

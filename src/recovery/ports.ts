@@ -75,3 +75,92 @@ export type FrameOpResult =
 export interface FramePort {
   op(name: string, args: Record<string, unknown>): Promise<FrameOpResult>;
 }
+
+// ---- One invocation (SPEC §5): what the bridge sends when a thread pauses, and what the
+// orchestrator (src/recovery/orchestrator.ts) returns. The caller turns a `failed` end into the
+// terminal `fail` op, which raises AIError(reason) at the block's line.
+
+export interface SourceWindow {
+  file: string;
+  start_line: number;
+  end_line: number;
+  source: string;
+}
+
+export interface PauseRequest {
+  mode: "syntax" | "recovery";
+  /** e.g. "tickets.py:1" (AI block) or "tickets.py:c3" (checkpoint). */
+  block_id: string;
+  /** The block or statement text, verbatim. */
+  statement: string;
+  location: { file: string; line: number; column: number; end_line: number; end_column: number; function: string | null };
+  /** Assignment target name, or null. */
+  target: string | null;
+  /** e.g. "Literal['bug', 'billing']"; null means no annotation (Any). */
+  output_type: string | null;
+  output_schema: Record<string, unknown> | null;
+  requires_result: boolean;
+  code_context: SourceWindow;
+  /** Descriptors or small values of the names the block text mentions (§5.1). */
+  related_objects: unknown[];
+  frame_objects: unknown[];
+  /** Profile prompt, then directive prompts, in order. */
+  hints: { prompts: string[] };
+  recovery?: {
+    exception_type: string;
+    message: string;
+    origin: { file: string; line: number };
+    attempt: number;
+    retry_allowed: boolean;
+    target: string | null;
+    origin_context?: SourceWindow;
+  };
+}
+
+export interface InvocationSettings {
+  /** Model calls per invocation (`max_rounds`, §7). */
+  maxRounds: number;
+  /** Seconds per invocation, model and tool time included (`timeout`, §7). */
+  timeoutSeconds: number;
+  /** Granted permissions (§7); only `execute_code` matters to the core tools. */
+  permissions: ReadonlySet<string>;
+}
+
+export type RecoverAction = "complete" | "retry" | "reraise";
+
+export type InvocationEnd =
+  | { status: "finished"; action?: RecoverAction }
+  | { status: "failed"; reason: string; missing_capability?: string };
+
+/** Fields every trace event carries: the invocation id and a timestamp (ms since epoch). */
+interface EventBase {
+  invocation: string;
+  at: number;
+}
+
+/**
+ * Trace events (§11 `--trace`), one per model request, model response, tool call, tool result and
+ * outcome. They hold conversation content but never a credential: the orchestrator never sees one.
+ */
+export type InvocationEvent =
+  | (EventBase & {
+      type: "model_request";
+      round: number;
+      /** Messages appended since the previous request (all of them on round 1). */
+      messages: ChatMessage[];
+      message_count: number;
+      tools: string[];
+    })
+  | (EventBase & {
+      type: "model_response";
+      round: number;
+      content: string | null;
+      tool_calls: ToolCall[];
+      usage?: TokenUsage;
+      request_bytes: number;
+      provider_seconds: number;
+      route: string;
+    })
+  | (EventBase & { type: "tool_call"; call_id: string; name: string; arguments: Record<string, unknown> })
+  | (EventBase & { type: "tool_result"; call_id: string; name: string; status: "ok" | "error" | "skipped"; content: string })
+  | (EventBase & { type: "outcome"; end: InvocationEnd });

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
+import { execFileSync } from "node:child_process";
 import { inspect } from "node:util";
 import { ConfigError, ExitStatus } from "../src/errors.js";
 import {
@@ -19,6 +20,7 @@ import {
   type ResolvedConfig,
 } from "../src/capabilities/config/index.js";
 import { parseDotenv } from "../src/capabilities/config/dotenv.js";
+import { CONFIG_SCHEMA } from "../src/capabilities/config/schema.js";
 
 const FAKE_KEY = "sk-test-FAKEKEY-4f9c2e7a1b";
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "config", "invalid");
@@ -505,5 +507,41 @@ describe("secrets are never echoed", () => {
     for (const [files, inputs] of errorCases) outputs.push(await configError(() => load(project(files), { env, ...inputs })));
     for (const output of outputs) assert.ok(!output.includes(FAKE_KEY), `the key leaked into: ${output}`);
     assert.ok(!outputs.some((o) => o.includes("FAKEKEY")), "no fragment of the key either");
+  });
+});
+
+describe("the schema and the bundle", () => {
+  test("the schema is valid draft-07 under ajv's strict mode (start-up skips this check)", async () => {
+    const { Ajv } = (await import("ajv")).default;
+    const ajv = new Ajv({ strict: true });
+    assert.equal(ajv.validateSchema(CONFIG_SCHEMA), true, ajv.errorsText(ajv.errors));
+    assert.doesNotThrow(() => ajv.compile(CONFIG_SCHEMA));
+  });
+
+  test("loading works from an esbuild bundle split like build.mjs (ajv's CommonJS default export)", async () => {
+    const { build } = await import("esbuild");
+    const out = project({});
+    const entry = path.join(out, "entry.ts");
+    writeFileSync(
+      entry,
+      `import { loadConfig, renderConfigShow } from ${JSON.stringify(path.resolve("src/capabilities/config/index.ts"))};\n` +
+        `const config = await loadConfig({ scriptPath: null, cwd: process.cwd(), env: {} });\n` +
+        `process.stdout.write(renderConfigShow(config));\n`,
+    );
+    await build({
+      entryPoints: [entry],
+      outdir: path.join(out, "dist"),
+      outExtension: { ".js": ".mjs" },
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      logLevel: "silent",
+    });
+    const root = project({ "aiython.toml": toml('model = "ollama/qwen3"', "timeout = 9") });
+    const shown = JSON.parse(execFileSync(process.execPath, [path.join(out, "dist", "entry.mjs")], { cwd: root, encoding: "utf8" }));
+    assert.equal(shown.profiles.default.routes[0].id, "ollama/qwen3");
+    assert.equal(shown.profiles.default.timeout, 9);
   });
 });

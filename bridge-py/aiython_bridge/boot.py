@@ -1,0 +1,64 @@
+"""First code the host runs in the interpreter: say hello, refuse an old Python, then serve.
+
+This file must parse and run on any Python 3 (no syntax newer than 3.6), because its job is to
+tell the host which Python it is talking to before anything 3.11-only is imported. The host
+starts the interpreter as ``python -c "<path insert>; aiython_bridge.boot.main()"`` with the
+control socket on fd 3 and the signal-notice socket on fd 4 (docs/protocol.md).
+"""
+
+import os
+import struct
+import sys
+
+CONTROL_FD = 3
+SIGNAL_FD = 4
+MIN_VERSION = (3, 11)
+HIGH_FD = 200
+
+
+def _send_raw(fd, payload):
+    data = struct.pack(">I", len(payload)) + payload
+    while data:
+        n = os.write(fd, data)
+        data = data[n:]
+
+
+def _move_high(fd):
+    try:
+        import fcntl
+
+        new_fd = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, HIGH_FD)
+    except (ImportError, AttributeError, OSError):
+        new_fd = os.dup(fd)  # close-on-exec by default since Python 3.4 (PEP 446)
+    os.close(fd)
+    return new_fd
+
+
+def main():
+    import json
+
+    # Move both to high close-on-exec descriptors (out of the way of a program's own dup2 onto
+    # small numbers) and free 3 and 4, so the program's first open() gets fd 3 as under python3.
+    control = _move_high(CONTROL_FD)
+    signals = _move_high(SIGNAL_FD)
+
+    info = sys.version_info
+    hello = {
+        "type": "hello",
+        "protocol": 1,
+        "pid": os.getpid(),
+        "python": {
+            "version": "%d.%d.%d" % (info[0], info[1], info[2]),
+            "version_info": [info[0], info[1], info[2]],
+            "executable": sys.executable,
+            "implementation": getattr(getattr(sys, "implementation", None), "name", "cpython"),
+        },
+    }
+    _send_raw(control, json.dumps(hello).encode("utf-8"))
+    if tuple(info[:2]) < MIN_VERSION:
+        _send_raw(control, b"")  # end of stream; the host explains the refusal
+        os._exit(0)
+
+    from aiython_bridge.server import serve
+
+    serve(control, signals)

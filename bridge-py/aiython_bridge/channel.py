@@ -1,0 +1,81 @@
+"""The bridge's end of the control channel: length-prefixed JSON frames over one socket fd.
+
+Sending is thread-safe (one lock). Receiving happens on one thread at a time: the server's
+main thread before the program starts, then the reader thread (server.py). Descriptors are
+close-on-exec and closed in children made by os.fork(), so nothing the program starts can write
+on the channel.
+"""
+
+import _thread
+import json
+import os
+import struct
+
+from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation
+
+_HEADER = struct.Struct(">I")
+
+
+class ChannelClosed(Exception):
+    """The host closed the channel (with or without an end-of-stream marker)."""
+
+    def __init__(self, clean):
+        super().__init__("control channel closed" + ("" if clean else " without end-of-stream"))
+        self.clean = clean
+
+
+class Channel:
+    def __init__(self, fd):
+        self.fd = fd
+        self._send_lock = _thread.allocate_lock()
+        self._buffer = bytearray()
+        self.closed = False
+        self.owner_pid = os.getpid()
+
+    def send(self, message):
+        payload = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        if len(payload) > MAX_FRAME:
+            raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
+        self._write(_HEADER.pack(len(payload)) + payload)
+
+    def send_end_of_stream(self):
+        self._write(_HEADER.pack(0))
+
+    def _write(self, data):
+        if self.closed or os.getpid() != self.owner_pid:
+            return
+        with self._send_lock:
+            view = memoryview(data)
+            while view:
+                n = os.write(self.fd, view)
+                view = view[n:]
+
+    def _read_exact(self, n):
+        while len(self._buffer) < n:
+            chunk = os.read(self.fd, max(65536, n - len(self._buffer)))
+            if not chunk:
+                raise ChannelClosed(clean=False)
+            self._buffer += chunk
+        data = bytes(self._buffer[:n])
+        del self._buffer[:n]
+        return data
+
+    def recv(self):
+        """Next message, or raise ChannelClosed."""
+        (length,) = _HEADER.unpack(self._read_exact(4))
+        if length == 0:
+            raise ChannelClosed(clean=True)
+        if length > MAX_FRAME:
+            raise ProtocolViolation("incoming frame of %d bytes exceeds the %d-byte cap" % (length, MAX_FRAME))
+        message = json.loads(self._read_exact(length).decode("utf-8"))
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise ProtocolViolation("a frame did not hold a message object with a type")
+        return message
+
+    def close_in_child(self):
+        """After os.fork() in the program: the child must never touch the parent's channel."""
+        self.closed = True
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass

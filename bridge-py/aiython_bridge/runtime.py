@@ -1,0 +1,41 @@
+"""The object the rewritten program calls at each AI block: `NAME.block(N)` / `await NAME.ablock(N)`.
+
+It is bound in `builtins` under the plan's runtime name (chosen by the frontend so that it never
+clashes with a program name), only when the program has blocks. Reaching a block pauses the
+calling thread and hands the invocation to the host (SPEC §4.3); with no model configured it
+raises AIError at the block's line.
+"""
+
+import builtins
+import sys
+
+from aiython_bridge.errors import AIError
+
+NO_MODEL = "no model configured (set AIYTHON_MODEL or run 'aiython setup')"
+
+
+class Runtime:
+    def __init__(self, server, plan, options):
+        self._server = server
+        self._blocks = plan["blocks"]
+        self._model_configured = bool(options.get("model_configured"))
+
+    def block(self, index):
+        info = self._blocks[index]
+        if not self._model_configured:
+            raise AIError(NO_MODEL)
+        from aiython_bridge.pauses import pause_for_block
+
+        return pause_for_block(self._server, info, sys._getframe(1))
+
+    async def ablock(self, index):
+        info = self._blocks[index]
+        if not self._model_configured:
+            raise AIError(NO_MODEL)
+        from aiython_bridge.pauses import pause_for_block_async
+
+        return await pause_for_block_async(self._server, info, sys._getframe(1))
+
+
+def install_runtime(server, plan, options):
+    setattr(builtins, plan["runtimeName"], Runtime(server, plan, options))

@@ -1,0 +1,150 @@
+"""The bridge's control loop: handshake, compile requests, then the program run.
+
+Before the program starts, the main thread reads the channel itself (init, compile, run). Once
+the program runs, a reader thread started with `_thread` (invisible to `threading.enumerate()`)
+owns the channel: it routes answers and pause operations, and if the host vanishes (the channel
+closes without end-of-stream) it ends this process so nothing is left behind.
+"""
+
+import _thread
+import os
+import signal
+import sys
+import traceback
+
+from aiython_bridge import protocol
+from aiython_bridge.channel import Channel, ChannelClosed
+
+
+class Server:
+    def __init__(self, channel, signal_fd):
+        self.channel = channel
+        self.signal_fd = signal_fd
+        self.pid = os.getpid()
+        self.exiting = False
+        self._next_id = 0
+        self._pending = {}  # bridge request id -> [lock, message]
+        self._pending_lock = _thread.allocate_lock()
+        self.pause_router = None  # set by the runtime when pauses exist (route(message))
+
+    # -- requests the bridge makes of the host (e.g. plans for imported modules) ----------------
+    def request(self, message):
+        with self._pending_lock:
+            self._next_id += 1
+            request_id = "b%d" % self._next_id
+            waiter = _thread.allocate_lock()
+            waiter.acquire()
+            slot = [waiter, None]
+            self._pending[request_id] = slot
+        message = dict(message, id=request_id)
+        self.channel.send(message)
+        waiter.acquire()
+        return slot[1]
+
+    # -- the reader thread ------------------------------------------------------------------------
+    def start_reader(self):
+        _thread.start_new_thread(self._read_loop, ())
+
+    def _read_loop(self):
+        try:
+            while True:
+                message = self.channel.recv()
+                self._dispatch(message)
+        except ChannelClosed:
+            self._host_gone()
+        except BaseException:  # a protocol violation after start: report, then stop
+            self._report_fatal("control channel failed", traceback.format_exc())
+            self._host_gone()
+
+    def _dispatch(self, message):
+        kind = message["type"]
+        if kind == protocol.RESULT and message.get("id") in self._pending:
+            with self._pending_lock:
+                slot = self._pending.pop(message["id"])
+            slot[1] = message
+            slot[0].release()
+        elif "pause" in message and self.pause_router is not None:
+            self.pause_router(message)
+        else:
+            raise protocol.ProtocolViolation("unexpected %r message while the program runs" % kind)
+
+    def _host_gone(self):
+        if self.exiting or os.getpid() != self.pid:
+            return
+        # The host died (e.g. SIGKILL): never leave the program running on its own.
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def _report_fatal(self, message, tb):
+        try:
+            self.channel.send({"type": protocol.FATAL, "message": message, "traceback": tb})
+        except Exception:
+            pass
+
+
+def _install_signal_notices(signal_fd):
+    """The host learns of each signal the interpreter receives without any Python-level handler
+    changing: CPython's own C handler writes the signal number to the wakeup fd."""
+    try:
+        os.set_blocking(signal_fd, False)
+        signal.set_wakeup_fd(signal_fd, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        pass
+
+
+def serve(control_fd, signal_fd):
+    channel = Channel(control_fd)
+    server = Server(channel, signal_fd)
+
+    def after_fork_in_child():
+        channel.close_in_child()
+        try:
+            signal.set_wakeup_fd(-1)
+        except (ValueError, OSError):
+            pass
+        try:
+            os.close(signal_fd)
+        except OSError:
+            pass
+
+    os.register_at_fork(after_in_child=after_fork_in_child)
+    _install_signal_notices(signal_fd)
+
+    try:
+        run_message = _handshake_and_prepare(server)
+    except ChannelClosed:
+        os._exit(0)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        server._report_fatal("the bridge failed before the program started", traceback.format_exc())
+        channel.send_end_of_stream()
+        os._exit(70)
+
+    from aiython_bridge.runner import run_program
+
+    run_program(server, run_message)
+
+
+def _handshake_and_prepare(server):
+    channel = server.channel
+    init = channel.recv()
+    if init.get("type") != protocol.INIT or init.get("protocol") != protocol.PROTOCOL_VERSION:
+        raise protocol.ProtocolViolation(
+            "host speaks protocol %r, bridge speaks %d" % (init.get("protocol"), protocol.PROTOCOL_VERSION)
+        )
+    while True:
+        message = channel.recv()
+        kind = message["type"]
+        if kind == protocol.COMPILE:
+            from aiython_bridge import oracle
+
+            value = oracle.check(message["items"])
+            channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
+        elif kind == protocol.RUN:
+            from aiython_bridge.runner import prepare_run
+
+            ready = prepare_run(server, message)
+            if ready is not None:
+                return ready
+        else:
+            raise protocol.ProtocolViolation("unexpected %r message before the program runs" % kind)

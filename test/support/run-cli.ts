@@ -1,0 +1,60 @@
+// Runs the built CLI (bin/aiython → dist/) and python3 side by side for end-to-end tests.
+
+import { execa, type Options, type Result } from "execa";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CLI = path.join(ROOT, "bin", "aiython");
+export const PROGRAMS = path.join(ROOT, "test", "fixtures", "programs");
+export const PYTHON = process.env.AIYTHON_TEST_PYTHON ?? "python3";
+
+export interface Ran {
+  stdout: string;
+  stderr: string;
+  exitCode: number | undefined;
+  signal: string | undefined;
+}
+
+const base: Options = { reject: false, stripFinalNewline: false, cwd: PROGRAMS, timeout: 60_000 };
+
+function ran(result: Result): Ran {
+  return {
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+    exitCode: result.exitCode,
+    signal: result.signal,
+  };
+}
+
+/** The environment without anything that would configure a model or change the interpreter. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("AIYTHON_") || key.startsWith("OPENAI_") || key === "VIRTUAL_ENV") delete env[key];
+  }
+  return { ...env, ...extra };
+}
+
+export async function aiython(args: string[], options: Options = {}): Promise<Ran> {
+  return ran(await execa(CLI, args, { ...base, env: cleanEnv(), extendEnv: false, ...options }));
+}
+
+export async function python(args: string[], options: Options = {}): Promise<Ran> {
+  return ran(await execa(PYTHON, args, { ...base, env: cleanEnv(), extendEnv: false, ...options }));
+}
+
+/** Runs the same arguments under both and returns both results. */
+export async function both(args: string[], options: Options = {}): Promise<{ ours: Ran; theirs: Ran }> {
+  const [ours, theirs] = await Promise.all([aiython(args, options), python(args, options)]);
+  return { ours, theirs };
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -10,8 +10,8 @@
 //   node --import tsx test/support/loopback-model.ts --port 0 --script FILE.json
 //   node --import tsx test/support/loopback-model.ts --echo-finish [--finish-literal JSON] [--delay-ms N]
 // prints its base URL (ending in /v1) on stdout and serves until SIGINT/SIGTERM.
-// The file is over 250 lines because the server, its reply rendering and its CLI share one
-// reply format and belong together.
+// About 400 lines: the server, its reply rendering, the echo-finish responder and the CLI share
+// one reply format, and the CLI must live in this file to run as `loopback-model.ts`.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { readFileSync } from "node:fs";
@@ -102,8 +102,17 @@ function errorBody(status: number, message?: string): string {
   });
 }
 
-function wait(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when the connection closes first (client gone, or close() destroyed it). */
+function wait(ms: number, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      res.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.on("close", done);
+  });
 }
 
 /** Splits a string into up to `parts` non-empty pieces (fewer when it is short). */
@@ -128,7 +137,7 @@ async function writeStream(res: ServerResponse, request: RecordedRequest, reply:
   const send = async (data: object | string): Promise<void> => {
     if (res.destroyed) return;
     res.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
-    if (reply.chunkDelayMs) await wait(reply.chunkDelayMs);
+    if (reply.chunkDelayMs) await wait(reply.chunkDelayMs, res);
   };
   const chunk = (delta: object, finish: string | null = null): object => ({
     id,
@@ -189,7 +198,7 @@ export async function startLoopbackModel(opts: LoopbackOptions = {}): Promise<Lo
 
   async function answerChat(request: RecordedRequest, res: ServerResponse): Promise<void> {
     const reply = await nextReply(request);
-    if (reply.delayMs) await wait(reply.delayMs);
+    if (reply.delayMs) await wait(reply.delayMs, res);
     if (res.destroyed) return;
     if (reply.dropConnection) {
       res.socket?.destroy();

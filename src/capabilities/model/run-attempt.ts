@@ -46,8 +46,9 @@ export function makeRouteClient(
     // Retries are ours (SPEC §5.4), deadline-aware and route-aware.
     maxRetries: 0,
     fetch: measuringFetch,
-    // Never pick up OPENAI_ADMIN_KEY / OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment:
-    // an admin key would replace the route's key and be sent to whatever server the route names.
+    // Never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID / OPENAI_ADMIN_KEY from the environment:
+    // the client would send the ids as headers to whatever server the route names, and an admin
+    // key has no business in a chat client.
     adminAPIKey: null,
     organization: null,
     project: null,

@@ -36,6 +36,8 @@ export interface InvocationArgs {
 
 type Step = { next: "continue" } | { next: "end"; end: InvocationEnd };
 type Stop = { stopped: "timeout" | "cancelled" };
+/** An event without the fields `emit` adds. */
+type EventBody = InvocationEvent extends infer E ? (E extends InvocationEvent ? Omit<E, "invocation" | "at"> : never) : never;
 
 const CONTINUE: Step = { next: "continue" };
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -61,7 +63,7 @@ export async function runInvocation(args: InvocationArgs): Promise<{ end: Invoca
   let lastFailure: { key: string; count: number } | null = null;
   let sentUpTo = 0;
 
-  const emit = (event: Record<string, unknown>) => args.onEvent?.({ invocation: args.id, at: now(), ...event } as InvocationEvent);
+  const emit = (event: EventBody) => args.onEvent?.({ ...event, invocation: args.id, at: now() } as InvocationEvent);
   const stopReason = (): Stop["stopped"] => (args.signal?.aborted ? "cancelled" : "timeout");
   const stopEnd = (stopped: Stop["stopped"]): InvocationEnd =>
     stopped === "cancelled"

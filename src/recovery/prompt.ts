@@ -12,7 +12,7 @@ export const SYSTEM_PROMPT = [
   'syntax: end with finish. A block that needs a value (requires_result or a target) gets it as the outcome; a statement block makes its effects (execute, set_binding) and ends with {"kind":"none"}.',
   "recovery: end with recover: complete (an outcome binds the target, if any), retry after repairing state (reruns only that statement), or reraise with an explanation.",
   'Calls of one response run in order; the terminal call ends the invocation and must be last. Values of small related objects are included, so a simple block should finish in ONE response, e.g. finish {"kind":"literal","value":...}. Literal strings are never evaluated. For existing objects prefer {"kind":"reference","id":<result_id of an evaluate/get_binding earlier in the same response>} or {"kind":"handle","id":"object-N"}. The value must match output_type (output_schema); a violation comes back as a tool error to fix. If the block cannot be done: {"kind":"error","reason":...}.',
-  'Results: {"status":"ok","result":...}, {"status":"error","message":...} or {"status":"skipped"} (not run).',
+  'Tool results: {"status":"ok","result":...}, {"status":"error","message":...} or {"status":"skipped"} (did not run).',
 ].join("\n");
 
 /** Canonical JSON: sorted keys at every level, compact separators; throws on NaN, Infinity and non-JSON values. */

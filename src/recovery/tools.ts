@@ -58,7 +58,7 @@ function object(properties: Record<string, Schema>, required: string[] = []): Sc
 }
 
 const str = (description?: string): Schema => ({ type: "string", ...(description ? { description } : {}) });
-const resultId: Schema = { type: "string", maxLength: MAX_RESULT_ID_LENGTH, description: "names the value for a reference" };
+const resultId: Schema = { type: "string", maxLength: MAX_RESULT_ID_LENGTH };
 const handle: Schema = { type: "string", pattern: "^object-[0-9]+$" };
 
 function outcomeSchema(kinds: readonly OutcomeKind[]): Schema {
@@ -113,7 +113,8 @@ function parameters(name: ToolName, v: Variant): Schema {
         ["handle"],
       );
     case "get_frame_code":
-      return object({ frame: { type: "string", enum: [...v.frames] } });
+      // With one frame (syntax mode) there is nothing to choose; validation still knows `frame`.
+      return object(v.frames.length > 1 ? { frame: { type: "string", enum: [...v.frames] } } : {});
     case "frames":
       return object({});
     case "finish":

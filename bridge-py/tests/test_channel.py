@@ -1,0 +1,78 @@
+"""The bridge's end of the control channel: framing, end-of-stream, size cap, fork safety."""
+
+import os
+import socket
+import struct
+import unittest
+
+from aiython_bridge import protocol
+from aiython_bridge.channel import Channel, ChannelClosed
+
+
+def frame(payload: bytes) -> bytes:
+    return struct.pack(">I", len(payload)) + payload
+
+
+class ChannelTest(unittest.TestCase):
+    def setUp(self):
+        self.ours, self.theirs = socket.socketpair()
+        self.channel = Channel(self.ours.fileno())
+
+    def tearDown(self):
+        self.ours.close()
+        self.theirs.close()
+
+    def test_send_writes_one_length_prefixed_json_frame(self):
+        self.channel.send({"type": "exit", "status": 3, "text": "é"})
+        header = self.theirs.recv(4)
+        (length,) = struct.unpack(">I", header)
+        body = self.theirs.recv(length)
+        self.assertEqual(body, '{"type":"exit","status":3,"text":"é"}'.encode("utf-8"))
+
+    def test_recv_reassembles_frames_split_across_reads(self):
+        data = frame(b'{"type":"op","pause":"p1"}') + frame(b'{"type":"init","protocol":1}')
+        for i in range(0, len(data), 3):
+            self.theirs.sendall(data[i:i + 3])
+        self.assertEqual(self.channel.recv(), {"type": "op", "pause": "p1"})
+        self.assertEqual(self.channel.recv(), {"type": "init", "protocol": 1})
+
+    def test_zero_length_frame_is_a_clean_end_of_stream(self):
+        self.theirs.sendall(struct.pack(">I", 0))
+        with self.assertRaises(ChannelClosed) as caught:
+            self.channel.recv()
+        self.assertTrue(caught.exception.clean)
+
+    def test_close_without_end_of_stream_is_not_clean(self):
+        self.theirs.close()
+        with self.assertRaises(ChannelClosed) as caught:
+            self.channel.recv()
+        self.assertFalse(caught.exception.clean)
+
+    def test_oversize_frame_is_a_protocol_violation(self):
+        self.theirs.sendall(struct.pack(">I", protocol.MAX_FRAME + 1))
+        with self.assertRaises(protocol.ProtocolViolation):
+            self.channel.recv()
+
+    def test_a_frame_without_a_typed_object_is_a_violation(self):
+        self.theirs.sendall(frame(b"[1, 2]"))
+        with self.assertRaises(protocol.ProtocolViolation):
+            self.channel.recv()
+
+    def test_nan_is_never_sent(self):
+        with self.assertRaises(ValueError):
+            self.channel.send({"type": "result", "value": float("nan")})
+
+    def test_a_forked_child_never_writes(self):
+        pid = os.fork()
+        if pid == 0:
+            self.channel.send({"type": "exit", "status": 0})
+            self.channel.send_end_of_stream()
+            os._exit(0)
+        os.waitpid(pid, 0)
+        self.theirs.setblocking(False)
+        with self.assertRaises(BlockingIOError):
+            self.theirs.recv(1)
+
+
+if __name__ == "__main__":
+    unittest.main()

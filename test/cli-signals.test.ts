@@ -1,0 +1,113 @@
+// End-to-end: signals, crashes and pipes (SPEC §2, §4.1). The CLI is started in its own process
+// group so that "Ctrl-C" can be sent to the whole group, as a terminal does.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { test } from "node:test";
+import { execa } from "execa";
+import { CLI, PROGRAMS, PYTHON, cleanEnv, pidAlive } from "./support/run-cli.js";
+
+interface Started {
+  pid: number;
+  programPid: Promise<number>;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }>;
+}
+
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Started {
+  const child = spawn(command, args, { cwd: PROGRAMS, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let resolvePid!: (pid: number) => void;
+  const programPid = new Promise<number>((resolve) => (resolvePid = resolve));
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+    const match = /pid (\d+)/.exec(stdout);
+    if (match) resolvePid(Number(match[1]));
+  });
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const done = once(child, "close").then(([code, signal]) => ({ code, signal, stderr, stdout }));
+  return { pid: child.pid!, programPid, done };
+}
+
+async function gone(pid: number, withinMs = 3000): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    if (!pidAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return !pidAlive(pid);
+}
+
+for (const who of ["aiython", "python3"] as const) {
+  test(`Ctrl-C to the process group during time.sleep: KeyboardInterrupt, handlers run, death by SIGINT (${who})`, async () => {
+    const run = who === "aiython" ? start(CLI, ["sleep_interrupt.py"]) : start(PYTHON, ["sleep_interrupt.py"]);
+    const programPid = await run.programPid;
+    process.kill(-run.pid, "SIGINT");
+    const result = await run.done;
+    assert.equal(result.signal, "SIGINT"); // a shell reports 130
+    assert.match(result.stderr, /finally ran/);
+    assert.match(result.stderr, /Traceback \(most recent call last\):\n  File ".*sleep_interrupt.py", line 8, in <module>\n    time.sleep\(30\)\nKeyboardInterrupt\n/);
+    assert.doesNotMatch(result.stderr, /aiython_bridge|<string>/);
+    assert.ok(await gone(programPid), "the Python process is gone");
+  });
+}
+
+test("SIGINT sent to aiython alone is relayed to the program", async () => {
+  const run = start(CLI, ["sleep_interrupt.py"]);
+  const programPid = await run.programPid;
+  process.kill(run.pid, "SIGINT");
+  const result = await run.done;
+  assert.equal(result.signal, "SIGINT");
+  assert.match(result.stderr, /KeyboardInterrupt/);
+  assert.equal(result.stderr.match(/KeyboardInterrupt/g)?.length, 1, "exactly one KeyboardInterrupt");
+  assert.ok(await gone(programPid));
+});
+
+test("SIGTERM is relayed; aiython ends by SIGTERM and leaves no process", async () => {
+  const run = start(CLI, ["sleep_interrupt.py"]);
+  const programPid = await run.programPid;
+  process.kill(run.pid, "SIGTERM");
+  const result = await run.done;
+  assert.equal(result.signal, "SIGTERM");
+  assert.doesNotMatch(result.stderr, /aiython:/);
+  assert.ok(await gone(programPid));
+});
+
+test("a program that ignores SIGTERM is killed after the grace period", async () => {
+  const run = start(CLI, ["ignore_term.py"], cleanEnv({ AIYTHON_KILL_GRACE_MS: "300" }));
+  const programPid = await run.programPid;
+  const sent = Date.now();
+  process.kill(run.pid, "SIGTERM");
+  const result = await run.done;
+  assert.equal(result.signal, "SIGTERM");
+  assert.ok(Date.now() - sent >= 250, "waited for the grace period");
+  assert.ok(await gone(programPid));
+});
+
+test("if aiython itself is killed, the program does not survive it", async () => {
+  const run = start(CLI, ["sleep_interrupt.py"]);
+  const programPid = await run.programPid;
+  process.kill(run.pid, "SIGKILL");
+  await run.done;
+  assert.ok(await gone(programPid), "the orphaned program ended");
+});
+
+test("an interpreter that dies of a signal is reported with exit 128+N", async () => {
+  const run = start(CLI, ["crash.py"]);
+  const result = await run.done;
+  assert.equal(result.code, 139);
+  assert.equal(result.stdout, "about to crash\n");
+  assert.equal(result.stderr, "aiython: the Python process ended unexpectedly (signal 11)\n");
+});
+
+test("`| head -1`: same output and statuses as python3, aiython survives EPIPE", async () => {
+  const line = (cmd: string) => `${cmd} many_lines.py | head -1; echo "status \${PIPESTATUS[0]}"`;
+  const [ours, theirs] = await Promise.all([
+    execa("bash", ["-c", line(CLI)], { cwd: PROGRAMS, env: cleanEnv(), reject: false }),
+    execa("bash", ["-c", line(PYTHON)], { cwd: PROGRAMS, env: cleanEnv(), reject: false }),
+  ]);
+  assert.equal(ours.stdout, theirs.stdout);
+  assert.equal(ours.stderr, theirs.stderr);
+  assert.match(String(ours.stdout), /^line 0\nstatus \d+$/);
+});

@@ -498,6 +498,7 @@ describe("secrets are never echoed", () => {
       [{ "aiython.toml": toml(`timeout = "${FAKE_KEY}"`) }, {}],
       [{ "aiython.toml": toml(`permissions = ["${FAKE_KEY}"]`) }, {}],
       [{ "aiython.toml": toml(`[profiles.fast]`, `api_key = "${FAKE_KEY}"`) }, {}],
+      [{ "aiython.toml": toml(`${FAKE_KEY}-pasted-as-a-bare-key-name = 1`) }, {}],
       [{ "aiython.toml": `version = 3\nprompt = "${FAKE_KEY}\n` }, {}],
       // env_file is read only for keys the environment lacks, so this case runs without one.
       [{ "aiython.toml": toml('model = "openai/x"', 'env_file = ".env"'), ".env": `${FAKE_KEY}\n` }, { env: {} }],

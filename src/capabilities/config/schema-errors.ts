@@ -41,7 +41,7 @@ export function formatSchemaError(file: string, doc: unknown, errors: readonly E
   switch (first.keyword) {
     case "type": {
       const types = [...new Set(chosen.filter((e) => e.keyword === "type").flatMap((e) => String(e.params.type).split(",")))];
-      const expected = lastKey in SHAPE_HINTS && types.length > 1 ? SHAPE_HINTS[lastKey] : joinOr(types.map((t) => TYPE_PHRASES[t] ?? t));
+      const expected = Object.hasOwn(SHAPE_HINTS, lastKey) && types.length > 1 ? SHAPE_HINTS[lastKey] : joinOr(types.map((t) => TYPE_PHRASES[t] ?? t));
       return `${prefix(where)}expected ${expected}, got ${describe(value)}`;
     }
     case "additionalProperties": {
@@ -86,7 +86,7 @@ export function formatSchemaError(file: string, doc: unknown, errors: readonly E
         const name = safeWord(first.propertyName);
         return `${prefix(where)}${name ? `profile name "${name}"` : "a profile name"} may use only letters, digits, _ and -`;
       }
-      return `${prefix(where)}expected ${SHAPE_HINTS[lastKey] ?? `text matching ${first.params.pattern}`}`;
+      return `${prefix(where)}expected ${Object.hasOwn(SHAPE_HINTS, lastKey) ? SHAPE_HINTS[lastKey] : `text matching ${first.params.pattern}`}`;
     }
     default:
       return `${prefix(where)}${first.message ?? "invalid value"}`;
@@ -136,8 +136,10 @@ export function dottedKey(doc: unknown, segments: readonly string[]): string {
   return out;
 }
 
+/** Keys are shown (they are names), except overlong ones, which might be pasted material. */
 function joinKey(base: string, key: string): string {
-  const part = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+  const part =
+    key.length > 40 ? `<a key of ${key.length} characters>` : /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
   return base === "" ? part : `${base}.${part}`;
 }
 

@@ -338,6 +338,7 @@ def summarize(obj, *, context_values: bool, handle: str | None = None) -> dict:
     if context_values:
         value = _inline_value(obj)
         if value is not _MISSING:
+            d.pop("length", None)
             d["value"] = value
             return d
     cls = type(obj)

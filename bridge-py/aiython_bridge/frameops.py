@@ -309,14 +309,15 @@ class Invocation:
         refused = sorted((deleted & owned_set) - user_globals)
         if refused and not pycompat.CAN_UNBIND_FAST_LOCALS:
             raise ToolError("UnsupportedOperation", pycompat.unbind_refusal(refused))
-        bound = _bound_names(_compile_scope(body, filename, (), ()))
+        owner = _enclosing_class(frame.f_code)
+        bound = _bound_names(_compile_scope(body, filename, (), (), owner))
         declared = self._declared_globals()
         to_global = sorted((bound & declared) - user_globals)
         names: dict[str, None] = {}
         for name in [*owned, *self._overlay, *sorted(bound)]:
             if name not in user_globals and name not in declared:
                 names.setdefault(name, None)
-        scope_code = _compile_scope(body, filename, tuple(names), tuple(to_global))
+        scope_code = _compile_scope(body, filename, tuple(names), tuple(to_global), owner)
 
         values = pycompat.read_frame_locals(frame)
         before = {n: values.get(n, _EMPTY) if n in owned_set else self._overlay.get(n, _EMPTY) for n in names}
@@ -421,23 +422,29 @@ def _parse_body(source: str, filename: str, mode: str):
     return tree.body, declared, deleted
 
 
-def _compile_scope(body: list, filename: str, free: tuple[str, ...], to_global: tuple[str, ...]):
+def _compile_scope(body: list, filename: str, free: tuple[str, ...], to_global: tuple[str, ...],
+                   owner: str | None):
     """Code object of ``def _aiython_scope_(): nonlocal <free>; global <to_global>; <body>``
-    nested in a function that owns ``free``. Names are identifiers (they come from code objects)."""
+    nested in a function that owns ``free``, itself inside ``class <owner>:`` when the frame's
+    code belongs to a class, so ``self.__private`` and ``__local`` mangle as in the frame's own
+    code. Names are identifiers (they come from code objects)."""
     import ast
 
-    lines = [f"def {_OUTER}():"]
+    pad = "    " if owner else ""
+    lines = [f"class {owner}:"] if owner else []
+    lines.append(f"{pad}def {_OUTER}():")
     if free:
-        lines.append("    " + " = ".join(free) + " = None")
-    lines.append(f"    def {_SCOPE}():")
+        lines.append(f"{pad}    " + " = ".join(free) + " = None")
+    lines.append(f"{pad}    def {_SCOPE}():")
     if free:
-        lines.append("        nonlocal " + ", ".join(free))
+        lines.append(f"{pad}        nonlocal " + ", ".join(free))
     if to_global:
-        lines.append("        global " + ", ".join(to_global))
-    lines.append("        pass")
-    lines.append(f"    return {_SCOPE}")
+        lines.append(f"{pad}        global " + ", ".join(to_global))
+    lines.append(f"{pad}        pass")
+    lines.append(f"{pad}    return {_SCOPE}")
     module = ast.parse("\n".join(lines), filename, "exec")
-    inner = module.body[0].body[-2]
+    outer = module.body[0].body[0] if owner else module.body[0]
+    inner = outer.body[-2]
     if body:
         inner.body[-1:] = body
     ast.fix_missing_locations(module)
@@ -445,8 +452,19 @@ def _compile_scope(body: list, filename: str, free: tuple[str, ...], to_global: 
         code = compile(module, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
         raise _syntax_error(exc) from None
-    outer = _nested_code(code, _OUTER)
-    return _nested_code(outer, _SCOPE)
+    if owner:
+        code = _nested_code(code, owner)
+    return _nested_code(_nested_code(code, _OUTER), _SCOPE)
+
+
+def _enclosing_class(code) -> str | None:
+    """The innermost class a function's code is nested in, read from ``co_qualname``
+    (``C.m`` and ``C.m.<locals>.helper`` give ``C``; ``f.<locals>.g`` gives None)."""
+    parts = code.co_qualname.split(".")
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] != "<locals>" and parts[i + 1] != "<locals>":
+            return parts[i] if parts[i].isidentifier() else None
+    return None
 
 
 def _nested_code(code, name: str):

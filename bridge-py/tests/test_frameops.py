@@ -287,6 +287,20 @@ class Execute(unittest.TestCase):
         else:  # refused before the code ran: y untouched as well
             self.assertEqual(program(), ("UnsupportedOperation", 1, 1))
 
+    def test_private_names_mangle_as_in_the_method(self):
+        class Account:
+            def __init__(self):
+                self.__balance = 10
+
+            def method(self):
+                __note = "n"
+                inv = Invocation(sys._getframe())
+                seen = inv.evaluate("self.__balance + len(__note)")["value"]
+                inv.execute("__note = 'changed'\nself.__balance = len(type(self).__name__) * 0 + 99")
+                return seen, __note, self.__balance
+
+        self.assertEqual(Account().method(), (11, "changed", 99))
+
     def test_generator_frame(self):
         def gen():
             step = 1

@@ -38,7 +38,8 @@ export interface ModelClient extends ModelPortLike {
 
 const defaultSleep: SleepFn = (ms, signal) =>
   new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+    // setTimeout fires at once beyond 2^31-1 ms; waking early only means retrying early.
+    const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
     function done(): void {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
@@ -117,8 +118,9 @@ export function createModelClient(routes: RouteLike[], opts: ModelClientOptions 
     },
 
     async complete(request, options) {
-      const started = now();
       const mod = await loadOpenAI();
+      // Timed after the one-off package import, which is not the provider's time.
+      const started = now();
       const limited: ModelCallError[] = [];
       for (let index = 0; index < routes.length; index += 1) {
         const outcome = await tryRoute(mod, routes[index], index === routes.length - 1, request, options);

@@ -26,6 +26,8 @@ export function parseRetryAfter(headers: HeaderSource | undefined | null, now: n
   if (raw === null || raw.trim() === "") return null;
   const text = raw.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  // An HTTP date always names its day and month; Date.parse alone would take "-5" as a year.
+  if (!/[A-Za-z]/.test(text)) return null;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return null;
   return Math.max(0, date - now);

@@ -17,6 +17,8 @@ export type AttemptResult =
   | { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number }
   | { ok: false; failure: AttemptFailure };
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Holds the size of the last body the client sent. */
 interface BodySink {
   bytes: number;
@@ -76,8 +78,10 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   const onAbort = (): void => controller.abort();
   input.signal?.addEventListener("abort", onAbort, { once: true });
   if (input.signal?.aborted) controller.abort();
-  const timer = setTimeout(onAbort, Math.max(0, input.remainingMs));
-  const requestOptions = { signal: controller.signal, timeout: Math.max(1, input.remainingMs), maxRetries: 0 };
+  // Timers fire at once beyond 2^31-1 ms, so a far deadline is clamped (about 24 days).
+  const remaining = Math.min(Math.max(1, input.remainingMs), MAX_TIMER_MS);
+  const timer = setTimeout(onAbort, remaining);
+  const requestOptions = { signal: controller.signal, timeout: remaining, maxRetries: 0 };
   const body = {
     model: route.model,
     messages: request.messages,

@@ -11,15 +11,20 @@ metaclass property cannot intercept them. One known exception: the text of a typ
 in a dataclass field annotation (``list[Ticket]``) comes from its stdlib ``repr``.
 
 Every description is bounded (items per container, total nodes, characters per string).
+
+Over 400 lines: every reader of program state lives in this one file so the no-hook rule above
+can be checked in one place.
 """
 
 from __future__ import annotations
 
-import math
 import sys
-from typing import Callable
 
-HandleOf = Callable[[object], str]
+TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
+if TYPE_CHECKING:
+    from typing import Callable
+
+    HandleOf = Callable[[object], str]
 
 # Bounds, all in one place.
 STR_VALUE_LIMIT = 4000  # SPEC §5.2: a descriptor carries str values up to this length
@@ -56,7 +61,6 @@ _MODULE_TYPE = type(sys)
 _MODULE_NS = _MODULE_TYPE.__dict__["__dict__"]
 _FUNC_QUALNAME = _FUNCTION_TYPE.__dict__["__qualname__"]
 _FUNC_CODE = _FUNCTION_TYPE.__dict__["__code__"]
-_FUNC_MODULE = _FUNCTION_TYPE.__dict__["__module__"]
 
 
 def type_names(cls: type) -> tuple[str, str, str]:
@@ -100,7 +104,8 @@ def _scalar_fields(obj, str_limit: int) -> dict:
             return {"text": str(obj)}
         return {"bits": obj.bit_length(), "negative": obj < 0}
     if t is float:
-        return {"value": obj} if math.isfinite(obj) else {"text": str(obj)}
+        finite = obj - obj == 0.0  # inf - inf and nan - nan are nan
+        return {"value": obj} if finite else {"text": str(obj)}
     return {}
 
 
@@ -501,7 +506,7 @@ def describe_names(items, *, context_values: bool, handle_of: HandleOf | None, l
     """Compact ``{"name", descriptor…}`` entries for (name, value) pairs, skipping dunders."""
     out = []
     for name, value in items:
-        if type(name) is not str or _hidden_name(name):
+        if type(name) is not str or not name.isidentifier() or _hidden_name(name):
             continue
         if len(out) >= limit:
             break

@@ -1,5 +1,9 @@
 """Frame operations behind the model's tools (SPEC §5.2), run on the paused frame's own thread.
 
+Over 400 lines: the scope compiler and the write-back must sit beside the Invocation whose
+overlay and handle table they update; code context and the frame listing share its
+project-file rules.
+
 One ``Invocation`` holds the state of one AI invocation against one paused frame: the handle
 table (``object-N`` by identity, strong references kept so ids are never reused), the values of
 earlier calls by result id, and an overlay of names that ``execute`` created in a function frame.
@@ -61,7 +65,8 @@ class ToolError(Exception):
         self.message = message
 
     def to_dict(self) -> dict:
-        return {"error": self.error_type, "message": self.message}
+        """The ``error`` of a failed FrameOpResult (src/recovery/ports.ts)."""
+        return {"type": self.error_type, "message": self.message}
 
 
 def program_error(exc: BaseException) -> ToolError:

@@ -17,7 +17,10 @@ Module and class frames (not optimized) have a real namespace dict on every vers
 from __future__ import annotations
 
 import sys
-from typing import Iterable, Mapping
+
+TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
+if TYPE_CHECKING:
+    from typing import Iterable, Mapping
 
 PEP667_FRAME_LOCALS = sys.version_info >= (3, 13)
 # 3.11's PyFrame_LocalsToFast(frame, 1) unbinds a deleted local; 3.12's binds None instead and

@@ -366,11 +366,14 @@ class Invocation:
                 chain.append((tb.tb_frame, self.line if tb.tb_frame is self.frame else tb.tb_lineno))
                 tb = tb.tb_next
         else:
-            start = self.origin_frame if self.origin_frame is not None else self.frame
-            frame = start
+            # Recovery without a traceback: origin up to the active frame. Syntax mode: the
+            # whole stack above the active frame.
+            frame = self.origin_frame if self.origin_frame is not None else self.frame
             while frame is not None:
                 if frame is self.frame:
                     chain.append((frame, self.line))
+                    if self.origin_frame is not None:
+                        break
                 elif frame is self.origin_frame:
                     chain.append((frame, self.origin_line))
                 else:

@@ -2,6 +2,7 @@
 inside a live function through sys._getframe(), then checks what that function's own later
 code sees. Run under 3.11, 3.12 and 3.13."""
 
+import json
 import os
 import sys
 import tempfile
@@ -415,6 +416,21 @@ class Bindings(unittest.TestCase):
         self.assertIs(namespace["result"], marker)
 
 
+class JsonResults(unittest.TestCase):
+    def test_every_result_is_strict_json(self):
+        messy = {1: float("nan"), (2, 3): [float("inf"), b"\x00", 2**80, {None: {"deep": -0.0}}],
+                 "s": "x" * 9000, frozenset({1}): {3, 4}}
+        weird_number = float("-inf")
+        inv = Invocation(sys._getframe())
+        handle = inv.get_binding("messy")["handle"]
+        results = [inv.inspect(handle, depth=3, limit=100), inv.evaluate("weird_number"),
+                   inv.related_objects("messy weird_number"), inv.frame_objects(), inv.frames(),
+                   inv.code_context(), inv.get_frame_code()]
+        for result in results:
+            json.dumps(result, allow_nan=False)
+        self.assertEqual(results[1]["text"], "-inf")
+
+
 class InspectTool(unittest.TestCase):
     def test_inspect_through_handle(self):
         data = {"a": [1, 2, 3], "b": "text"}
@@ -467,14 +483,24 @@ class FramesAndCode(unittest.TestCase):
         captured = {}
 
         class HookModule:
+            origin_only = False
+
             @staticmethod
             def capture(exc):
-                inv = Invocation(sys._getframe(1), traceback=exc.__traceback__ if exc else None,
-                                 project_root=self.root)
+                if exc is not None and HookModule.origin_only:
+                    deepest = exc.__traceback__
+                    while deepest.tb_next is not None:
+                        deepest = deepest.tb_next
+                    inv = Invocation(sys._getframe(1), origin_frame=deepest.tb_frame, line=12,
+                                     project_root=self.root)
+                else:
+                    inv = Invocation(sys._getframe(1), traceback=exc.__traceback__ if exc else None,
+                                     project_root=self.root)
                 captured["inv"] = inv
                 return inv.frames()
 
         self.namespace = {"__name__": "prog", "__file__": self.path}
+        self.hook = HookModule
         sys.modules["hook_module"] = HookModule
         exec(compile(PROGRAM, self.path, "exec"), self.namespace)
         self.captured = captured
@@ -494,6 +520,12 @@ class FramesAndCode(unittest.TestCase):
         names = [entry["name"] for entry in frames[1]["locals"]]
         self.assertEqual(names, ["record"])
         self.assertEqual(frames[0]["locals"][0]["name"], "data")
+
+    def test_origin_frame_without_traceback(self):
+        self.hook.origin_only = True
+        frames = self.namespace["outer"]()["frames"]
+        self.assertEqual([(f["function"], f["line"], f["active"], f["origin"]) for f in frames],
+                         [("outer", 12, True, False), ("inner", 5, False, True)])
 
     def test_origin_code(self):
         self.namespace["outer"]()

@@ -443,3 +443,13 @@ test("the stable message is byte-identical across invocations of the same block"
   assert.deepEqual(first.model.requests[0].request.tools, second.model.requests[0].request.tools);
   assert.ok(a[1].content.startsWith('{"code_context":{"end_line":11,"file":"tickets.py","source":'));
 });
+
+test("terminal ops carry the model's raw argument text so the bridge keeps 3.0 a float", async () => {
+  const raw = '{"outcome":{"kind":"literal","value":3.0}}';
+  const model = new ScriptedModel([{ calls: [toolCall("c1", "finish", raw)] }]);
+  const frame = new FakeFrame();
+  const { end } = await runInvocation({ id: "i1", request: expressionBlock(), settings: settings(), model, frame });
+  assert.equal(end.status, "finished");
+  assert.equal(frame.ops.at(-1)?.name, "finish");
+  assert.deepEqual(frame.rawArguments, [raw]);
+});

@@ -19,6 +19,10 @@ class Runtime:
         self._server = server
         self._blocks = plan["blocks"]
         self._model_configured = bool(options.get("model_configured"))
+        self._options = options
+        from aiython_bridge import pauses
+
+        server.pause_router = lambda message: pauses.route(server, message)
 
     def block(self, index):
         info = self._blocks[index]
@@ -26,7 +30,7 @@ class Runtime:
             raise AIError(NO_MODEL)
         from aiython_bridge.pauses import pause_for_block
 
-        return pause_for_block(self._server, info, sys._getframe(1))
+        return pause_for_block(self._server, info, sys._getframe(1), self._options)
 
     async def ablock(self, index):
         info = self._blocks[index]
@@ -34,7 +38,7 @@ class Runtime:
             raise AIError(NO_MODEL)
         from aiython_bridge.pauses import pause_for_block_async
 
-        return await pause_for_block_async(self._server, info, sys._getframe(1))
+        return await pause_for_block_async(self._server, info, sys._getframe(1), self._options)
 
 
 def install_runtime(server, plan, options):

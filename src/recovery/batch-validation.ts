@@ -32,6 +32,8 @@ export interface ParsedCall {
   id: string;
   name: ToolName;
   args: Record<string, unknown>;
+  /** The arguments exactly as the model sent them (the bridge re-reads literal values from it). */
+  raw: string;
 }
 
 export type BatchVerdict =
@@ -191,7 +193,7 @@ function checkCall(
   if (schemaProblem) return `${name}: ${schemaProblem}`;
 
   const problem = checkRules(name, args, index, calls, earlier, ctx);
-  return problem ? `${name}: ${problem}` : { id, name, args };
+  return problem ? `${name}: ${problem}` : { id, name, args, raw: text };
 }
 
 /** The pause-specific rules, for arguments that already match the tool's schema. */

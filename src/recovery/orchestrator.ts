@@ -211,6 +211,9 @@ export async function runInvocation(args: InvocationArgs): Promise<{ end: Invoca
 /** Arguments of the frame op for a validated call: its own plus `call_id` (§5.2 references). */
 function opArguments(call: ParsedCall): Record<string, unknown> {
   const args: Record<string, unknown> = { ...call.args, call_id: call.id };
+  // JSON.parse cannot tell 3.0 from 3; the bridge re-reads literal values from the raw text so
+  // that a float stays a float (SPEC §6: int is not float).
+  if (call.name === "finish" || call.name === "recover") args.raw_arguments = call.raw;
   // outcomes.ts: `none` in recover means the same as no outcome; the frame never sees it.
   if (call.name === "recover" && (args.outcome as Outcome | undefined)?.kind === "none") delete args.outcome;
   return args;

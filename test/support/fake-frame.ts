@@ -8,12 +8,14 @@ export type OpHandler = (args: Record<string, unknown>) => FrameOpResult | Promi
 export interface RecordedOp {
   name: string;
   args: Record<string, unknown>;
+
 }
 
 export const ok = (value: unknown): FrameOpResult => ({ ok: true, value });
 export const opError = (type: string, message: string): FrameOpResult => ({ ok: false, error: { type, message } });
 
 export class FakeFrame implements FramePort {
+  readonly rawArguments: string[] = [];
   readonly ops: RecordedOp[] = [];
   private nextHandle = 1;
 
@@ -24,7 +26,10 @@ export class FakeFrame implements FramePort {
   }
 
   async op(name: string, args: Record<string, unknown>): Promise<FrameOpResult> {
-    this.ops.push({ name, args: structuredClone(args) });
+    // `raw_arguments` of terminal ops (the model's own text) is kept apart so tests compare args plainly.
+    const { raw_arguments: raw, ...rest } = args;
+    if (typeof raw === "string") this.rawArguments.push(raw);
+    this.ops.push({ name, args: structuredClone(rest) });
     const handler = this.handlers[name];
     if (handler) return handler(args);
     if (name === "evaluate" || name === "get_binding") {

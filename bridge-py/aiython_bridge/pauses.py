@@ -1,0 +1,250 @@
+"""Pauses: a thread (or an asyncio task) stopped at an AI block while the host runs the model loop.
+
+A pause sends the host a `pause` message with the request content of SPEC §5.1, then serves
+the host's `op` messages on the thread that owns the frame (a blocking wait for threads, loop
+callbacks for coroutines, so the event loop keeps running) until a terminal op succeeds:
+`finish` (the block's value, type-checked by contracts.py), or `fail` (AIError at the block's
+line). Several pauses may be in flight at once; each has its own id and inbox, and the reader
+thread routes messages by that id (docs/protocol.md).
+"""
+
+import _thread
+import itertools
+import json
+import os
+import sys
+from queue import Empty, SimpleQueue
+
+from aiython_bridge import contracts, protocol
+from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
+from aiython_bridge.frameops import Invocation, ToolError
+
+_ids = itertools.count(1)
+_open_pauses = {}
+_registry_lock = _thread.allocate_lock()
+_NO_TYPE = object()
+POLL_SECONDS = 0.25  # a blocked pause wakes this often so signal handlers (Ctrl-C) can run
+
+
+def route(server, message):
+    """Reader-thread entry: hand a pause message to its pause, or answer that it has ended."""
+    pause = _open_pauses.get(message.get("pause"))
+    if pause is not None:
+        pause.deliver(message)
+    elif message.get("type") == protocol.OP:
+        server.channel.send({
+            "type": protocol.RESULT, "id": message.get("id"), "pause": message.get("pause"), "ok": False,
+            "error": {"type": "PauseEnded", "message": "this block has already resumed"},
+        })
+
+
+class _Failed:
+    def __init__(self, error):
+        self.error = error
+
+
+class Pause:
+    def __init__(self, server, info, frame, options):
+        self.server = server
+        self.info = info
+        self.id = "p%d" % next(_ids)
+        self.target = info.get("target")
+        self.invocation = Invocation(
+            frame, line=info["span"]["line"], project_root=options.get("project_root"),
+            context_values=options.get("context_values", True),
+        )
+        self.expected = _NO_TYPE
+        text = info.get("output_type")
+        if text:
+            try:
+                self.expected = contracts.resolve_annotation(text, frame.f_globals, frame.f_locals)
+                self.schema = contracts.json_schema(self.expected, annotation=text)
+            except UnsupportedAnnotation as exc:
+                self.invocation.close()
+                raise AIError("%s: the annotation %s of this block cannot be used: %s" % (info["id"], text, exc)) from None
+        else:
+            self.schema = None
+
+    def request(self):
+        info = self.info
+        inv = self.invocation
+        span = info["span"]
+        return {
+            "mode": "syntax",
+            "block_id": info["id"],
+            "statement": info["statement"],
+            "location": {
+                "file": info.get("display_file") or inv.frame.f_code.co_filename,
+                "line": span["line"], "column": span["column"],
+                "end_line": span["end_line"], "end_column": span["end_column"],
+                "function": info.get("function"),
+            },
+            "target": self.target,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not _NO_TYPE else None,
+            "output_schema": self.schema,
+            "requires_result": bool(info.get("requires_result")),
+            "code_context": inv.code_context(),
+            "related_objects": inv.related_objects(info["statement"]),
+            "frame_objects": inv.frame_objects(),
+            "hints": {"prompts": list((info.get("directive") or {}).get("prompts") or [])},
+            "directive": info.get("directive") or {},
+        }
+
+    # -- operations --------------------------------------------------------------------------
+    def handle(self, message):
+        """Run one op; answer it; return (done, value-or-_Failed)."""
+        op = message.get("op")
+        args = message.get("args") or {}
+        try:
+            done, value, result = self._run(op, args)
+        except ToolError as exc:
+            return self._answer(message, ok=False, error={"type": exc.error_type, "message": exc.message})
+        except TypeContractError as exc:
+            return self._answer(message, ok=False, error={"type": "TypeContractError", "message": str(exc)})
+        except (KeyError, TypeError, ValueError) as exc:
+            return self._answer(message, ok=False, error={"type": type(exc).__name__, "message": "bad arguments for %s: %s" % (op, exc)})
+        self._answer(message, ok=True, value=result)
+        return done, value
+
+    def _answer(self, message, ok, value=None, error=None):
+        reply = {"type": protocol.RESULT, "id": message.get("id"), "pause": self.id, "ok": ok}
+        if ok:
+            reply["value"] = value
+        else:
+            reply["error"] = error
+        self.server.channel.send(reply)
+        return False, None
+
+    def _run(self, op, args):
+        inv = self.invocation
+        call_id = args.get("call_id")
+        if op in ("evaluate", "get_binding"):
+            key = call_id or args.get("result_id")
+            if op == "evaluate":
+                result = inv.evaluate(args["code"], result_id=key)
+            else:
+                result = inv.get_binding(args["name"], result_id=key)
+            if key is not None and args.get("result_id") and args["result_id"] != key:
+                inv.remember(args["result_id"], inv.recall(key))
+            return False, None, result
+        if op == "execute":
+            return False, None, inv.execute(args["code"])
+        if op == "set_binding":
+            obj = inv.lookup_handle(args["handle"])
+            return False, None, inv.set_binding(args["name"], obj)
+        if op == "inspect":
+            return False, None, inv.inspect(args["handle"], args.get("depth", 1), args.get("limit", 20))
+        if op == "get_frame_code":
+            return False, None, inv.get_frame_code(args.get("frame", "active"))
+        if op == "frames":
+            return False, None, inv.frames()
+        if op == "finish":
+            value = self._outcome_value(args)
+            return True, value, {"ok": True}
+        if op == "fail":
+            return True, _Failed(AIError(args.get("reason") or "the AI block failed")), {"ok": True}
+        raise ToolError("UnknownOperation", "no operation %r" % (op,))
+
+    def _outcome_value(self, args):
+        outcome = args["outcome"]
+        raw = args.get("raw_arguments")
+        kind = outcome["kind"]
+        path = self.target or "value"
+        inv = self.invocation
+        if kind == "none":
+            return None
+        if kind == "literal":
+            value = outcome["value"]
+            if isinstance(raw, str):
+                # The host's JSON parser cannot tell 3.0 from 3; Python's can (SPEC §6: int is not float).
+                value = json.loads(raw)["outcome"]["value"]
+            if self.expected is _NO_TYPE:
+                return value
+            return contracts.check_value(value, self.expected, path)
+        if kind == "expression":
+            inv.evaluate(outcome["code"], result_id="\x00outcome")
+            obj = inv.recall("\x00outcome")
+        elif kind == "reference":
+            obj = inv.recall(outcome["id"])
+        elif kind == "handle":
+            obj = inv.lookup_handle(outcome["id"])
+        else:
+            raise ToolError("ValueError", "outcome kind %r cannot end a block here" % (kind,))
+        if self.expected is _NO_TYPE:
+            return obj
+        return contracts.check_object(obj, self.expected, path)
+
+    def close(self):
+        with _registry_lock:
+            _open_pauses.pop(self.id, None)
+        self.invocation.close()
+
+    def announce(self, deliver):
+        self.deliver = deliver
+        with _registry_lock:
+            _open_pauses[self.id] = self
+        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": "syntax", "request": self.request()})
+
+    def ended(self, interrupted=False):
+        try:
+            self.server.channel.send({"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted})
+        except OSError:
+            pass
+
+
+def _finish(value):
+    if isinstance(value, _Failed):
+        raise value.error
+    return value
+
+
+def pause_for_block(server, info, frame, options):
+    pause = Pause(server, info, frame, options)
+    inbox = SimpleQueue()
+    try:
+        pause.announce(inbox.put)
+        while True:
+            try:
+                message = inbox.get(timeout=POLL_SECONDS)
+            except Empty:
+                continue
+            done, value = pause.handle(message)
+            if done:
+                pause.ended()
+                break
+    except BaseException:
+        pause.ended(interrupted=True)
+        raise
+    finally:
+        pause.close()
+    return _finish(value)
+
+
+async def pause_for_block_async(server, info, frame, options):
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+    pause = Pause(server, info, frame, options)
+
+    def on_message(message):  # runs on the event loop's thread, between other tasks' steps
+        if future.done():
+            return
+        try:
+            done, value = pause.handle(message)
+        except BaseException as exc:  # noqa: BLE001 - delivered to the awaiting task
+            future.set_exception(exc)
+            return
+        if done:
+            future.set_result(value)
+
+    try:
+        pause.announce(lambda message: loop.call_soon_threadsafe(on_message, message))
+        value = await future
+        pause.ended()
+    except BaseException:
+        pause.ended(interrupted=True)
+        raise
+    finally:
+        pause.close()
+    return _finish(value)

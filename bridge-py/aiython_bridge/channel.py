@@ -33,7 +33,11 @@ class Channel:
         self.owner_pid = os.getpid()
 
     def send(self, message):
-        payload = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        try:
+            payload = text.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
+            payload = json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii")
         if len(payload) > MAX_FRAME:
             raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
         self._write(_HEADER.pack(len(payload)) + payload)

@@ -17,12 +17,13 @@ NO_MODEL = "no model configured (set AIYTHON_MODEL or run 'aiython setup')"
 class Runtime:
     def __init__(self, server, plan, options):
         self._server = server
-        self._blocks = plan["blocks"]
+        self._blocks = {block["index"]: block for block in plan["blocks"]}
         self._model_configured = bool(options.get("model_configured"))
         self._options = options
-        from aiython_bridge import pauses
+        if self._model_configured:
+            from aiython_bridge import pauses
 
-        server.pause_router = lambda message: pauses.route(server, message)
+            server.pause_router = lambda message: pauses.route(server, message)
 
     def block(self, index):
         info = self._blocks[index]

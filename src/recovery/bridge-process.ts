@@ -191,6 +191,11 @@ export class BridgeProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** Ends the control channel: a bridge that has not started a program exits quietly. */
+  close(): void {
+    this.channel.end();
+  }
+
   kill(signal: NodeJS.Signals): void {
     if (this.running) this.child.kill(signal);
   }

@@ -37,6 +37,12 @@ export class Channel {
     this.socket.write(Buffer.concat([header, payload]));
   }
 
+  /** Sends the end-of-stream marker and closes our side. */
+  end(): void {
+    if (this.broken || this.socket.destroyed) return;
+    this.socket.end(Buffer.alloc(4));
+  }
+
   get sawEndOfStream(): boolean {
     return this.ended;
   }

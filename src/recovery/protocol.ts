@@ -50,6 +50,10 @@ export interface RunOptions {
   model_configured: boolean;
   /** `-i`: enter the interactive console after the program. */
   inspect: boolean;
+  /** Folder of aiython.toml (or the script's folder): what counts as project code. */
+  project_root: string;
+  /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */
+  context_values: boolean;
 }
 
 const BRIDGE_TYPES = new Set(["hello", "result", "plan", "pause", "pause_end", "exit", "fatal"]);

@@ -87,6 +87,10 @@ async function main(argv: string[]): Promise<RunOutcome> {
     programArgs: split.programArgs,
     python: options.python,
     inspect: Boolean(options.i),
+    configFile: options.config,
+    profile: options.profile,
+    forceProfile: options.forceProfile,
+    model: options.model,
     env: process.env,
   });
 }

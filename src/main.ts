@@ -1,17 +1,23 @@
-// Composition root for running a program: target → interpreter → bridge → (frontend when the
-// source does not compile) → exit. Wiring only; each concern lives in its own module.
+// Composition root for running a program: target → interpreter → configuration → bridge →
+// (frontend when the source does not compile) → pauses → exit. Wiring only; each concern lives
+// in its own module. The bridge is spawned first so that the interpreter starts while the
+// configuration is read.
 
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ExitStatus, InternalError } from "./errors.js";
+import { ConfigError, ExitStatus, InternalError } from "./errors.js";
+import { loadConfig, profileFor, type ResolvedConfig } from "./capabilities/config/index.js";
 import { BridgeProcess, type BridgeEnd } from "./recovery/bridge-process.js";
 import { chooseInterpreter } from "./recovery/interpreter.js";
-import type { RunTarget } from "./recovery/protocol.js";
+import { PauseCoordinator } from "./recovery/pause-coordinator.js";
+import type { BridgeMessage, HostMessage, RunTarget } from "./recovery/protocol.js";
 import { relaySignals } from "./recovery/signal-relay.js";
+import { Spinner } from "./recovery/spinner.js";
 import { QUIET_SIGNALS } from "./defaults.js";
 import { pythonStyleArgv } from "./cli-args.js";
 import { resolveTarget, type ProgramSpec } from "./target.js";
+import { makeInvocationRunner } from "./invocation-wiring.js";
 
 /** bridge-py/ sits next to both src/ (development) and dist/ (the built CLI). */
 export const BRIDGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "bridge-py");
@@ -21,6 +27,10 @@ export interface RunCommand {
   programArgs: string[];
   python?: string;
   inspect: boolean;
+  configFile?: string;
+  profile?: string;
+  forceProfile?: string;
+  model?: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -31,27 +41,59 @@ export type RunOutcome =
 export async function runProgram(command: RunCommand): Promise<RunOutcome> {
   const target = resolveTarget(command.program);
   const choice = chooseInterpreter(command.python, command.env);
-  const modelConfigured = Boolean(command.env.AIYTHON_MODEL);
-  let violation: string | null = null;
+  let problem: RunOutcome | null = null;
+  let coordinator: PauseCoordinator | null = null;
   const bridge = new BridgeProcess(choice, BRIDGE_DIR, {
     env: command.env,
     inspect: command.inspect,
     handlers: {
-      onMessage: (message) => {
-        // Pauses arrive only once AI blocks can run; until then one is a protocol violation.
-        violation ??= `unexpected ${message.type} message from the bridge`;
+      onMessage: (message: BridgeMessage) => {
+        if (coordinator?.handle(message)) return;
+        problem ??= internal(`unexpected ${message.type} message from the bridge`);
         bridge.kill("SIGKILL");
       },
     },
   });
   const relay = relaySignals(bridge);
+  const stop = async (outcome: RunOutcome) => {
+    problem ??= outcome;
+    bridge.kill("SIGKILL");
+  };
   try {
-    const runMessage = {
-      type: "run" as const,
+    let config: ResolvedConfig;
+    try {
+      config = await loadConfig({
+        scriptPath: target.kind === "file" || target.kind === "directory" ? target.path : null,
+        cwd: process.cwd(),
+        configFile: command.configFile,
+        profile: command.profile,
+        forceProfile: command.forceProfile,
+        model: command.model,
+        env: command.env,
+      });
+    } catch (error) {
+      await stop({ kind: "status", status: ExitStatus.config });
+      await bridge.ended;
+      throw error;
+    }
+    const profile = config.modelConfigured ? profileFor(config, null) : null;
+    if (config.modelConfigured) {
+      const runner = makeInvocationRunner(config, { spinner: new Spinner() });
+      coordinator = new PauseCoordinator((m) => bridge.send(m), runner, (error) => {
+        void stop(internal((error as Error).message));
+      });
+    }
+    const runMessage: Omit<Extract<HostMessage, { type: "run" }>, "id"> = {
+      type: "run",
       target,
       argv: command.programArgs,
       orig_argv: pythonStyleArgv(command.program, command.programArgs),
-      options: { model_configured: modelConfigured, inspect: command.inspect },
+      options: {
+        model_configured: config.modelConfigured,
+        inspect: command.inspect,
+        project_root: config.projectRoot,
+        context_values: profile?.contextValues ?? true,
+      },
     };
     const first = bridge.request(runMessage);
     try {
@@ -61,26 +103,28 @@ export async function runProgram(command: RunCommand): Promise<RunOutcome> {
       await bridge.ended;
       throw error;
     }
-    void first.then((result) => {
+    void first.then(async (result) => {
       if (result.ok || result.error.type !== "needs_plan") return;
-      // No AI blocks can be planned yet: run the unchanged source so CPython reports it.
-      bridge.send({ ...runMessage, id: "h-plan", plan: { rewritten: null, blocks: [], checkpoints: [], runtimeName: "" } });
+      // Until the frontend is wired in, an uncompilable source runs unchanged so CPython reports it.
+      bridge.send({ ...runMessage, id: "h-planned", plan: { rewritten: null, blocks: [], checkpoints: [], runtimeName: "" } });
     });
     const end = await bridge.ended;
-    if (violation) throw new InternalError(violation);
+    coordinator?.cancelAll();
+    await coordinator?.settled();
+    if (problem) return problem;
     return outcomeOf(end, target, relay.relayed);
   } finally {
     relay.dispose();
   }
 }
 
+function internal(message: string): RunOutcome {
+  return { kind: "status", status: ExitStatus.internal, message: new InternalError(message).message };
+}
+
 function outcomeOf(end: BridgeEnd, _target: RunTarget, relayed: NodeJS.Signals | null): RunOutcome {
-  if (end.fatal) {
-    return { kind: "status", status: ExitStatus.internal, message: `internal error: ${end.fatal.message}` };
-  }
-  if (end.protocolError) {
-    return { kind: "status", status: ExitStatus.internal, message: end.protocolError.message };
-  }
+  if (end.fatal) return internal(end.fatal.message);
+  if (end.protocolError) return { kind: "status", status: ExitStatus.internal, message: end.protocolError.message };
   if (end.signal) {
     if (relayed) return { kind: "signal", signal: relayed };
     if (QUIET_SIGNALS.has(end.signal)) return { kind: "signal", signal: end.signal };

@@ -1,0 +1,500 @@
+// A tolerant Python tokenizer: tokens, logical lines and comments for any text, valid or not.
+//
+// Why not tree-sitter here: candidate spans are needed exactly where the source is broken, and
+// tree-sitter's error recovery there is unpredictable (it can swallow a file after one unclosed
+// bracket, or attach natural language to the wrong node). This scanner follows CPython's lexical
+// rules, so on the valid part of a file (everything before CPython's first error) it sees the
+// same logical lines CPython does, and on broken text it degrades line by line:
+//   - a single-quoted string that meets a line break ends there, unterminated (CPython's error);
+//   - an unmatched closing bracket is an error token and changes no depth;
+//   - inside brackets, a physical line that starts with a statement-only keyword (`def`, `class`,
+//     `return`, `import`, ...; never valid there) closes every open bracket first, so one unclosed
+//     bracket in natural language cannot swallow the rest of the file.
+// f-strings are read with PEP 701 rules (3.12+: any quote inside a replacement field) and record
+// the span of each field's expression. Offsets are UTF-16 code units into the scanned text.
+
+export type TokenKind = "name" | "number" | "string" | "op" | "open" | "close" | "error";
+
+export interface Token {
+  kind: TokenKind;
+  start: number;
+  end: number;
+  /** Bracket depth the token sits at (an opener and its closer share the outer depth). */
+  depth: number;
+  /** Text of names, operators and brackets; "" for other kinds. */
+  value: string;
+  /** f-string replacement-field expressions, for f-strings only. */
+  fields?: FieldSpan[];
+  /** False for a string that runs into a line break or the end of the text. */
+  terminated?: boolean;
+}
+
+export interface FieldSpan {
+  start: number;
+  end: number;
+}
+
+export interface LogicalLine {
+  /** Token index range, inclusive. */
+  first: number;
+  last: number;
+  /** Offsets: start of the first token, end of the last token (trailing comments excluded). */
+  start: number;
+  end: number;
+  /** Offset where the physical line of the first token begins. */
+  lineStart: number;
+  /** Indentation width, tabs to the next multiple of 8 (CPython's rule); a form feed resets it. */
+  indent: number;
+}
+
+export interface Comment {
+  start: number;
+  end: number;
+  /** Nothing but whitespace before it on its physical line. */
+  ownLine: boolean;
+  /** Bracket depth at the comment. */
+  depth: number;
+}
+
+export interface Scan {
+  text: string;
+  tokens: Token[];
+  lines: LogicalLine[];
+  comments: Comment[];
+}
+
+const RESET_KEYWORDS = new Set([
+  "def", "class", "return", "import", "while", "with", "try", "except", "finally", "elif",
+  "pass", "raise", "global", "nonlocal", "assert", "del", "break", "continue",
+]);
+
+const OPERATORS_3 = new Set(["**=", "//=", ">>=", "<<=", "..."]);
+const OPERATORS_2 = new Set([
+  "->", ":=", "!=", "==", "<=", ">=", "**", "//", "<<", ">>", "+=", "-=", "*=", "/=", "%=",
+  "&=", "|=", "^=", "@=", "<>",
+]);
+const OPERATORS_1 = "+-*/%@&|^~<>,:;.=!";
+const CLOSER: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+
+const NAME_NON_ASCII = /[\p{ID_Start}_][\p{ID_Continue}\u00B7\u0387\u200C\u200D]*/uy;
+const NAME_CONTINUE = /[\p{ID_Continue}\u00B7\u0387\u200C\u200D]*/uy;
+const NUMBER = /(?:0[xXoObB][0-9a-fA-F_]*|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9_]+)?)[jJlL]?/y;
+
+function isAsciiNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+function isAsciiNameChar(c: number): boolean {
+  return isAsciiNameStart(c) || (c >= 48 && c <= 57);
+}
+function isLineBreak(c: number): boolean {
+  return c === 10 || c === 13;
+}
+function isStringPrefix(word: string): boolean {
+  if (word.length > 2) return false;
+  const w = word.toLowerCase();
+  return ["r", "u", "b", "f", "t", "br", "rb", "fr", "rf", "tr", "rt"].includes(w);
+}
+
+export function scan(text: string): Scan {
+  return new Scanner(text).run();
+}
+
+class Scanner {
+  private readonly text: string;
+  private readonly n: number;
+  private pos = 0;
+  private readonly tokens: Token[] = [];
+  private readonly lines: LogicalLine[] = [];
+  private readonly comments: Comment[] = [];
+  private readonly stack: string[] = [];
+  /** Token index where the open logical line begins, or -1. */
+  private lineFirst = -1;
+  private lineIndent = 0;
+  private lineStartOffset = 0;
+  /** At the start of a physical line (only whitespace seen so far). */
+  private atLineStart = true;
+
+  constructor(text: string) {
+    this.text = text;
+    this.n = text.length;
+  }
+
+  run(): Scan {
+    const text = this.text;
+    while (this.pos < this.n) {
+      if (this.atLineStart) {
+        if (this.stack.length === 0 && this.lineFirst < 0) {
+          if (!this.beginLine()) continue;
+        } else if (this.stack.length > 0) {
+          this.maybeReset();
+        }
+        this.atLineStart = false;
+        if (this.pos >= this.n) break;
+      }
+      const c = text.charCodeAt(this.pos);
+      if (c === 32 || c === 9 || c === 12) {
+        this.pos++;
+      } else if (isLineBreak(c)) {
+        this.pos += c === 13 && text.charCodeAt(this.pos + 1) === 10 ? 2 : 1;
+        if (this.stack.length === 0) this.endLine();
+        this.atLineStart = true;
+      } else if (c === 92 /* \ */) {
+        const next = text.charCodeAt(this.pos + 1);
+        if (isLineBreak(next)) {
+          this.pos += next === 13 && text.charCodeAt(this.pos + 2) === 10 ? 3 : 2;
+        } else {
+          this.push("error", this.pos, this.pos + 1, "\\");
+          this.pos++;
+        }
+      } else if (c === 35 /* # */) {
+        this.comment(false);
+      } else if (c === 39 || c === 34) {
+        this.string(this.pos, this.pos);
+      } else if (isAsciiNameStart(c) || c >= 128) {
+        this.nameOrString();
+      } else if ((c >= 48 && c <= 57) || (c === 46 && isDigit(text.charCodeAt(this.pos + 1)))) {
+        NUMBER.lastIndex = this.pos;
+        NUMBER.exec(text);
+        const end = Math.max(NUMBER.lastIndex, this.pos + 1);
+        this.push("number", this.pos, end, "");
+        this.pos = end;
+      } else if (c === 40 || c === 91 || c === 123) {
+        const v = text[this.pos];
+        this.push("open", this.pos, this.pos + 1, v);
+        this.stack.push(v);
+        this.pos++;
+      } else if (c === 41 || c === 93 || c === 125) {
+        this.close();
+      } else {
+        this.operator();
+      }
+    }
+    this.endLine();
+    return { text: this.text, tokens: this.tokens, lines: this.lines, comments: this.comments };
+  }
+
+  /** Reads indentation at a line start outside brackets. False when the line holds no token. */
+  private beginLine(): boolean {
+    const text = this.text;
+    const lineStart = this.pos;
+    let col = 0;
+    let i = this.pos;
+    for (; i < this.n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 32) col++;
+      else if (c === 9) col = (Math.floor(col / 8) + 1) * 8;
+      else if (c === 12) col = 0;
+      else break;
+    }
+    this.pos = i;
+    if (i >= this.n) return false;
+    const c = text.charCodeAt(i);
+    if (c === 35) {
+      this.comment(true);
+      return false;
+    }
+    if (isLineBreak(c)) {
+      this.pos += c === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
+      this.atLineStart = true;
+      return false;
+    }
+    this.lineFirst = this.tokens.length;
+    this.lineIndent = col;
+    this.lineStartOffset = lineStart;
+    return true;
+  }
+
+  /** Inside brackets at a physical line start: a statement-only keyword closes every bracket. */
+  private maybeReset(): void {
+    const text = this.text;
+    const lineStart = this.pos;
+    let i = this.pos;
+    let col = 0;
+    for (; i < this.n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 32) col++;
+      else if (c === 9) col = (Math.floor(col / 8) + 1) * 8;
+      else if (c === 12) col = 0;
+      else break;
+    }
+    let j = i;
+    while (j < this.n && isAsciiNameChar(text.charCodeAt(j))) j++;
+    if (j === i || !RESET_KEYWORDS.has(text.slice(i, j))) return;
+    const after = text.charCodeAt(j);
+    if (j < this.n && (after >= 128 || isAsciiNameChar(after))) return;
+    this.stack.length = 0;
+    this.endLine();
+    this.lineFirst = this.tokens.length;
+    this.lineIndent = col;
+    this.lineStartOffset = lineStart;
+    this.pos = i;
+  }
+
+  private endLine(): void {
+    if (this.lineFirst >= 0 && this.tokens.length > this.lineFirst) {
+      const first = this.lineFirst;
+      const last = this.tokens.length - 1;
+      this.lines.push({
+        first,
+        last,
+        start: this.tokens[first].start,
+        end: this.tokens[last].end,
+        lineStart: this.lineStartOffset,
+        indent: this.lineIndent,
+      });
+    }
+    this.lineFirst = -1;
+  }
+
+  private push(kind: TokenKind, start: number, end: number, value: string): Token {
+    const token: Token = { kind, start, end, depth: this.stack.length, value };
+    this.tokens.push(token);
+    return token;
+  }
+
+  private comment(ownLine: boolean): void {
+    const start = this.pos;
+    let i = start;
+    while (i < this.n && !isLineBreak(this.text.charCodeAt(i))) i++;
+    const own = ownLine || this.onlyWhitespaceBefore(start);
+    this.comments.push({ start, end: i, ownLine: own, depth: this.stack.length });
+    this.pos = i;
+  }
+
+  private onlyWhitespaceBefore(offset: number): boolean {
+    for (let i = offset - 1; i >= 0; i--) {
+      const c = this.text.charCodeAt(i);
+      if (isLineBreak(c)) return true;
+      if (c !== 32 && c !== 9 && c !== 12) return false;
+    }
+    return true;
+  }
+
+  private close(): void {
+    const v = this.text[this.pos];
+    const want = CLOSER[v];
+    const at = this.stack.lastIndexOf(want);
+    if (at < 0) {
+      this.push("error", this.pos, this.pos + 1, v);
+    } else {
+      this.stack.length = at;
+      this.push("close", this.pos, this.pos + 1, v);
+    }
+    this.pos++;
+  }
+
+  private operator(): void {
+    const text = this.text;
+    const three = text.substr(this.pos, 3);
+    if (OPERATORS_3.has(three)) {
+      this.push("op", this.pos, this.pos + 3, three);
+      this.pos += 3;
+      return;
+    }
+    const two = text.substr(this.pos, 2);
+    if (OPERATORS_2.has(two)) {
+      this.push("op", this.pos, this.pos + 2, two);
+      this.pos += 2;
+      return;
+    }
+    const one = text[this.pos];
+    if (OPERATORS_1.includes(one)) {
+      this.push("op", this.pos, this.pos + 1, one);
+      this.pos++;
+      return;
+    }
+    const cp = text.codePointAt(this.pos) ?? 0;
+    const len = cp > 0xffff ? 2 : 1;
+    this.push("error", this.pos, this.pos + len, text.slice(this.pos, this.pos + len));
+    this.pos += len;
+  }
+
+  private nameOrString(): void {
+    const text = this.text;
+    const start = this.pos;
+    let end = start;
+    const c = text.charCodeAt(start);
+    if (c < 128) {
+      end = start + 1;
+      while (end < this.n && isAsciiNameChar(text.charCodeAt(end))) end++;
+      if (end < this.n && text.charCodeAt(end) >= 128) {
+        NAME_CONTINUE.lastIndex = end;
+        NAME_CONTINUE.exec(text);
+        end = NAME_CONTINUE.lastIndex;
+      }
+    } else {
+      NAME_NON_ASCII.lastIndex = start;
+      if (NAME_NON_ASCII.exec(text) === null) {
+        this.operator(); // a symbol outside any string: an error token of one code point
+        return;
+      }
+      end = NAME_NON_ASCII.lastIndex;
+    }
+    const q = text.charCodeAt(end);
+    if ((q === 39 || q === 34) && isStringPrefix(text.slice(start, end))) {
+      this.string(start, end);
+      return;
+    }
+    this.push("name", start, end, text.slice(start, end));
+    this.pos = end;
+  }
+
+  /** A string literal whose prefix starts at `start` and whose quote is at `quote`. */
+  private string(start: number, quote: number): void {
+    const prefix = this.text.slice(start, quote).toLowerCase();
+    const formatted = prefix.includes("f") || prefix.includes("t");
+    const result = readString(this.text, quote, formatted);
+    const token = this.push("string", start, result.end, "");
+    token.terminated = result.terminated;
+    if (formatted) token.fields = result.fields;
+    this.pos = result.end;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+interface StringRead {
+  end: number;
+  terminated: boolean;
+  fields: FieldSpan[];
+}
+
+/** Reads a string body from its opening quote. Single-quoted strings stop at a line break. */
+export function readString(text: string, quote: number, formatted: boolean): StringRead {
+  const n = text.length;
+  const q = text.charCodeAt(quote);
+  const triple = text.charCodeAt(quote + 1) === q && text.charCodeAt(quote + 2) === q;
+  const fields: FieldSpan[] = [];
+  let i = quote + (triple ? 3 : 1);
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 92) {
+      const next = text.charCodeAt(i + 1);
+      i += next === 13 && text.charCodeAt(i + 2) === 10 ? 3 : 2;
+    } else if (c === q) {
+      if (!triple) return { end: i + 1, terminated: true, fields };
+      if (text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q) return { end: i + 3, terminated: true, fields };
+      i++;
+    } else if (isLineBreak(c)) {
+      if (!triple) return { end: i, terminated: false, fields };
+      i++;
+    } else if (formatted && c === 123) {
+      if (text.charCodeAt(i + 1) === 123) i += 2;
+      else i = readField(text, i + 1, q, triple, fields);
+    } else {
+      i++;
+    }
+  }
+  return { end: n, terminated: false, fields };
+}
+
+/**
+ * Reads one replacement field from just after its `{`; records the expression's span and returns
+ * the offset after the closing `}` (or where the field breaks off).
+ */
+function readField(text: string, from: number, q: number, triple: boolean, fields: FieldSpan[]): number {
+  const n = text.length;
+  let depth = 0;
+  let i = from;
+  let exprEnd = -1;
+  const done = (end: number): void => {
+    fields.push({ start: from, end: exprEnd >= 0 ? exprEnd : end });
+  };
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (isLineBreak(c) && !triple) {
+      done(i);
+      return i;
+    }
+    if (c === 39 || c === 34) {
+      if (c === q && !triple && !closesOnThisLineBeforeBrace(text, i)) {
+        done(i); // the f-string's own quote ends it here
+        return i;
+      }
+      i = readString(text, i, false).end;
+      continue;
+    }
+    if (isAsciiNameStart(c)) {
+      let j = i + 1;
+      while (j < n && isAsciiNameChar(text.charCodeAt(j))) j++;
+      const qq = text.charCodeAt(j);
+      if ((qq === 39 || qq === 34) && isStringPrefix(text.slice(i, j))) {
+        const pre = text.slice(i, j).toLowerCase();
+        i = readString(text, j, pre.includes("f") || pre.includes("t")).end;
+      } else {
+        i = j;
+      }
+      continue;
+    }
+    if (c === 40 || c === 91 || c === 123) depth++;
+    else if ((c === 41 || c === 93) && depth > 0) depth--;
+    else if (c === 125) {
+      if (depth === 0) {
+        done(i);
+        return i + 1;
+      }
+      depth--;
+    } else if (depth === 0) {
+      if (c === 33 && text.charCodeAt(i + 1) !== 61 && exprEnd < 0) {
+        exprEnd = i; // !conversion
+      } else if (c === 58) {
+        done(i); // :format spec, which may hold nested fields
+        return readFormatSpec(text, i + 1, q, triple, fields);
+      } else if (c === 61 && exprEnd < 0 && isDebugEquals(text, i)) {
+        exprEnd = i;
+      }
+    }
+    if (c === 35 && triple) {
+      while (i < n && !isLineBreak(text.charCodeAt(i))) i++;
+      continue;
+    }
+    i++;
+  }
+  done(n);
+  return n;
+}
+
+function readFormatSpec(text: string, from: number, q: number, triple: boolean, fields: FieldSpan[]): number {
+  const n = text.length;
+  let i = from;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 125) return i + 1;
+    if ((c === q || isLineBreak(c)) && !triple) return i;
+    if (c === 123) {
+      i = readField(text, i + 1, q, triple, fields);
+      continue;
+    }
+    i++;
+  }
+  return n;
+}
+
+/** `=` of a self-documenting field (`{x=}`, `{x = !r}`), not `==`, `!=`, `<=`, `>=`, `:=`. */
+function isDebugEquals(text: string, i: number): boolean {
+  const prev = text.charCodeAt(i - 1);
+  if (prev === 61 || prev === 33 || prev === 60 || prev === 62 || prev === 58) return false;
+  let j = i + 1;
+  if (text.charCodeAt(j) === 61) return false;
+  while (text.charCodeAt(j) === 32) j++;
+  const next = text.charCodeAt(j);
+  return next === 125 || next === 33 || next === 58;
+}
+
+/**
+ * Inside a field, the f-string's own quote starts a nested string under PEP 701 (3.12+) but ends
+ * the f-string on older interpreters. Read it as nested when that string closes on the same line
+ * and a `}` follows it there; otherwise as the end of the f-string.
+ */
+function closesOnThisLineBeforeBrace(text: string, quoteAt: number): boolean {
+  const r = readString(text, quoteAt, false);
+  if (!r.terminated) return false;
+  for (let i = r.end; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isLineBreak(c)) return false;
+    if (c === 125) return true;
+  }
+  return false;
+}

@@ -2,64 +2,50 @@
 // commander, dispatches, and is the only place that sets the exit status. User mistakes end
 // with one `aiython: …` line on stderr; nothing else of aiython's ever goes to stdout.
 
-import { Command, CommanderError } from "commander";
 import { AiythonError, ExitStatus, UsageError } from "./errors.js";
 import { splitArgv } from "./cli-args.js";
-import { VERSION } from "./version.js";
+import type { CliOptions } from "./cli-options.js";
 import type { RunOutcome } from "./main.js";
-
-interface CliOptions {
-  config?: string;
-  profile?: string;
-  forceProfile?: string;
-  model?: string;
-  python?: string;
-  stats?: string | boolean;
-  trace?: string;
-  replay?: boolean;
-  journal?: boolean;
-  i?: boolean;
-  explain?: boolean;
-  json?: boolean;
-}
-
-function buildCommand(): Command {
-  return new Command("aiython")
-    .usage("[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython config show")
-    .description("Run a Python program on your own CPython; lines CPython cannot parse become model calls against the live frame.")
-    .option("--config <file>", "use this aiython.toml instead of searching for one")
-    .option("--profile <name>", "configuration profile to use")
-    .option("--force-profile <name>", "profile that overrides every directive")
-    .option("--model <id>", "model id, e.g. openai/gpt-4.1-mini")
-    .option("--python <path>", "Python interpreter (default: AIYTHON_PYTHON, $VIRTUAL_ENV/bin/python, python3)")
-    .option("--stats [format]", "print per-invocation statistics at exit (--stats=json for one JSON line)")
-    .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
-    .option("--replay", "answer model requests from the journal, offline")
-    .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
-    .option("-i", "enter the interactive console after the program")
-    .option("--explain", "show AI blocks and checkpoints of PATH; runs nothing")
-    .option("--json", "with --explain: print JSON")
-    .version(VERSION, "--version", "print the version")
-    .helpOption("-h, --help", "show this help")
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined, outputError: () => undefined });
-}
+import { startBridge } from "./start-bridge.js";
+import type { BridgeProcess } from "./recovery/bridge-process.js";
 
 async function main(argv: string[]): Promise<RunOutcome> {
   const split = splitArgv(argv);
-  const command = buildCommand();
-  let options: CliOptions;
+  const early = startEarly(split);
   try {
-    command.parse(split.optionArgs, { from: "user" });
-    options = command.opts<CliOptions>();
+    return await dispatch(split, early);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.exitCode === 0) return { kind: "status", status: 0 }; // --help, --version
-      throw new UsageError(`${error.message.replace(/^error: /, "")} (see aiython --help)`);
-    }
+    early?.kill("SIGKILL");
     throw error;
   }
-  if (command.args.length > 0) throw new UsageError(`unexpected argument '${command.args[0]}' (see aiython --help)`);
+}
+
+/** For a plain program run, start the interpreter before anything else is loaded. */
+function startEarly(split: ReturnType<typeof splitArgv>): BridgeProcess | undefined {
+  if (split.subcommand || split.optionArgs.some((a) => a === "--explain" || a === "-h" || a === "--help" || a === "--version")) return undefined;
+  if (split.program === null && process.stdin.isTTY) return undefined;
+  const python = peekValue(split.optionArgs, "--python");
+  return startBridge(python, split.optionArgs.includes("-i"), process.env);
+}
+
+function peekValue(optionArgs: string[], name: string): string | undefined {
+  let value: string | undefined;
+  optionArgs.forEach((arg, i) => {
+    if (arg === name) value = optionArgs[i + 1];
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+  });
+  return value;
+}
+
+async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProcess | undefined): Promise<RunOutcome> {
+  let options: CliOptions = {};
+  if (split.optionArgs.length > 0) {
+    const { parseOptions } = await import("./cli-options.js");
+    const parsed = parseOptions(split.optionArgs);
+    if (parsed === null) return { kind: "status", status: 0 }; // --help, --version
+    if (parsed.extra.length > 0) throw new UsageError(`unexpected argument '${parsed.extra[0]}' (see aiython --help)`);
+    options = parsed.options;
+  }
   if (options.profile && options.forceProfile) throw new UsageError("--profile and --force-profile cannot be used together");
   if (options.stats !== undefined && options.stats !== true && options.stats !== "json") {
     throw new UsageError(`--stats takes no value or =json, not '${options.stats}'`);
@@ -92,7 +78,7 @@ async function main(argv: string[]): Promise<RunOutcome> {
     forceProfile: options.forceProfile,
     model: options.model,
     env: process.env,
-  });
+  }, early);
 }
 
 function finish(outcome: RunOutcome): void {
@@ -110,10 +96,6 @@ function finish(outcome: RunOutcome): void {
     process.exitCode = 128 + (os.constants.signals[outcome.signal] ?? 0);
   });
 }
-
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-});
 
 main(process.argv.slice(2)).then(finish, (error: unknown) => {
   if (error instanceof AiythonError) {

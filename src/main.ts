@@ -4,23 +4,18 @@
 // configuration is read.
 
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConfigError, ExitStatus, InternalError } from "./errors.js";
 import { loadConfig, profileFor, type ResolvedConfig } from "./capabilities/config/index.js";
 import { BridgeProcess, type BridgeEnd } from "./recovery/bridge-process.js";
-import { chooseInterpreter } from "./recovery/interpreter.js";
-import { PauseCoordinator } from "./recovery/pause-coordinator.js";
+import { startBridge } from "./start-bridge.js";
+import type { PauseCoordinator } from "./recovery/pause-coordinator.js";
 import type { BridgeMessage, HostMessage, RunTarget } from "./recovery/protocol.js";
 import { relaySignals } from "./recovery/signal-relay.js";
-import { Spinner } from "./recovery/spinner.js";
 import { QUIET_SIGNALS } from "./defaults.js";
 import { pythonStyleArgv } from "./cli-args.js";
 import { resolveTarget, type ProgramSpec } from "./target.js";
-import { makeInvocationRunner } from "./invocation-wiring.js";
 
-/** bridge-py/ sits next to both src/ (development) and dist/ (the built CLI). */
-export const BRIDGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "bridge-py");
+export { BRIDGE_DIR } from "./start-bridge.js";
 
 export interface RunCommand {
   program: ProgramSpec;
@@ -38,22 +33,24 @@ export type RunOutcome =
   | { kind: "status"; status: number; message?: string }
   | { kind: "signal"; signal: NodeJS.Signals; message?: string };
 
-export async function runProgram(command: RunCommand): Promise<RunOutcome> {
-  const target = resolveTarget(command.program);
-  const choice = chooseInterpreter(command.python, command.env);
+export async function runProgram(command: RunCommand, started?: BridgeProcess): Promise<RunOutcome> {
+  const bridge = started ?? startBridge(command.python, command.inspect, command.env);
+  let target: RunTarget;
+  try {
+    target = resolveTarget(command.program);
+  } catch (error) {
+    bridge.kill("SIGKILL");
+    throw error;
+  }
   let problem: RunOutcome | null = null;
   let coordinator: PauseCoordinator | null = null;
-  const bridge = new BridgeProcess(choice, BRIDGE_DIR, {
-    env: command.env,
-    inspect: command.inspect,
-    handlers: {
-      onMessage: (message: BridgeMessage) => {
-        if (coordinator?.handle(message)) return;
-        problem ??= internal(`unexpected ${message.type} message from the bridge`);
-        bridge.kill("SIGKILL");
-      },
+  bridge.handlers = {
+    onMessage: (message: BridgeMessage) => {
+      if (coordinator?.handle(message)) return;
+      problem ??= internal(`unexpected ${message.type} message from the bridge`);
+      bridge.kill("SIGKILL");
     },
-  });
+  };
   const relay = relaySignals(bridge);
   const stop = async (outcome: RunOutcome) => {
     problem ??= outcome;
@@ -78,6 +75,12 @@ export async function runProgram(command: RunCommand): Promise<RunOutcome> {
     }
     const profile = config.modelConfigured ? profileFor(config, null) : null;
     if (config.modelConfigured) {
+      // Loaded only when a model is configured: the orchestrator brings ajv, the client openai.
+      const [{ makeInvocationRunner }, { PauseCoordinator }, { Spinner }] = await Promise.all([
+        import("./invocation-wiring.js"),
+        import("./recovery/pause-coordinator.js"),
+        import("./recovery/spinner.js"),
+      ]);
       const runner = makeInvocationRunner(config, { spinner: new Spinner() });
       coordinator = new PauseCoordinator((m) => bridge.send(m), runner, (error) => {
         void stop(internal((error as Error).message));

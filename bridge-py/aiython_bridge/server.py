@@ -9,8 +9,6 @@ closes without end-of-stream) it ends this process so nothing is left behind.
 import _thread
 import os
 import signal
-import sys
-import traceback
 
 from aiython_bridge import protocol
 from aiython_bridge.channel import Channel, ChannelClosed
@@ -53,7 +51,7 @@ class Server:
         except ChannelClosed:
             self._host_gone()
         except BaseException:  # a protocol violation after start: report, then stop
-            self._report_fatal("control channel failed", traceback.format_exc())
+            self._report_fatal("control channel failed", _format_exc())
             self._host_gone()
 
     def _dispatch(self, message):
@@ -79,6 +77,12 @@ class Server:
             self.channel.send({"type": protocol.FATAL, "message": message, "traceback": tb})
         except Exception:
             pass
+
+
+def _format_exc():
+    import traceback  # only on failure: it costs a few ms of start-up
+
+    return traceback.format_exc()
 
 
 def _install_signal_notices(signal_fd):
@@ -116,7 +120,7 @@ def serve(control_fd, signal_fd):
     except KeyboardInterrupt:
         raise
     except BaseException:
-        server._report_fatal("the bridge failed before the program started", traceback.format_exc())
+        server._report_fatal("the bridge failed before the program started", _format_exc())
         channel.send_end_of_stream()
         os._exit(70)
 

@@ -51,8 +51,11 @@ export class BridgeProcess {
   private protocolError: ProtocolError | null = null;
   private sigintWaiters: (() => void)[] = [];
 
+  /** Where messages that are not replies go; may be set after the process is started. */
+  handlers: BridgeHandlers;
+
   constructor(choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions = {}) {
-    const handlers = options.handlers ?? {};
+    this.handlers = options.handlers ?? {};
     const boot = `__import__('sys').path.insert(0, ${JSON.stringify(bridgeDir)});__import__('aiython_bridge.boot').boot.main()`;
     // `-i` is passed to the interpreter itself, so the console after the program, sys.flags and
     // SystemExit under -i behave exactly as with `python3 -i`.
@@ -97,7 +100,7 @@ export class BridgeProcess {
               waiter(message);
               return;
             }
-            handlers.onMessage?.(message);
+            this.handlers.onMessage?.(message);
             return;
           }
           case "exit":
@@ -107,7 +110,7 @@ export class BridgeProcess {
             this.fatal = message;
             return;
           default:
-            handlers.onMessage?.(message);
+            this.handlers.onMessage?.(message);
         }
       },
       endOfStream: () => undefined,

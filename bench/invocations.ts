@@ -1,0 +1,45 @@
+// bench/invocations: 100 AI blocks against an instant loopback model (SPEC §12). Prints the local
+// overhead per invocation (budget ≤ 3 ms: the run with 100 blocks minus the same program with the
+// block replaced by Python, divided by 100, in paired runs), model requests per block (budget 1)
+// and the largest request body (budget ≤ 6 KB, system prompt and tool schemas included).
+//   npm run build && node --import tsx bench/invocations.ts [pairs]
+
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { echoFinishResponder, startLoopbackModel } from "../test/support/loopback-model.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CLI = path.resolve(here, "..", "bin", "aiython");
+const pairs = Number(process.argv[2] ?? 5);
+const BLOCKS = 100;
+
+const model = await startLoopbackModel({ responder: echoFinishResponder() });
+const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "bench", OPENAI_BASE_URL: model.url };
+delete env.OPENAI_API_KEY;
+
+function run(program: string): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(CLI, [path.join(here, "invocations", program)], { env, encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${program} failed (${result.status}): ${result.stderr}`);
+  return ms;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+run("blocks.py");
+run("plain.py");
+model.requests.length = 0;
+const perBlock: number[] = [];
+for (let i = 0; i < pairs; i++) {
+  const withBlocks = run("blocks.py");
+  const without = run("plain.py");
+  perBlock.push((withBlocks - without) / BLOCKS);
+}
+const requests = model.requests.length / pairs;
+const largest = Math.max(...model.requests.map((r) => Buffer.byteLength(r.rawBody)));
+await model.close();
+console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
+console.log(`local overhead per block:    ${median(perBlock).toFixed(2)} ms median (budget 3 ms)`);
+console.log(`model requests per block:    ${(requests / BLOCKS).toFixed(2)} (budget 1)`);
+console.log(`largest request body:        ${largest} bytes (budget 6144)`);

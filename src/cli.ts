@@ -54,6 +54,15 @@ async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProces
     if (set) throw new UsageError(`${flag} is not available yet in this version`);
   }
 
+  if (split.subcommand?.name === "config") {
+    const { configCommand } = await import("./config-command.js");
+    return configCommand(split.subcommand.args, {
+      configFile: options.config,
+      profile: options.profile,
+      forceProfile: options.forceProfile,
+      model: options.model,
+    });
+  }
   if (split.subcommand) {
     throw new UsageError(`'aiython ${split.subcommand.name}' is not available yet in this version`);
   }

@@ -1,0 +1,75 @@
+// The journal's schema (SPEC §11) as numbered migrations. `PRAGMA user_version` holds the number
+// of the last one applied; opening a journal applies the missing ones inside one IMMEDIATE
+// transaction, so two processes opening a new journal at once migrate it exactly once. Append new
+// migrations; never edit an applied one.
+//
+// What is stored where: runs and invocations hold counts, timings, locations and outcomes only —
+// never program values, prompts, failure reasons or arguments (the arguments as a SHA-256). Program
+// data appears only inside the recorded model exchanges, which `--replay` needs verbatim.
+
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        script TEXT NOT NULL,
+        args_sha256 TEXT NOT NULL,
+        arg_count INTEGER NOT NULL,
+        replay INTEGER NOT NULL DEFAULT 0,
+        pid INTEGER NOT NULL,
+        aiython_version TEXT NOT NULL,
+        exit_status INTEGER,
+        exit_signal TEXT,
+        total_seconds REAL,
+        parse_seconds REAL,
+        prepare_seconds REAL,
+        execution_seconds REAL
+      );
+      CREATE TABLE invocations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        invocation TEXT NOT NULL,
+        file TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('syntax', 'recovery')),
+        status TEXT NOT NULL CHECK (status IN ('finished', 'failed')),
+        action TEXT,
+        missing_capability TEXT,
+        model_calls INTEGER NOT NULL,
+        tool_calls INTEGER NOT NULL,
+        tool_counts TEXT NOT NULL,
+        request_bytes INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        total_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        invalid_batches INTEGER NOT NULL,
+        empty_responses INTEGER NOT NULL,
+        tool_failures INTEGER NOT NULL,
+        provider_seconds REAL NOT NULL,
+        invocation_seconds REAL NOT NULL,
+        ended_at TEXT NOT NULL
+      );
+      CREATE INDEX invocations_by_run ON invocations(run_id);
+      CREATE TABLE exchanges (
+        key TEXT PRIMARY KEY,
+        route TEXT NOT NULL,
+        model TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        response_json TEXT NOT NULL,
+        run_id INTEGER REFERENCES runs(id),
+        recorded_at TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

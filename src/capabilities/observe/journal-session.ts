@@ -1,0 +1,114 @@
+// This run's use of the journal (SPEC §11). The database opens in the background while the
+// program starts, and every write waits for it in order. Anything that goes wrong — the journal
+// cannot be opened, or a write fails later — prints one `aiython: journal disabled: …` line and the
+// run goes on unrecorded: the journal never costs the program its output.
+
+import { JournalUnavailableError, openJournal, type InvocationEntry, type Journal, type RunEnd, type RunStart } from "../journal/index.js";
+import type { RecordedExchange } from "./recording-model.js";
+import type { Redactor } from "./redact.js";
+
+export interface JournalSessionOptions {
+  projectRoot: string;
+  cwd: string;
+  /** Record this run (runs, invocations, exchanges). False: open an existing journal to read only. */
+  record: boolean;
+  run: RunStart;
+  redact: Redactor;
+  /** Prints one line on stderr (the `aiython: ` prefix is the caller's). */
+  warn: (message: string) => void;
+}
+
+interface Open {
+  journal: Journal;
+  runId: number | null;
+}
+
+export class JournalSession {
+  private readonly ready: Promise<Open | null>;
+  private failure: string | null = null;
+  private finished = false;
+
+  constructor(private readonly opts: JournalSessionOptions) {
+    this.ready = this.open();
+  }
+
+  recordExchange(exchange: RecordedExchange): void {
+    if (!this.opts.record) return;
+    const { redact } = this.opts;
+    this.write((open) =>
+      open.journal.putExchange(open.runId, { ...exchange, requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) }, new Date()),
+    );
+  }
+
+  recordInvocation(entry: InvocationEntry): void {
+    if (!this.opts.record) return;
+    this.write((open) => open.runId !== null && open.journal.addInvocation(open.runId, entry));
+  }
+
+  /** The stored answer JSON for a request key (see ExchangeLookup). */
+  async lookup(key: string): Promise<string | null | { unavailable: string }> {
+    const open = await this.ready;
+    if (!open) return { unavailable: this.failure ?? "it could not be opened" };
+    try {
+      return open.journal.findExchange(key)?.responseJson ?? null;
+    } catch (error) {
+      this.disable(error);
+      return { unavailable: this.failure ?? "it could not be read" };
+    }
+  }
+
+  /** Ends the run's row and closes the database; later calls do nothing. */
+  async finish(end: RunEnd): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    const open = await this.ready;
+    if (!open) return;
+    try {
+      if (open.runId !== null && this.failure === null) open.journal.endRun(open.runId, end);
+    } catch (error) {
+      this.disable(error);
+    } finally {
+      open.journal.close();
+    }
+  }
+
+  private async open(): Promise<Open | null> {
+    try {
+      const journal = await openJournal({ projectRoot: this.opts.projectRoot, cwd: this.opts.cwd, create: this.opts.record });
+      if (!journal) {
+        this.failure = "there is no journal in this project yet";
+        return null;
+      }
+      try {
+        return { journal, runId: this.opts.record ? journal.startRun(this.opts.run) : null };
+      } catch (error) {
+        journal.close();
+        throw error;
+      }
+    } catch (error) {
+      this.disable(error);
+      return null;
+    }
+  }
+
+  private write(work: (open: Open) => unknown): void {
+    if (this.finished) return;
+    void this.ready.then((open) => {
+      if (!open || this.failure !== null) return;
+      try {
+        work(open);
+      } catch (error) {
+        this.disable(error);
+      }
+    });
+  }
+
+  private disable(error: unknown): void {
+    if (this.failure !== null) return;
+    this.failure =
+      error instanceof JournalUnavailableError
+        ? error.message
+        : `writing the journal failed (${(error as { code?: string }).code ?? (error as Error).message}); the rest of this run is not recorded`;
+    if (this.opts.record) this.opts.warn(`journal disabled: ${this.failure}`);
+  }
+}

@@ -1,0 +1,68 @@
+// Helpers for journal, stats, trace and replay tests: temporary project folders, a way to make a
+// folder truly unwritable even for root (chmod alone does not stop root), and the counters of one
+// invocation.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import type { InvocationCounters } from "../../src/capabilities/journal/index.js";
+
+export function tempProject(prefix = "aiython-journal-"): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/**
+ * Makes `dir` unwritable: mode 0500, plus the immutable attribute when running as root. Returns
+ * an undo function, or null when the folder stays writable here (the test should then skip).
+ */
+export function makeUnwritable(dir: string): (() => void) | null {
+  fs.chmodSync(dir, 0o500);
+  let immutable = false;
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync("chattr", ["+i", dir], { stdio: "ignore" });
+      immutable = true;
+    } catch {
+      // No chattr or no support on this file system.
+    }
+  }
+  const undo = () => {
+    if (immutable) execFileSync("chattr", ["-i", dir], { stdio: "ignore" });
+    fs.chmodSync(dir, 0o700);
+  };
+  const probe = path.join(dir, ".probe");
+  try {
+    fs.writeFileSync(probe, "");
+    fs.rmSync(probe);
+    undo();
+    return null;
+  } catch {
+    return undo;
+  }
+}
+
+export function counters(overrides: Partial<InvocationCounters> = {}): InvocationCounters {
+  return {
+    model_calls: 1,
+    tool_calls: 1,
+    tool_counts: { finish: 1 },
+    request_bytes: 5000,
+    token_usage: { prompt_tokens: 900, completion_tokens: 20, total_tokens: 920, cached_tokens: 0 },
+    invalid_batches: 0,
+    empty_responses: 0,
+    tool_failures: 0,
+    provider_seconds: 0.25,
+    invocation_seconds: 0.3,
+    ...overrides,
+  };
+}
+
+/** Every file under `dir`, recursively. */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(full) : [full];
+  });
+}

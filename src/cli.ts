@@ -50,8 +50,8 @@ async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProces
   if (options.stats !== undefined && options.stats !== true && options.stats !== "json") {
     throw new UsageError(`--stats takes no value or =json, not '${options.stats}'`);
   }
-  for (const [flag, set] of [["--stats", options.stats !== undefined], ["--trace", options.trace !== undefined], ["--replay", options.replay]] as const) {
-    if (set) throw new UsageError(`${flag} is not available yet in this version`);
+  if (options.replay && options.journal === false) {
+    throw new UsageError("--replay answers from the journal; drop --no-journal");
   }
 
   if (split.subcommand?.name === "config") {
@@ -62,6 +62,10 @@ async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProces
       forceProfile: options.forceProfile,
       model: options.model,
     });
+  }
+  if (split.subcommand?.name === "runs") {
+    const { runRunsCommand } = await import("./runs-command.js");
+    return runRunsCommand(split.subcommand.args, { cwd: process.cwd(), env: process.env, configFile: options.config });
   }
   if (split.subcommand) {
     throw new UsageError(`'aiython ${split.subcommand.name}' is not available yet in this version`);
@@ -87,6 +91,10 @@ async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProces
     forceProfile: options.forceProfile,
     model: options.model,
     env: process.env,
+    stats: options.stats === undefined ? false : options.stats === "json" ? "json" : "text",
+    traceFile: options.trace ?? null,
+    replay: Boolean(options.replay),
+    journal: options.journal !== false,
   }, early);
 }
 

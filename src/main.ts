@@ -14,6 +14,8 @@ import { relaySignals } from "./recovery/signal-relay.js";
 import { QUIET_SIGNALS } from "./defaults.js";
 import { pythonStyleArgv } from "./cli-args.js";
 import { resolveTarget, type ProgramSpec } from "./target.js";
+import { RunClock } from "./capabilities/observe/run-clock.js";
+import type { Observers } from "./observability.js";
 
 export { BRIDGE_DIR } from "./start-bridge.js";
 
@@ -27,6 +29,11 @@ export interface RunCommand {
   forceProfile?: string;
   model?: string;
   env: NodeJS.ProcessEnv;
+  /** SPEC §11: --stats[=json], --trace FILE, --replay, --no-journal (journal: false). */
+  stats?: false | "text" | "json";
+  traceFile?: string | null;
+  replay?: boolean;
+  journal?: boolean;
 }
 
 export type RunOutcome =
@@ -44,6 +51,8 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
   }
   let problem: RunOutcome | null = null;
   let coordinator: PauseCoordinator | null = null;
+  let observers: Observers | null = null;
+  const clock = new RunClock();
   bridge.handlers = {
     onMessage: (message: BridgeMessage) => {
       if (coordinator?.handle(message)) return;
@@ -68,6 +77,14 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
         model: command.model,
         env: command.env,
       });
+      // Stats, trace and journal (SPEC §11); loaded only when asked for or when a model is configured.
+      if (command.stats || command.traceFile || command.replay || config.modelConfigured) {
+        const { startObservers, scriptLabel } = await import("./observability.js");
+        observers = await startObservers({
+          config, stats: command.stats ?? false, traceFile: command.traceFile ?? null, replay: command.replay ?? false,
+          journal: command.journal ?? true, script: scriptLabel(command.program), args: command.programArgs, env: command.env,
+        });
+      }
     } catch (error) {
       await stop({ kind: "status", status: ExitStatus.config });
       await bridge.ended;
@@ -81,7 +98,7 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
         import("./recovery/pause-coordinator.js"),
         import("./recovery/spinner.js"),
       ]);
-      const runner = makeInvocationRunner(config, { spinner: new Spinner() });
+      const runner = makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring });
       coordinator = new PauseCoordinator((m) => bridge.send(m), runner, (error) => {
         void stop(internal((error as Error).message));
       });
@@ -101,6 +118,7 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
     const first = bridge.request(runMessage);
     try {
       await bridge.hello;
+      clock.programStarted();
     } catch (error) {
       bridge.kill("SIGKILL");
       await bridge.ended;
@@ -112,10 +130,15 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
       bridge.send({ ...runMessage, id: "h-planned", plan: { rewritten: null, blocks: [], checkpoints: [], runtimeName: "" } });
     });
     const end = await bridge.ended;
+    clock.programEnded();
     coordinator?.cancelAll();
     await coordinator?.settled();
-    if (problem) return problem;
-    return outcomeOf(end, target, relay.relayed);
+    const outcome = problem ?? outcomeOf(end, target, relay.relayed);
+    await observers?.finish(
+      { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null },
+      clock.timings(),
+    );
+    return outcome;
   } finally {
     relay.dispose();
   }

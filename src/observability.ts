@@ -12,7 +12,8 @@ import { recordingModel } from "./capabilities/observe/recording-model.js";
 import { replayingModel } from "./capabilities/observe/replaying-model.js";
 import { statsJsonLine, statsText } from "./capabilities/observe/stats-render.js";
 import { openTraceWriter, TraceFileError, type TraceWriter } from "./capabilities/observe/trace-writer.js";
-import type { ObservedInvocation, RunExit, RunTimings } from "./capabilities/observe/types.js";
+import type { ObservedInvocation, RunExit } from "./capabilities/observe/types.js";
+import type { RunTimings } from "./capabilities/observe/run-clock.js";
 import { UsageError } from "./errors.js";
 import type { InvocationRecord, InvocationWiring } from "./invocation-wiring.js";
 import type { ModelPort } from "./recovery/ports.js";
@@ -20,6 +21,7 @@ import type { ProgramSpec } from "./target.js";
 import { VERSION } from "./version.js";
 
 export type { RunExit, RunTimings };
+export { RunClock } from "./capabilities/observe/run-clock.js";
 
 export interface ObserverOptions {
   config: ResolvedConfig;
@@ -118,40 +120,6 @@ export function scriptLabel(program: ProgramSpec): string {
       return "-c";
     case "stdin":
       return "-";
-  }
-}
-
-/**
- * The run's phases for --stats and the journal: total since the process started, parse (the
- * frontend), prepare (everything before the program runs, parse excluded) and execution.
- */
-export class RunClock {
-  private parseMs = 0;
-  private startedAt: number | null = null;
-  private endedAt: number | null = null;
-
-  addParse(seconds: number): void {
-    this.parseMs += seconds * 1000;
-  }
-
-  programStarted(): void {
-    this.startedAt ??= performance.now();
-  }
-
-  programEnded(): void {
-    this.endedAt ??= performance.now();
-  }
-
-  timings(): RunTimings {
-    const now = performance.now();
-    const started = this.startedAt ?? now;
-    const ended = this.endedAt ?? now;
-    return {
-      totalSeconds: now / 1000,
-      parseSeconds: this.parseMs / 1000,
-      prepareSeconds: Math.max(0, started - this.parseMs) / 1000,
-      executionSeconds: Math.max(0, ended - started) / 1000,
-    };
   }
 }
 

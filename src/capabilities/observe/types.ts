@@ -24,12 +24,7 @@ export interface TraceEventLike {
   at: number;
 }
 
-export interface RunTimings {
-  totalSeconds: number;
-  parseSeconds: number;
-  prepareSeconds: number;
-  executionSeconds: number;
-}
+export type { RunTimings } from "./run-clock.js";
 
 export interface RunExit {
   status: number | null;

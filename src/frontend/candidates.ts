@@ -1,0 +1,525 @@
+// Candidate spans around a CPython error, smallest first (SPEC §3.1).
+//
+// Given the scan of a window's current text and the offset of CPython's first error, this lists
+// the spans that could be the natural-language block, in the order the search tries them:
+//   1. a header ending in `:` with its same-indentation `- ` bullets (one block by rule);
+//   2. expression positions, innermost first: an f-string field; the part of a bracketed item
+//      (keyword value, dict key or value, comprehension element, iterable or condition, lambda
+//      body, slice part) and then the whole item, bracket by bracket outwards; then the statement's
+//      own expression position (assignment right-hand side, after the last `=` and then the
+//      first; `if`/`elif`/`while` condition; `for` iterable; `with` item; `match` subject;
+//      `return`/`yield` value; `assert` test or message; decorator expression). An operand of
+//      `await` takes the `await` with it. A `;` at depth 0 ends every such span;
+//   3. statements: the simple statement, the logical line, the line with its more-indented
+//      continuation lines, the compound statement it heads, each enclosing compound statement,
+//      and last the whole window.
+// Every candidate contains the error position; the search accepts the first one that makes the
+// window compile or moves the first error past it. Offsets are into the scanned text.
+
+import type { BlockKind } from "./plan.js";
+import type { LogicalLine, Scan, Token } from "./scanner.js";
+
+export interface Candidate {
+  start: number;
+  end: number;
+  kind: BlockKind;
+}
+
+const COMPOUND_KEYWORDS = new Set([
+  "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async", "match", "case",
+]);
+const CLAUSE_KEYWORDS = new Set(["elif", "else", "except", "finally"]);
+const AUGMENTED = new Set(["+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "^=", "|=", "@="]);
+
+export function candidatesAt(scan: Scan, p: number, message: string): Candidate[] {
+  const { lines } = scan;
+  if (lines.length === 0) return [];
+  const li = lineAt(lines, p);
+  const c = new Collector(scan, p);
+  const bullets = bulletBlock(scan, li);
+  if (bullets) c.add(bullets.start, bullets.end, "statement");
+
+  const line = lines[li];
+  const [segFirst, segLast] = segmentAt(scan, line, p);
+  fstringFields(scan, segFirst, segLast, p, message, c);
+  bracketParts(scan, segFirst, segLast, p, c);
+  statementPositions(scan, segFirst, segLast, c);
+
+  c.add(scan.tokens[segFirst].start, scan.tokens[segLast].end, "statement");
+  c.add(line.start, line.end, "statement");
+  const paragraph = paragraphEnd(scan, li);
+  if (paragraph > li && !isHeader(scan, line)) c.add(line.start, lines[paragraph].end, "statement");
+  if (message.startsWith("unexpected indent") && li > 0) {
+    const head = previousShallower(lines, li);
+    if (head >= 0) c.add(lines[head].start, lines[paragraph].end, "statement");
+  }
+  const after = /^expected an indented block after .* on line (\d+)/.exec(message);
+  if (after) {
+    const headerLine = lineStartingOnPhysicalLine(scan, Number(after[1]));
+    if (headerLine >= 0 && headerLine <= li) {
+      const root = compoundRoot(scan, headerLine);
+      c.add(lines[root].start, lines[Math.max(paragraph, li)].end, "statement");
+    }
+  }
+  if (isHeader(scan, line)) {
+    const [root, last] = compoundExtent(scan, li);
+    c.add(lines[root].start, lines[last].end, "statement");
+  }
+  for (const h of enclosingHeaders(lines, li)) {
+    const [root, last] = compoundExtent(scan, h);
+    c.add(lines[root].start, lines[last].end, "statement");
+  }
+  c.add(lines[0].start, lines[lines.length - 1].end, "statement");
+  return c.list;
+}
+
+class Collector {
+  readonly list: Candidate[] = [];
+  private readonly seen = new Set<string>();
+  constructor(
+    private readonly scan: Scan,
+    private readonly p: number,
+  ) {}
+
+  add(start: number, end: number, kind: BlockKind): void {
+    if (end <= start || start > this.p || end < this.p) return;
+    const key = `${start}:${end}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push({ start, end, kind });
+  }
+
+  /** An expression candidate that need not contain the error position. */
+  force(start: number, end: number): void {
+    const key = `${start}:${end}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push({ start, end, kind: "expression" });
+  }
+
+  /** An expression candidate over tokens a..b; an operand of `await` takes the keyword with it. */
+  addTokens(a: number, b: number): void {
+    const tokens = this.scan.tokens;
+    if (a > b) return;
+    let first = a;
+    if (first > 0 && tokens[first - 1].kind === "name" && tokens[first - 1].value === "await") first--;
+    this.add(tokens[first].start, tokens[b].end, "expression");
+  }
+}
+
+/** Index of the logical line holding offset `p` (or the nearest one before it). */
+export function lineAt(lines: LogicalLine[], p: number): number {
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid].lineStart <= p) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Token range of the `;`-separated simple statement holding `p`. */
+function segmentAt(scan: Scan, line: LogicalLine, p: number): [number, number] {
+  const tokens = scan.tokens;
+  let first = line.first;
+  for (let i = line.first; i <= line.last; i++) {
+    const t = tokens[i];
+    if (t.kind === "op" && t.value === ";" && t.depth === 0) {
+      if (p < t.end || i === line.last) return [first, Math.max(first, i - 1)];
+      first = i + 1;
+    }
+  }
+  return [Math.min(first, line.last), line.last];
+}
+
+function fstringFields(scan: Scan, a: number, b: number, p: number, message: string, c: Collector): void {
+  const text = scan.text;
+  const all: { start: number; end: number }[] = [];
+  for (let i = a; i <= b; i++) {
+    const t = scan.tokens[i];
+    if (t.kind !== "string" || !t.fields) continue;
+    for (const f of t.fields) {
+      let s = f.start;
+      let e = f.end;
+      while (s < e && /\s/.test(text[s])) s++;
+      while (e > s && /\s/.test(text[e - 1])) e--;
+      if (e > s) all.push({ start: s, end: e });
+    }
+  }
+  const containing = all.filter((f) => f.start <= p && p <= f.end);
+  for (const f of containing) c.add(f.start, f.end, "expression");
+  // CPython 3.11 may place an f-string error anywhere in the string: then every field is tried.
+  if (containing.length === 0 && message.startsWith("f-string")) for (const f of all) c.force(f.start, f.end);
+}
+
+/** Items of every bracket enclosing `p` within tokens a..b, innermost bracket first. */
+function bracketParts(scan: Scan, a: number, b: number, p: number, c: Collector): void {
+  const tokens = scan.tokens;
+  const stack: number[] = [];
+  for (let i = a; i <= b; i++) {
+    const t = tokens[i];
+    if (t.start > p) break;
+    if (t.kind === "open") stack.push(i);
+    else if (t.kind === "close") {
+      while (stack.length > 0 && tokens[stack[stack.length - 1]].depth > t.depth) stack.pop();
+      if (stack.length > 0 && tokens[stack[stack.length - 1]].depth === t.depth && t.end <= p) stack.pop();
+    }
+  }
+  for (let k = stack.length - 1; k >= 0; k--) {
+    const open = stack[k];
+    const depth = tokens[open].depth + 1;
+    let close = b + 1;
+    for (let i = open + 1; i <= b; i++) {
+      if (tokens[i].kind === "close" && tokens[i].depth < depth) {
+        close = i;
+        break;
+      }
+    }
+    itemParts(scan, open, close, depth, p, c);
+  }
+}
+
+function itemParts(scan: Scan, open: number, close: number, depth: number, p: number, c: Collector): void {
+  const tokens = scan.tokens;
+  const bracket = tokens[open].value;
+  let first = open + 1;
+  let itemFirst = -1;
+  let itemLast = -1;
+  let comprehension = false;
+  for (let i = open + 1; i < close; i++) {
+    const t = tokens[i];
+    if (t.depth === depth && t.kind === "name" && t.value === "for") comprehension = true;
+  }
+  for (let i = open + 1; i <= close; i++) {
+    const t = i < close ? tokens[i] : undefined;
+    if (!t || (t.kind === "op" && t.value === "," && t.depth === depth)) {
+      const last = i - 1;
+      if (first <= last && tokens[first].start <= p && p <= tokens[last].end) {
+        itemFirst = first;
+        itemLast = last;
+      } else if (first <= last && t && p >= tokens[last].end && p < t.end) {
+        itemFirst = first;
+        itemLast = last;
+      }
+      first = i + 1;
+    }
+  }
+  if (itemFirst < 0) return;
+  const parts = comprehension ? comprehensionParts(tokens, itemFirst, itemLast, depth) : simpleParts(tokens, itemFirst, itemLast, depth, bracket, open);
+  for (const [s, e] of parts) {
+    if (tokens[s].start <= p && p <= tokens[e].end && !(s === itemFirst && e === itemLast)) c.addTokens(s, e);
+  }
+  c.addTokens(itemFirst, itemLast);
+}
+
+/** Sub-spans of one bracketed item, smallest first: lambda body, keyword/starred value, dict or slice parts. */
+function simpleParts(tokens: Token[], a: number, b: number, depth: number, bracket: string, open: number): [number, number][] {
+  const parts: [number, number][] = [];
+  let value = a;
+  const t0 = tokens[a];
+  const isCall = bracket === "(" && open > 0 && isCallee(tokens[open - 1]);
+  if (t0.kind === "op" && (t0.value === "*" || t0.value === "**")) value = a + 1;
+  else if (isCall && t0.kind === "name" && a + 1 <= b && tokens[a + 1].kind === "op" && tokens[a + 1].value === "=") value = a + 2;
+  if (value <= b && tokens[value].kind === "name" && tokens[value].value === "lambda") {
+    for (let i = value + 1; i <= b; i++) {
+      if (tokens[i].depth === depth && tokens[i].kind === "op" && tokens[i].value === ":") {
+        if (i + 1 <= b) parts.push([i + 1, b]);
+        break;
+      }
+    }
+  }
+  if (value > a && value <= b) parts.push([value, b]);
+  if (bracket === "{" || bracket === "[") {
+    let from = a;
+    for (let i = a; i <= b; i++) {
+      const t = tokens[i];
+      if (t.depth === depth && t.kind === "op" && t.value === ":") {
+        if (from <= i - 1) parts.push([from, i - 1]);
+        from = i + 1;
+      }
+    }
+    if (from > a && from <= b) parts.push([from, b]);
+  }
+  return parts;
+}
+
+function isCallee(t: Token): boolean {
+  return t.kind === "name" || (t.kind === "close" && t.value !== "}") || t.kind === "string";
+}
+
+function comprehensionParts(tokens: Token[], a: number, b: number, depth: number): [number, number][] {
+  const parts: [number, number][] = [];
+  let i = a;
+  let from = a;
+  let seenFor = false;
+  let role: "element" | "target" | "iterable" | "condition" = "element";
+  const flush = (end: number): void => {
+    if (from <= end && role !== "target") parts.push([from, end]);
+  };
+  for (; i <= b; i++) {
+    const t = tokens[i];
+    if (t.depth !== depth || t.kind !== "name") continue;
+    if (t.value === "for" || (t.value === "async" && tokens[i + 1]?.value === "for")) {
+      flush(i - 1);
+      if (t.value === "async") i++;
+      seenFor = true;
+      role = "target";
+      from = i + 1;
+    } else if (seenFor && t.value === "in" && role === "target") {
+      role = "iterable";
+      from = i + 1;
+    } else if (seenFor && t.value === "if" && role !== "target") {
+      flush(i - 1);
+      role = "condition";
+      from = i + 1;
+    }
+  }
+  flush(b);
+  return parts;
+}
+
+/** The statement's own expression position(s), as token ranges of tokens a..b. */
+function statementPositions(scan: Scan, a: number, b: number, c: Collector): void {
+  const tokens = scan.tokens;
+  const first = tokens[a];
+  const kw = first.kind === "name" ? first.value : first.value === "@" ? "@" : "";
+  const colonAfter = (from: number): number => {
+    for (let i = from; i <= b; i++) if (tokens[i].depth === 0 && tokens[i].kind === "op" && tokens[i].value === ":") return i;
+    return -1;
+  };
+  switch (kw) {
+    case "@":
+      c.addTokens(a + 1, b);
+      return;
+    case "if":
+    case "elif":
+    case "while":
+    case "match": {
+      const colon = colonAfter(a + 1);
+      if (colon > a + 1) c.addTokens(a + 1, colon - 1);
+      return;
+    }
+    case "for":
+    case "async": {
+      const colon = colonAfter(a + 1);
+      let inAt = -1;
+      for (let i = a + 1; i < (colon < 0 ? b + 1 : colon); i++) {
+        if (tokens[i].depth === 0 && tokens[i].kind === "name" && tokens[i].value === "in") {
+          inAt = i;
+          break;
+        }
+      }
+      if (inAt > 0 && colon > inAt + 1) c.addTokens(inAt + 1, colon - 1);
+      if (kw === "async" && tokens[a + 1]?.value === "with") withItems(tokens, a + 2, colon, c);
+      return;
+    }
+    case "with":
+      withItems(tokens, a + 1, colonAfter(a + 1), c);
+      return;
+    case "return":
+      c.addTokens(a + 1, b);
+      return;
+    case "yield":
+      c.addTokens(tokens[a + 1]?.value === "from" ? a + 2 : a + 1, b);
+      return;
+    case "assert": {
+      let comma = -1;
+      for (let i = a + 1; i <= b; i++) {
+        if (tokens[i].depth === 0 && tokens[i].kind === "op" && tokens[i].value === ",") {
+          comma = i;
+          break;
+        }
+      }
+      if (comma < 0) c.addTokens(a + 1, b);
+      else {
+        c.addTokens(a + 1, comma - 1);
+        c.addTokens(comma + 1, b);
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  if (COMPOUND_KEYWORDS.has(kw) || ["del", "import", "from", "raise", "global", "nonlocal", "pass"].includes(kw)) return;
+  const assigns: number[] = [];
+  for (let i = a; i <= b; i++) {
+    const t = tokens[i];
+    if (t.depth === 0 && t.kind === "op" && (t.value === "=" || AUGMENTED.has(t.value))) assigns.push(i);
+  }
+  if (assigns.length === 0) return;
+  c.addTokens(assigns[assigns.length - 1] + 1, b);
+  c.addTokens(assigns[0] + 1, b);
+}
+
+function withItems(tokens: Token[], from: number, colon: number, c: Collector): void {
+  if (colon < 0) return;
+  let start = from;
+  for (let i = from; i <= colon; i++) {
+    const t = tokens[i];
+    const atEnd = i === colon || (t.depth === 0 && t.kind === "op" && t.value === ",");
+    if (!atEnd) continue;
+    let end = i - 1;
+    for (let j = start; j < i; j++) {
+      if (tokens[j].depth === 0 && tokens[j].kind === "name" && tokens[j].value === "as") {
+        end = j - 1;
+        break;
+      }
+    }
+    c.addTokens(start, end);
+    start = i + 1;
+  }
+}
+
+// ---- statements and suites ------------------------------------------------------------------
+
+function lastToken(scan: Scan, line: LogicalLine): Token {
+  return scan.tokens[line.last];
+}
+
+function firstWord(scan: Scan, line: LogicalLine): string {
+  const t = scan.tokens[line.first];
+  return t.kind === "name" || t.value === "@" ? t.value : "";
+}
+
+/** A line that opens a suite: it ends with `:` at depth 0, or starts with a compound keyword. */
+export function isHeader(scan: Scan, line: LogicalLine): boolean {
+  const last = lastToken(scan, line);
+  if (last.kind === "op" && last.value === ":" && last.depth === 0) return true;
+  return COMPOUND_KEYWORDS.has(firstWord(scan, line)) && firstWord(scan, line) !== "match" && firstWord(scan, line) !== "case";
+}
+
+function endsWithColon(scan: Scan, line: LogicalLine): boolean {
+  const last = lastToken(scan, line);
+  return last.kind === "op" && last.value === ":" && last.depth === 0;
+}
+
+/** Last logical line of the lines after `li` that are indented deeper than it (or `li`). */
+function paragraphEnd(scan: Scan, li: number): number {
+  const lines = scan.lines;
+  let j = li;
+  while (j + 1 < lines.length && lines[j + 1].indent > lines[li].indent) j++;
+  return j;
+}
+
+function previousShallower(lines: LogicalLine[], li: number): number {
+  for (let j = li - 1; j >= 0; j--) if (lines[j].indent < lines[li].indent) return j;
+  return -1;
+}
+
+/** Headers of the suites enclosing line `li`, innermost first. */
+function enclosingHeaders(lines: LogicalLine[], li: number): number[] {
+  const out: number[] = [];
+  let indent = lines[li].indent;
+  for (let j = li - 1; j >= 0 && indent > 0; j--) {
+    if (lines[j].indent < indent) {
+      out.push(j);
+      indent = lines[j].indent;
+    }
+  }
+  return out;
+}
+
+/** First line of the compound statement whose clause starts at `h` (its first clause or decorator). */
+function compoundRoot(scan: Scan, h: number): number {
+  const lines = scan.lines;
+  let root = h;
+  for (;;) {
+    const word = firstWord(scan, lines[root]);
+    let prev = root - 1;
+    while (prev >= 0 && lines[prev].indent > lines[root].indent) prev--;
+    if (prev < 0 || lines[prev].indent !== lines[root].indent) return root;
+    if (CLAUSE_KEYWORDS.has(word) || firstWord(scan, lines[prev]) === "@") root = prev;
+    else return root;
+  }
+}
+
+/** [first, last] logical lines of the compound statement that line `h` belongs to. */
+function compoundExtent(scan: Scan, h: number): [number, number] {
+  const lines = scan.lines;
+  const root = compoundRoot(scan, h);
+  let last = paragraphEnd(scan, h);
+  while (last + 1 < lines.length && lines[last + 1].indent === lines[h].indent && CLAUSE_KEYWORDS.has(firstWord(scan, lines[last + 1]))) {
+    last = paragraphEnd(scan, last + 1);
+  }
+  return [root, last];
+}
+
+/** The logical line that begins on 1-based physical line `physical`, or -1. */
+function lineStartingOnPhysicalLine(scan: Scan, physical: number): number {
+  const text = scan.text;
+  let line = 1;
+  let offset = 0;
+  while (line < physical && offset < text.length) {
+    const c = text.charCodeAt(offset++);
+    if (c === 10 || (c === 13 && text.charCodeAt(offset) !== 10)) line++;
+  }
+  for (let i = 0; i < scan.lines.length; i++) if (scan.lines[i].start >= offset) return i;
+  return -1;
+}
+
+// ---- bullets ----------------------------------------------------------------------------------
+
+/**
+ * A header ending in `:` followed by lines at its indentation that start with `- ` is one block
+ * with its bullets; a blank line ends the list; deeper lines continue the bullet above them.
+ * Returns that span when line `li` is such a header or one of its bullets.
+ */
+export function bulletBlock(scan: Scan, li: number): { start: number; end: number } | null {
+  const lines = scan.lines;
+  let header = li;
+  while (header >= 0 && isBulletLine(scan, lines[header]) && header > 0) header--;
+  if (!endsWithColon(scan, lines[header])) return null;
+  const physical = physicalLinesAfter(scan.text, lines[header].end);
+  const indent = lines[header].indent;
+  let end = -1;
+  let count = 0;
+  for (const pl of physical) {
+    if (pl.blank) break;
+    if (pl.indent === indent && /^-[ \t]/.test(pl.content)) {
+      count++;
+      end = pl.end;
+    } else if (pl.indent > indent && count > 0) {
+      end = pl.end;
+    } else break;
+  }
+  if (count === 0 || end < 0) return null;
+  if (li !== header && lines[li].start > end) return null;
+  return { start: lines[header].start, end };
+}
+
+function isBulletLine(scan: Scan, line: LogicalLine): boolean {
+  const t = scan.tokens[line.first];
+  if (t.kind !== "op" || t.value !== "-") return false;
+  const next = scan.text.charCodeAt(t.end);
+  return next === 32 || next === 9;
+}
+
+interface PhysicalLine {
+  indent: number;
+  content: string;
+  end: number;
+  blank: boolean;
+}
+
+function* physicalLinesAfter(text: string, offset: number): Generator<PhysicalLine> {
+  let i = offset;
+  while (i < text.length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
+  while (i < text.length) {
+    i += text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
+    const start = i;
+    while (i < text.length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
+    const raw = text.slice(start, i);
+    let indent = 0;
+    let k = 0;
+    for (; k < raw.length; k++) {
+      if (raw[k] === " ") indent++;
+      else if (raw[k] === "\t") indent = (Math.floor(indent / 8) + 1) * 8;
+      else break;
+    }
+    const content = raw.slice(k);
+    let end = i;
+    while (end > start && /[ \t]/.test(text[end - 1])) end--;
+    yield { indent, content, end, blank: content.trim() === "" };
+  }
+}

@@ -1,0 +1,94 @@
+// `aiython --explain` for people (SPEC §3.4): the source with every block highlighted and
+// described (kind, target, output type, directive settings), a gutter mark on each line where a
+// checkpoint starts, then a one-line summary. Colour is the caller's decision (chalk's rules:
+// NO_COLOR, FORCE_COLOR, TTY); without colour, blocks are underlined with carets instead.
+
+import { Chalk } from "chalk";
+import type { BlockInfo, Plan } from "./plan.js";
+import { LineIndex } from "./positions.js";
+
+export interface ExplainTextOptions {
+  color: boolean;
+}
+
+const CHECKPOINT_MARK = "●";
+
+export function renderExplainText(plan: Plan, source: string, options: ExplainTextOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const index = new LineIndex(source);
+  const lineCount = index.lineCount;
+  const width = String(lineCount).length;
+  const checkpointLines = new Set(plan.checkpoints.map((k) => k.span.line));
+  const endingOn = new Map<number, BlockInfo[]>();
+  for (const b of plan.blocks) endingOn.set(b.span.end_line, [...(endingOn.get(b.span.end_line) ?? []), b]);
+
+  const out: string[] = [`${c.bold(plan.displayName)}`];
+  for (let line = 1; line <= lineCount; line++) {
+    const raw = index.lineText(line);
+    const marks = ranges(plan.blocks, line, raw);
+    const gutter = `${String(line).padStart(width)} ${checkpointLines.has(line) ? c.green(CHECKPOINT_MARK) : " "} `;
+    out.push((c.dim(gutter.slice(0, width + 1)) + gutter.slice(width + 1) + highlight(raw, marks, c, options.color)).trimEnd());
+    const pad = " ".repeat(width + 3);
+    if (!options.color && marks.length > 0) out.push(pad + carets(raw, marks));
+    for (const b of endingOn.get(line) ?? []) out.push(pad + c.cyan(describe(b)));
+  }
+  out.push("", summary(plan));
+  for (const d of plan.diagnostics) out.push(c.red(`${plan.displayName}:${d.line}: ${d.message}`));
+  return `${out.join("\n")}\n`;
+}
+
+function describe(b: BlockInfo): string {
+  const parts = [`└ block ${b.index}: ${b.kind}`];
+  if (b.target) parts.push(`target ${b.target}`);
+  if (b.output_type) parts.push(`type ${b.output_type}`);
+  if (b.is_async) parts.push("awaited");
+  const d = b.directive;
+  if (d.profile) parts.push(`profile ${d.profile}`);
+  if (d.capability) parts.push(`capability ${d.capability}`);
+  if (d.provider) parts.push(`provider ${d.provider}`);
+  if (d.prompts.length > 0) parts.push(`${d.prompts.length} prompt${d.prompts.length === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+
+export function summary(plan: Plan): string {
+  const n = plan.blocks.length;
+  const k = plan.checkpoints.length;
+  const blocks = n === 0 ? "no AI blocks (CPython compiles the file as it is)" : `${n} AI block${n === 1 ? "" : "s"}`;
+  return `${blocks}, ${k} checkpoint${k === 1 ? "" : "s"}`;
+}
+
+/** Code-point column ranges of `line` covered by blocks. */
+function ranges(blocks: BlockInfo[], line: number, raw: string): [number, number][] {
+  const out: [number, number][] = [];
+  const chars = [...raw];
+  for (const b of blocks) {
+    if (line < b.span.line || line > b.span.end_line) continue;
+    const from = line === b.span.line ? b.span.column : chars.length - [...raw.trimStart()].length;
+    const to = line === b.span.end_line ? b.span.end_column : chars.length;
+    if (to > from) out.push([from, to]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+function highlight(raw: string, marks: [number, number][], c: InstanceType<typeof Chalk>, color: boolean): string {
+  const chars = [...raw];
+  if (!color || marks.length === 0) return chars.join("");
+  let out = "";
+  let at = 0;
+  for (const [from, to] of marks) {
+    out += chars.slice(at, from).join("") + c.inverse.yellow(chars.slice(from, to).join(""));
+    at = to;
+  }
+  return out + chars.slice(at).join("");
+}
+
+function carets(raw: string, marks: [number, number][]): string {
+  const chars = [...raw];
+  let out = "";
+  let col = 0;
+  for (const [from, to] of marks) {
+    for (; col < from; col++) out += chars[col] === "\t" ? "\t" : " ";
+    for (; col < to; col++) out += "^";
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+// --replay end to end (SPEC §11): examples/tickets.py recorded once against the stand-in model,
+// then replayed through the built CLI with no model server reachable — same output, no request —
+// and a replay of a changed program fails at the first block with an AIError naming it.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startLoopbackModel } from "./support/loopback-model.js";
+import { filesUnder } from "./support/journal-helpers.js";
+import { chatRequests, FAKE_KEY, modelEnv, runIn, standIn, TICKETS_STDOUT, ticketsProject } from "./support/observe-e2e.js";
+
+test("a recorded run replays with identical output and no model request, even with the server gone", async () => {
+  const root = ticketsProject();
+  const model = await standIn();
+  const recorded = await runIn(root, ["tickets.py"], modelEnv(model.url));
+  await model.close();
+  assert.equal(recorded.exitCode, 0, recorded.stderr);
+  assert.equal(recorded.stdout, TICKETS_STDOUT);
+  assert.equal(chatRequests(model), 5);
+
+  // A listening server that must not be asked, then the closed port of the recording server.
+  const witness = await startLoopbackModel({ responder: () => ({ status: 500 }) });
+  try {
+    const replayed = await runIn(root, ["--replay", "tickets.py"], modelEnv(witness.url));
+    assert.equal(replayed.exitCode, 0, replayed.stderr);
+    assert.equal(replayed.stdout, recorded.stdout);
+    assert.equal(replayed.stderr, "");
+    assert.equal(witness.requests.length, 0, "--replay contacted the model server");
+  } finally {
+    await witness.close();
+  }
+  const offline = await runIn(root, ["--replay", "tickets.py"], modelEnv(model.url));
+  assert.equal(offline.exitCode, 0, offline.stderr);
+  assert.equal(offline.stdout, recorded.stdout);
+
+  for (const file of filesUnder(path.join(root, ".aiython"))) {
+    assert.equal(fs.readFileSync(file).includes(FAKE_KEY), false, `${file} holds the API key`);
+  }
+});
+
+test("replaying a changed program fails at the first unrecorded block with an AIError naming it", async () => {
+  const root = ticketsProject();
+  const model = await standIn();
+  const recorded = await runIn(root, ["tickets.py"], modelEnv(model.url));
+  await model.close();
+  assert.equal(recorded.exitCode, 0, recorded.stderr);
+
+  const file = path.join(root, "tickets.py");
+  fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"Refund please"', '"Refund please", "My invoice is wrong"'));
+  const replayed = await runIn(root, ["--replay", "tickets.py"], modelEnv(model.url));
+  assert.equal(replayed.exitCode, 1);
+  assert.equal(replayed.stdout, "");
+  assert.match(replayed.stderr, /File ".*tickets\.py", line 14/);
+  assert.match(replayed.stderr, /AIError: --replay: no recorded answer for tickets\.py:14 — run once without --replay to record it\n$/);
+});
+
+test("--replay with --no-journal is a usage error", async () => {
+  const root = ticketsProject();
+  const ran = await runIn(root, ["--replay", "--no-journal", "tickets.py"], modelEnv("http://127.0.0.1:9/v1"));
+  assert.equal(ran.exitCode, 2);
+  assert.equal(ran.stderr, "aiython: --replay answers from the journal; drop --no-journal\n");
+});

@@ -1,0 +1,49 @@
+// --trace end to end (SPEC §11): a run of examples/tickets.py writes one JSON line per event —
+// model request, model response, tool call, tool result, outcome — for each of its five
+// invocations in order, with ids and timestamps, and never the API key.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { FAKE_KEY, modelEnv, runIn, standIn, TICKETS_STDOUT, ticketsProject } from "./support/observe-e2e.js";
+
+const PER_INVOCATION = ["model_request", "model_response", "tool_call", "tool_result", "outcome"];
+
+test("--trace FILE: every event of every invocation, in order, without the key", async () => {
+  const root = ticketsProject();
+  const model = await standIn();
+  try {
+    const ran = await runIn(root, ["--trace", "trace.jsonl", "tickets.py"], modelEnv(model.url));
+    assert.equal(ran.exitCode, 0, ran.stderr);
+    assert.equal(ran.stdout, TICKETS_STDOUT);
+    assert.equal(ran.stderr, "");
+    const file = path.join(root, "trace.jsonl");
+    const text = fs.readFileSync(file, "utf8");
+    assert.equal(text.includes(FAKE_KEY), false, "the trace holds the API key");
+    assert.equal(/authorization/i.test(text), false);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    const events = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const ids = ["inv-1", "inv-2", "inv-3", "inv-4", "inv-5"];
+    assert.deepEqual(events.map((e) => [e.invocation, e.type]), ids.flatMap((id) => PER_INVOCATION.map((type) => [id, type])));
+    for (let i = 1; i < events.length; i += 1) assert.ok(events[i].at >= events[i - 1].at, "timestamps go forward");
+    const first = events[0];
+    assert.equal(first.round, 1);
+    assert.match(first.messages[1].content, /"statement":"classify this ticket"/);
+    assert.equal(events[2].name, "finish");
+    assert.deepEqual(events[2].arguments, { outcome: { kind: "literal", value: "billing" } });
+    assert.equal(events[3].status, "ok");
+    assert.deepEqual(events[4].end, { status: "finished" });
+    assert.equal(events.at(-3).arguments.outcome.kind, "expression");
+  } finally {
+    await model.close();
+  }
+});
+
+test("--trace into a missing folder is a usage error before the program runs", async () => {
+  const root = ticketsProject();
+  const ran = await runIn(root, ["--trace", "nowhere/trace.jsonl", "-c", "print('ran')"], modelEnv("http://127.0.0.1:9/v1"));
+  assert.equal(ran.exitCode, 2);
+  assert.equal(ran.stdout, "");
+  assert.equal(ran.stderr, `aiython: --trace: cannot write ${path.join(root, "nowhere", "trace.jsonl")}: its folder does not exist; give a writable file path\n`);
+});

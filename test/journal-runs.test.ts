@@ -1,0 +1,81 @@
+// `aiython runs list|show` over a journal written directly (SPEC §11): the table of recent runs,
+// one run's invocations with costs and outcomes, JSON forms, limits, and the errors for a bad id.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { openJournal } from "../src/capabilities/journal/index.js";
+import { runRunsCommand } from "../src/runs-command.js";
+import { UsageError } from "../src/errors.js";
+import { counters, tempProject } from "./support/journal-helpers.js";
+
+async function projectWithRuns(): Promise<string> {
+  const root = tempProject();
+  const journal = await openJournal({ projectRoot: root, create: true });
+  const first = journal.startRun({ script: "tickets.py", args: [], replay: false, pid: 1, version: "t", startedAt: new Date() });
+  journal.addInvocation(first, {
+    invocation: "inv-1", file: "tickets.py", line: 14, mode: "syntax", status: "finished", action: null, missingCapability: null,
+    counters: counters({ request_bytes: 5632 }), endedAt: new Date(),
+  });
+  journal.addInvocation(first, {
+    invocation: "inv-2", file: "lib/util.py", line: 3, mode: "recovery", status: "finished", action: "retry", missingCapability: null,
+    counters: counters({ model_calls: 2, tool_calls: 3, tool_failures: 1 }), endedAt: new Date(),
+  });
+  journal.endRun(first, { endedAt: new Date(), status: 1, signal: null, totalSeconds: 2, parseSeconds: 0.1, prepareSeconds: 0.2, executionSeconds: 1.7 });
+  const second = journal.startRun({ script: "-c", args: ["x"], replay: true, pid: 2, version: "t", startedAt: new Date() });
+  journal.endRun(second, { endedAt: new Date(), status: null, signal: "SIGINT", totalSeconds: 1, parseSeconds: 0, prepareSeconds: 0.1, executionSeconds: 0.9 });
+  journal.startRun({ script: "-m tool", args: [], replay: false, pid: 3, version: "t", startedAt: new Date() });
+  journal.close();
+  return root;
+}
+
+async function runs(root: string, args: string[]): Promise<string> {
+  let out = "";
+  const outcome = await runRunsCommand(args, { cwd: root, env: {}, out: (text) => (out += text) });
+  assert.deepEqual(outcome, { kind: "status", status: 0 });
+  return out;
+}
+
+test("runs list: newest first, with exit status, signal or '-' for a run that did not end", async () => {
+  const root = await projectWithRuns();
+  const lines = (await runs(root, ["list"])).trimEnd().split("\n");
+  assert.match(lines[0], /^ {2}id\s+started\s+script\s+exit\s+invocations\s+model calls$/);
+  assert.deepEqual(lines.slice(1).map((line) => line.replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/, "TIME").trim().split(/\s{2,}/)), [
+    ["3", "TIME", "-m tool", "-", "0", "0"],
+    ["2", "TIME", "-c (replay)", "SIGINT", "0", "0"],
+    ["1", "TIME", "tickets.py", "1", "2", "3"],
+  ]);
+  assert.equal((await runs(root, ["list", "--limit", "1"])).trimEnd().split("\n").length, 2);
+  const json = JSON.parse(await runs(root, ["list", "--json"]));
+  assert.deepEqual(json.map((run: { id: number; invocations: number }) => [run.id, run.invocations]), [[3, 0], [2, 0], [1, 2]]);
+});
+
+test("runs show: the run's phases and each invocation's mode, outcome and costs", async () => {
+  const root = await projectWithRuns();
+  const out = await runs(root, ["show", "1"]);
+  const lines = out.trimEnd().split("\n");
+  assert.equal(lines[0], "run 1: tickets.py");
+  assert.match(lines[1], /^ {2}started .*, ended .*, exit 1$/);
+  assert.equal(lines[2], "  time: total 2.000 s, parse 0.100 s, prepare 0.200 s, execution 1.700 s");
+  assert.equal(lines[3], "  2 AI invocations, 3 model calls, 4 tool calls, 10.4 KB sent, 1840 tokens");
+  assert.match(lines[4], /^ {2}block\s+mode\s+outcome\s+model calls\s+tool calls\s+request\s+tokens\s+problems\s+seconds$/);
+  assert.deepEqual(lines.slice(5).map((line) => line.trim().split(/\s{2,}/)), [
+    ["tickets.py:14", "syntax", "finished", "1", "1", "5.5 KB", "920", "0", "0.300"],
+    ["lib/util.py:3", "recovery", "retry", "2", "3", "4.9 KB", "920", "1", "0.300"],
+  ]);
+  const json = JSON.parse(await runs(root, ["show", "1", "--json"]));
+  assert.equal(json.run.id, 1);
+  assert.deepEqual(json.invocations.map((inv: { file: string; line: number }) => `${inv.file}:${inv.line}`), ["tickets.py:14", "lib/util.py:3"]);
+});
+
+test("runs show with an unknown or malformed id, and runs without an action, are usage errors", async () => {
+  const root = await projectWithRuns();
+  await assert.rejects(runRunsCommand(["show", "42"], { cwd: root, env: {}, out: () => undefined }), (error: Error) => {
+    assert.ok(error instanceof UsageError);
+    assert.match(error.message, /^no run 42 in .*aiython\.sqlite; see aiython runs list$/);
+    return true;
+  });
+  await assert.rejects(runRunsCommand(["show", "abc"], { cwd: root, env: {}, out: () => undefined }), /run ids are whole numbers, not 'abc'/);
+  await assert.rejects(runRunsCommand(["show"], { cwd: root, env: {}, out: () => undefined }), /missing required argument 'id'/);
+  await assert.rejects(runRunsCommand([], { cwd: root, env: {}, out: () => undefined }), /runs needs list or show/);
+  await assert.rejects(runRunsCommand(["list", "--limit", "0"], { cwd: root, env: {}, out: () => undefined }), /--limit takes a positive whole number, not '0'/);
+});

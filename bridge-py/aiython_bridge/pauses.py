@@ -4,7 +4,8 @@ A pause sends the host a `pause` message with the request content of SPEC §5.1,
 the host's `op` messages on the thread that owns the frame (a blocking wait for threads, loop
 callbacks for coroutines, so the event loop keeps running) until a terminal op succeeds:
 `finish` (the block's value, type-checked by contracts.py), or `fail` (AIError at the block's
-line). Several pauses may be in flight at once; each has its own id and inbox, and the reader
+line). Recovery pauses (recovery.RecoveryPause, SPEC §4.2) reuse this machinery through
+serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in flight at once; each has its own id and inbox, and the reader
 thread routes messages by that id (docs/protocol.md).
 """
 
@@ -43,11 +44,17 @@ class _Failed:
         self.error = error
 
 
+def new_pause_id():
+    return "p%d" % next(_ids)
+
+
 class Pause:
+    mode = "syntax"  # recovery.RecoveryPause: "recovery" (SPEC §4.2)
+
     def __init__(self, server, info, frame, options):
         self.server = server
         self.info = info
-        self.id = "p%d" % next(_ids)
+        self.id = new_pause_id()
         self.target = info.get("target")
         self.invocation = Invocation(
             frame, line=info["span"]["line"], project_root=options.get("project_root"),
@@ -183,7 +190,7 @@ class Pause:
         self.deliver = deliver
         with _registry_lock:
             _open_pauses[self.id] = self
-        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": "syntax", "request": self.request()})
+        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": self.request()})
 
     def ended(self, interrupted=False):
         try:
@@ -199,7 +206,15 @@ def _finish(value):
 
 
 def pause_for_block(server, info, frame, options):
-    pause = Pause(server, info, frame, options)
+    return _finish(serve(Pause(server, info, frame, options)))
+
+
+async def pause_for_block_async(server, info, frame, options):
+    return _finish(await serve_async(Pause(server, info, frame, options)))
+
+
+def serve(pause):
+    """Announce `pause` and serve its ops on this thread until a terminal op; its raw value."""
     inbox = SimpleQueue()
     try:
         pause.announce(inbox.put)
@@ -217,15 +232,15 @@ def pause_for_block(server, info, frame, options):
         raise
     finally:
         pause.close()
-    return _finish(value)
+    return value
 
 
-async def pause_for_block_async(server, info, frame, options):
+async def serve_async(pause):
+    """serve() for a pause in a coroutine: ops run as event-loop callbacks between other tasks."""
     import asyncio
 
     loop = asyncio.get_running_loop()
     future = loop.create_future()
-    pause = Pause(server, info, frame, options)
 
     def on_message(message):  # runs on the event loop's thread, between other tasks' steps
         if future.done():
@@ -247,4 +262,4 @@ async def pause_for_block_async(server, info, frame, options):
         raise
     finally:
         pause.close()
-    return _finish(value)
+    return value

@@ -126,8 +126,21 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
     }
     void first.then(async (result) => {
       if (result.ok || result.error.type !== "needs_plan") return;
-      // Until the frontend is wired in, an uncompilable source runs unchanged so CPython reports it.
-      bridge.send({ ...runMessage, id: "h-planned", plan: { rewritten: null, blocks: [], checkpoints: [], runtimeName: "" } });
+      try {
+        const { planProgram } = await import("./plan-source.js");
+        const planned = await planProgram(bridge, {
+          source: String(result.error.source),
+          filename: String(result.error.filename),
+          shownAs: target.kind === "file" ? target.path : String(result.error.filename),
+        });
+        if (planned.kind === "diagnostics") {
+          await stop({ kind: "status", status: ExitStatus.config, message: planned.message });
+          return;
+        }
+        bridge.send({ ...runMessage, id: "h-planned", plan: planned.plan });
+      } catch (error) {
+        await stop(error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internal((error as Error).message));
+      }
     });
     const end = await bridge.ended;
     clock.programEnded();

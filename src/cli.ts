@@ -71,8 +71,22 @@ async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProces
     throw new UsageError(`'aiython ${split.subcommand.name}' is not available yet in this version`);
   }
   if (options.explain) {
-    throw new UsageError("--explain is not available yet in this version");
+    if (!split.program || split.program.kind !== "script") throw new UsageError("--explain needs a file: aiython --explain [--json] PATH");
+    if (split.programArgs.length > 0) throw new UsageError(`--explain takes one file, not '${split.programArgs[0]}' as well`);
+    const [{ explainFile }, { supportsColor }] = await Promise.all([import("./explain-command.js"), import("chalk")]);
+    return explainFile({
+      file: split.program.path,
+      json: Boolean(options.json),
+      python: options.python,
+      configFile: options.config,
+      profile: options.profile,
+      forceProfile: options.forceProfile,
+      model: options.model,
+      color: Boolean(supportsColor),
+      env: process.env,
+    });
   }
+  if (options.json) throw new UsageError("--json goes with --explain: aiython --explain --json PATH");
   if (split.program === null) {
     if (process.stdin.isTTY) {
       const { runConsole } = await import("./console.js");

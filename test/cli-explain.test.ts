@@ -1,0 +1,83 @@
+// End-to-end: `aiython --explain [--json] PATH` through the built CLI (SPEC §3.4): runs nothing,
+// calls no model, writes nothing next to the program.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
+
+function copyToTemp(source: string, name = path.basename(source)): { dir: string; file: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-explain-"));
+  fs.mkdirSync(path.join(dir, ".git"));
+  fs.copyFileSync(source, path.join(dir, name));
+  return { dir, file: name };
+}
+
+const snapshot = (dir: string) => fs.readdirSync(dir, { recursive: true }).map(String).sort();
+
+test("--explain --json prints the §3.4 shape for the tickets example and writes nothing", async () => {
+  const { dir, file } = copyToTemp(path.join(ROOT, "examples", "tickets.py"));
+  const before = snapshot(dir);
+  const result = await aiython(["--explain", "--json", file], { cwd: dir, env: cleanEnv({ AIYTHON_MODEL: "openai/gpt-4.1-mini", OPENAI_API_KEY: "sk-explain-secret" }) });
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.deepEqual(snapshot(dir), before, "nothing written next to the program");
+  const shown = JSON.parse(result.stdout);
+  assert.deepEqual(Object.keys(shown), ["file", "python", "config", "blocks", "checkpoints"]);
+  assert.equal(shown.file, file);
+  assert.match(shown.python, /^3\.\d+\.\d+$/);
+  assert.equal(shown.config.default_profile, "default");
+  assert.equal(shown.config.profiles.default.model, "openai/gpt-4.1-mini");
+  assert.equal(shown.config.profiles.default.credential_configured, true);
+  assert.equal(shown.blocks.length, 2);
+  assert.deepEqual(shown.blocks[0], {
+    id: "tickets.py:1",
+    statement: "classify this ticket",
+    kind: "expression",
+    span: { line: 14, column: 38, end_line: 14, end_column: 58 },
+    target: "kind",
+    output_type: "Literal['bug', 'billing']",
+    requires_result: true,
+    directive: { profile: null, prompts: [], capability: null, provider: null },
+  });
+  assert.deepEqual(Object.keys(shown.checkpoints[0]), ["id", "span", "statement", "target", "retry_allowed"]);
+  const queues = shown.checkpoints.find((c: { target: string }) => c.target === "queues");
+  assert.equal(queues.statement, 'queues = {"bug": [], "billing": []}');
+  assert.equal(queues.retry_allowed, true);
+  const loop = shown.checkpoints.find((c: { statement: string }) => c.statement.startsWith("for ticket"));
+  assert.equal(loop.retry_allowed, false);
+  assert.ok(!result.stdout.includes("sk-explain-secret"));
+});
+
+test("--explain for people: blocks highlighted with kind, target and type, and a summary line", async () => {
+  const result = await aiython(["--explain", path.join(ROOT, "examples", "tickets.py")], { env: cleanEnv({ NO_COLOR: "1" }) });
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /block 1: expression, target kind, type Literal\['bug', 'billing'\]/);
+  assert.match(result.stdout, /\^{20}/);
+  assert.match(result.stdout, /2 AI blocks, \d+ checkpoints\n$/);
+  assert.doesNotMatch(result.stdout, /\x1b\[/, "no colour when NO_COLOR is set");
+});
+
+test("--explain of a valid file says it has no blocks", async () => {
+  const result = await aiython(["--explain", path.join(ROOT, "examples", "hello.py")], { env: cleanEnv() });
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /no AI blocks/i);
+});
+
+test("a malformed directive is a file:line error before anything runs (exit 78)", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-directive-"));
+  fs.writeFileSync(path.join(dir, "bad.py"), 'print("ran")\n# aiython: colour="blue"\nx = pick a colour\n');
+  for (const args of [["--explain", "bad.py"], ["bad.py"]]) {
+    const result = await aiython(args, { cwd: dir, env: cleanEnv() });
+    assert.equal(result.exitCode, 78, result.stderr);
+    assert.equal(result.stdout, "", "the program did not run");
+    assert.match(result.stderr, /^aiython: bad\.py:2: /);
+  }
+});
+
+test("--explain needs a readable file", async () => {
+  const result = await aiython(["--explain", "missing.py"], { env: cleanEnv() });
+  assert.equal(result.exitCode, 2);
+  assert.match(result.stderr, /^aiython: can't open file '.*missing.py'/);
+});

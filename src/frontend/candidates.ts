@@ -101,6 +101,16 @@ class Collector {
   addTokens(a: number, b: number): void {
     const tokens = this.scan.tokens;
     if (a > b) return;
+    if (tokens[a].kind === "name" && tokens[a].value === "lambda") {
+      // The lambda's body first: a block there is asked on every call of the lambda.
+      for (let i = a + 1; i <= b; i++) {
+        const t = tokens[i];
+        if (t.depth === tokens[a].depth && t.kind === "op" && t.value === ":") {
+          if (i + 1 <= b) this.addTokens(i + 1, b);
+          break;
+        }
+      }
+    }
     let first = a;
     if (first > 0 && tokens[first - 1].kind === "name" && tokens[first - 1].value === "await") first--;
     this.add(tokens[first].start, tokens[b].end, "expression");
@@ -186,11 +196,16 @@ function itemParts(scan: Scan, open: number, close: number, depth: number, p: nu
   let first = open + 1;
   let itemFirst = -1;
   let itemLast = -1;
-  let comprehension = false;
+  // A comprehension is the bracket's only item: a `for` at its depth and no comma there.
+  let hasFor = false;
+  let hasComma = false;
   for (let i = open + 1; i < close; i++) {
     const t = tokens[i];
-    if (t.depth === depth && t.kind === "name" && t.value === "for") comprehension = true;
+    if (t.depth !== depth) continue;
+    if (t.kind === "name" && t.value === "for") hasFor = true;
+    if (t.kind === "op" && t.value === ",") hasComma = true;
   }
+  const comprehension = hasFor && !hasComma;
   for (let i = open + 1; i <= close; i++) {
     const t = i < close ? tokens[i] : undefined;
     if (!t || (t.kind === "op" && t.value === "," && t.depth === depth)) {
@@ -213,7 +228,7 @@ function itemParts(scan: Scan, open: number, close: number, depth: number, p: nu
   c.addTokens(itemFirst, itemLast);
 }
 
-/** Sub-spans of one bracketed item, smallest first: lambda body, keyword/starred value, dict or slice parts. */
+/** Sub-spans of one bracketed item, smallest first: keyword/starred value, dict or slice parts. */
 function simpleParts(tokens: Token[], a: number, b: number, depth: number, bracket: string, open: number): [number, number][] {
   const parts: [number, number][] = [];
   let value = a;
@@ -221,14 +236,6 @@ function simpleParts(tokens: Token[], a: number, b: number, depth: number, brack
   const isCall = bracket === "(" && open > 0 && isCallee(tokens[open - 1]);
   if (t0.kind === "op" && (t0.value === "*" || t0.value === "**")) value = a + 1;
   else if (isCall && t0.kind === "name" && a + 1 <= b && tokens[a + 1].kind === "op" && tokens[a + 1].value === "=") value = a + 2;
-  if (value <= b && tokens[value].kind === "name" && tokens[value].value === "lambda") {
-    for (let i = value + 1; i <= b; i++) {
-      if (tokens[i].depth === depth && tokens[i].kind === "op" && tokens[i].value === ":") {
-        if (i + 1 <= b) parts.push([i + 1, b]);
-        break;
-      }
-    }
-  }
   if (value > a && value <= b) parts.push([value, b]);
   if (bracket === "{" || bracket === "[") {
     let from = a;
@@ -467,9 +474,23 @@ function lineStartingOnPhysicalLine(scan: Scan, physical: number): number {
  */
 export function bulletBlock(scan: Scan, li: number): { start: number; end: number } | null {
   const lines = scan.lines;
-  let header = li;
-  while (header >= 0 && isBulletLine(scan, lines[header]) && header > 0) header--;
-  if (!endsWithColon(scan, lines[header])) return null;
+  // Walk up over bullets and their deeper continuation lines to a header ending in ':'.
+  let bulletIndent = Infinity;
+  for (let h = li; h >= 0; h--) {
+    const line = lines[h];
+    if (endsWithColon(scan, line)) {
+      if (h !== li && line.indent > bulletIndent) return null;
+      const span = bulletsAfter(scan, h);
+      return span && span.end >= lines[li].start ? span : null;
+    }
+    if (isBulletLine(scan, line)) bulletIndent = Math.min(bulletIndent, line.indent);
+    else if (h !== li && line.indent <= bulletIndent) return null;
+  }
+  return null;
+}
+
+function bulletsAfter(scan: Scan, header: number): { start: number; end: number } | null {
+  const lines = scan.lines;
   const physical = physicalLinesAfter(scan.text, lines[header].end);
   const indent = lines[header].indent;
   let end = -1;
@@ -483,9 +504,7 @@ export function bulletBlock(scan: Scan, li: number): { start: number; end: numbe
       end = pl.end;
     } else break;
   }
-  if (count === 0 || end < 0) return null;
-  if (li !== header && lines[li].start > end) return null;
-  return { start: lines[header].start, end };
+  return count > 0 && end >= 0 ? { start: lines[header].start, end } : null;
 }
 
 function isBulletLine(scan: Scan, line: LogicalLine): boolean {

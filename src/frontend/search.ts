@@ -9,20 +9,25 @@
 //    makes the window compile or moves its first error past the candidate. The first error then
 //    strictly advances through the window (the progress measure); a per-window round cap and the
 //    last candidate, the whole window as one statement block, end every search.
-// 3. A window whose first error lies past its last statement needs the text after it: it is merged
+// 3. CPython reports a tokenizer error found anywhere later in the text instead of a generic
+//    "invalid syntax" (it tokenizes the rest of the source before raising), so a tokenizer error
+//    may hide an earlier parse error. The window is then checked only up to the line of that
+//    tokenizer error (its *limit*) until that prefix compiles; errors that only say the prefix ends
+//    early (past its last statement) count as "compiles".
+// 4. A window whose first error lies past its last statement needs the text after it: it is merged
 //    with the next window. An error that runs to the end (an unclosed bracket or triple-quoted
 //    string) could also mean a window boundary was misplaced inside valid code, so the first time
 //    one appears the whole source is compiled once: if it compiles, it is valid.
 // The caller confirms the final rewritten program with one whole-file compile and, if that ever
 // fails, runs this search again over the whole file as one window (`wholeFile: true`).
 
-import type { CompileError, CompileOracle } from "./oracle.js";
+import type { CompileError, CompileOracle, CompileVerdict } from "./oracle.js";
 import type { BlockKind } from "./plan.js";
 import { LineIndex } from "./positions.js";
-import { scan, type Scan } from "./scanner.js";
-import { candidatesAt } from "./candidates.js";
+import { scan } from "./scanner.js";
+import { candidatesAt, lineAt } from "./candidates.js";
 import { placeholderCall } from "./render.js";
-import { chunkWindows, topLevelStarts, type Window } from "./windows.js";
+import { chunkWindows, topLevelStarts } from "./windows.js";
 
 /** A block as a span of the original source (UTF-16 offsets). */
 export interface FoundBlock {
@@ -33,7 +38,7 @@ export interface FoundBlock {
 
 export interface SearchResult {
   blocks: FoundBlock[];
-  /** Oracle items compiled, for the benchmarks. */
+  /** Texts compiled by the oracle, for the benchmarks. */
   compiles: number;
 }
 
@@ -50,6 +55,13 @@ export interface SearchArgs {
 export const WINDOW_TARGET = 4096;
 const RUN_OFF = /^('.' was never closed|unterminated triple-quoted string|unexpected EOF)/;
 const INDENTATION = /^(unexpected indent|expected an indented block|unindent does not match)/;
+/** Errors of CPython's tokenizer, which replace an earlier generic "invalid syntax". */
+const TOKENIZER = new RegExp(
+  "^(unterminated (triple-quoted )?string literal|invalid (decimal|hexadecimal|octal|binary|imaginary) literal|invalid digit|" +
+    "invalid character|invalid non-printable character|unmatched '|closing parenthesis|'.' was never closed|" +
+    "unindent does not match|inconsistent use of tabs|unexpected character after line continuation|leading zeros|" +
+    "too many nested parentheses|unexpected EOF)",
+);
 
 interface Segment {
   curStart: number;
@@ -58,6 +70,7 @@ interface Segment {
   origEnd: number;
 }
 
+/** A window's text with its blocks replaced by placeholder calls, cut at the window's limit. */
 interface Rendered {
   text: string;
   segments: Segment[];
@@ -66,17 +79,25 @@ interface Rendered {
 interface WindowState {
   start: number;
   end: number;
+  /** Original offset (a line start) up to which the window is compiled; `end` when uncut. */
+  limit: number;
   blocks: FoundBlock[];
   rendered: Rendered;
-  /** null: compiles; "unknown": must be compiled again. */
+  /** null: compiles up to the limit; "unknown": to be compiled again. */
   error: CompileError | null | "unknown";
+  /** Original offsets of tokenizer errors whose prefix was already checked. */
+  probed: Set<number>;
   rounds: number;
   maxRounds: number;
 }
 
-type Request =
-  | { kind: "recheck"; window: WindowState }
-  | { kind: "candidates"; window: WindowState; pOrig: number; options: { block: FoundBlock; blocks: FoundBlock[]; rendered: Rendered }[] };
+interface Option {
+  block: FoundBlock;
+  blocks: FoundBlock[];
+  rendered: Rendered;
+}
+
+type Request = { kind: "recheck"; window: WindowState } | { kind: "candidates"; window: WindowState; pOrig: number; options: Option[] };
 
 export async function findBlocks(args: SearchArgs): Promise<SearchResult> {
   return new Search(args).run();
@@ -95,15 +116,10 @@ class Search {
 
   async run(): Promise<SearchResult> {
     const source = this.source;
-    const ranges: Window[] = this.args.wholeFile
-      ? [{ start: 0, end: source.length }]
-      : chunkWindows(source.length, topLevelStarts(scan(source)), WINDOW_TARGET);
+    const ranges = this.args.wholeFile ? [{ start: 0, end: source.length }] : chunkWindows(source.length, topLevelStarts(scan(source)), WINDOW_TARGET);
     let windows = ranges.map((w) => this.newWindow(w.start, w.end, []));
-    const verdicts = await this.check(windows.map((w) => w.rendered.text));
-    windows.forEach((w, i) => {
-      const v = verdicts[i];
-      w.error = v.ok ? null : v.error;
-    });
+    const first = await this.check(windows.map((w) => w.rendered.text));
+    windows.forEach((w, i) => this.settle(w, first[i]));
     if (windows.every((w) => w.error === null)) return { blocks: [], compiles: this.compiles };
 
     for (let guard = 0; guard < 100_000; guard++) {
@@ -121,28 +137,63 @@ class Search {
       let k = 0;
       for (const r of requests) {
         if (r.kind === "recheck") {
-          const v = results[k++];
-          r.window.error = v.ok ? null : v.error;
-          continue;
+          this.settle(r.window, results[k++]);
+        } else {
+          this.accept(r, results.slice(k, k + r.options.length));
+          k += r.options.length;
         }
-        const verdicts = results.slice(k, k + r.options.length);
-        k += r.options.length;
-        this.accept(r, verdicts);
       }
     }
-    const blocks = windows.flatMap((w) => w.blocks).sort((a, b) => a.start - b.start);
-    return { blocks, compiles: this.compiles };
+    return { blocks: windows.flatMap((w) => w.blocks).sort((a, b) => a.start - b.start), compiles: this.compiles };
   }
 
-  private async check(texts: string[]): Promise<Awaited<ReturnType<CompileOracle["check"]>>> {
+  private check(texts: string[]): Promise<CompileVerdict[]> {
     this.compiles += texts.length;
     return this.args.oracle.check(texts.map((source) => ({ source, filename: this.args.filename })));
   }
 
   private newWindow(start: number, end: number, blocks: FoundBlock[]): WindowState {
-    const rendered = this.render(start, end, blocks);
     const lines = scan(this.source.slice(start, end)).lines.length;
-    return { start, end, blocks, rendered, error: "unknown", rounds: 0, maxRounds: 2 * lines + 8 };
+    const w: WindowState = { start, end, limit: end, blocks, rendered: { text: "", segments: [] }, error: "unknown", probed: new Set(), rounds: 0, maxRounds: 2 * lines + 8 };
+    w.rendered = this.render(w, blocks);
+    return w;
+  }
+
+  /** Records a verdict of the window's text (up to its limit), cutting or uncutting the limit. */
+  private settle(w: WindowState, v: CompileVerdict): void {
+    if (v.ok || (w.limit < w.end && this.pastContent(w.rendered.text, v.error))) {
+      if (w.limit < w.end) this.setLimit(w, w.end);
+      else w.error = null;
+      return;
+    }
+    const error = v.error;
+    if (TOKENIZER.test(error.message)) {
+      const local = new LineIndex(w.rendered.text);
+      const at = this.toOriginal(w, w.rendered, local.offset(error.line, error.column), "start");
+      if (!w.probed.has(at)) {
+        w.probed.add(at);
+        const cut = this.statementLineStart(w, w.rendered, local.offset(error.line, error.column));
+        if (cut > w.start && cut < w.limit) {
+          this.setLimit(w, cut);
+          return;
+        }
+      }
+    }
+    w.error = error;
+  }
+
+  private setLimit(w: WindowState, limit: number): void {
+    w.limit = limit;
+    w.rendered = this.render(w, w.blocks);
+    w.error = "unknown";
+  }
+
+  /** Original offset of the start of the line where the logical line holding `cur` begins. */
+  private statementLineStart(w: WindowState, r: Rendered, cur: number): number {
+    const sc = scan(r.text);
+    if (sc.lines.length === 0) return w.start;
+    const line = sc.lines[lineAt(sc.lines, cur)];
+    return this.toOriginal(w, r, line.start <= cur ? line.lineStart : cur, "start");
   }
 
   /** Merges windows whose first error needs the text after them; guards against misplaced boundaries. */
@@ -150,9 +201,9 @@ class Search {
     const out: WindowState[] = [];
     for (let i = 0; i < windows.length; i++) {
       let w = windows[i];
-      while (w.error !== null && w.error !== "unknown" && i + 1 < windows.length) {
+      while (w.error !== null && w.error !== "unknown" && w.limit === w.end && i + 1 < windows.length) {
         const error = w.error;
-        if (!this.pastContent(w, error)) {
+        if (!this.pastContent(w.rendered.text, error)) {
           if (RUN_OFF.test(error.message) && !this.checkedWholeFile) {
             this.checkedWholeFile = true;
             const [whole] = await this.check([this.source]);
@@ -168,19 +219,22 @@ class Search {
     return out;
   }
 
-  private pastContent(w: WindowState, error: CompileError): boolean {
-    const sc = scan(w.rendered.text);
+  /**
+   * The error only says that `text` ends too early: it lies after the last statement, or it is a
+   * header on the last line still waiting for its body.
+   */
+  private pastContent(text: string, error: CompileError): boolean {
+    const sc = scan(text);
     if (sc.lines.length === 0) return true;
-    const lastLine = new LineIndex(w.rendered.text).lineOf(sc.lines[sc.lines.length - 1].end);
-    return error.line > lastLine;
+    const lastLine = new LineIndex(text).lineOf(sc.lines[sc.lines.length - 1].end);
+    return error.line > lastLine || (error.line === lastLine && /^(expected an indented block|unexpected EOF)/.test(error.message));
   }
 
   private request(w: WindowState): Request {
     if (w.error === "unknown") return { kind: "recheck", window: w };
     const error = w.error as CompileError;
     const text = w.rendered.text;
-    const local = new LineIndex(text);
-    const pCur = local.offset(error.line, error.column);
+    const pCur = new LineIndex(text).offset(error.line, error.column);
     const pOrig = this.toOriginal(w, w.rendered, pCur, "start");
     w.rounds++;
     if (w.rounds > w.maxRounds + 2) {
@@ -189,36 +243,38 @@ class Search {
       return { kind: "candidates", window: w, pOrig, options: [] };
     }
     const seen = new Set<string>();
-    const options: { block: FoundBlock; blocks: FoundBlock[]; rendered: Rendered }[] = [];
-    const whole = this.wholeWindowBlock(w);
-    const candidates = w.rounds > w.maxRounds ? [] : candidatesAt(scan(text), pCur, error.message);
-    for (const c of candidates) {
-      const start = this.toOriginal(w, w.rendered, c.start, "start");
-      const end = this.toOriginal(w, w.rendered, c.end, "end");
-      if (end <= start || seen.has(`${start}:${end}`)) continue;
-      seen.add(`${start}:${end}`);
-      options.push(this.option(w, { start, end, kind: c.kind }));
+    const options: Option[] = [];
+    const add = (block: FoundBlock): void => {
+      const key = `${block.start}:${block.end}`;
+      if (block.end <= block.start || seen.has(key)) return;
+      seen.add(key);
+      options.push(this.option(w, block));
+    };
+    if (w.rounds <= w.maxRounds) {
+      for (const c of candidatesAt(scan(text), pCur, error.message)) {
+        add({ start: this.toOriginal(w, w.rendered, c.start, "start"), end: this.toOriginal(w, w.rendered, c.end, "end"), kind: c.kind });
+      }
     }
-    if (whole && !seen.has(`${whole.start}:${whole.end}`)) options.push(this.option(w, whole));
+    const whole = this.wholeWindowBlock(w);
+    if (whole) add(whole);
     return { kind: "candidates", window: w, pOrig, options };
   }
 
-  private option(w: WindowState, block: FoundBlock): { block: FoundBlock; blocks: FoundBlock[]; rendered: Rendered } {
+  private option(w: WindowState, block: FoundBlock): Option {
     const blocks = w.blocks.filter((b) => b.end <= block.start || b.start >= block.end);
     blocks.push(block);
     blocks.sort((a, b) => a.start - b.start);
-    return { block, blocks, rendered: this.render(w.start, w.end, blocks) };
+    return { block, blocks, rendered: this.render(w, blocks) };
   }
 
-  private accept(r: Extract<Request, { kind: "candidates" }>, verdicts: Awaited<ReturnType<CompileOracle["check"]>>): void {
+  private accept(r: Extract<Request, { kind: "candidates" }>, verdicts: CompileVerdict[]): void {
     const w = r.window;
     if (r.options.length === 0) return;
     for (let i = 0; i < r.options.length; i++) {
       const option = r.options[i];
       const v = verdicts[i];
-      let error: CompileError | null = null;
-      if (!v.ok) {
-        error = v.error;
+      if (!v.ok && !(w.limit < w.end && this.pastContent(option.rendered.text, v.error))) {
+        const error = v.error;
         const local = new LineIndex(option.rendered.text);
         const eOrig = this.toOriginal(w, option.rendered, local.offset(error.line, error.column), "start");
         if (!(eOrig > r.pOrig && eOrig >= option.block.end)) continue;
@@ -226,20 +282,21 @@ class Search {
       }
       w.blocks = option.blocks;
       w.rendered = option.rendered;
-      w.error = error;
+      this.settle(w, v);
       return;
     }
     // Nothing moved the error (only possible past the round cap): the window becomes one block.
     const whole = this.wholeWindowBlock(w);
     w.blocks = whole ? [whole] : [];
-    w.rendered = this.render(w.start, w.end, w.blocks);
+    w.limit = w.end;
+    w.rendered = this.render(w, w.blocks);
     w.error = "unknown";
     w.maxRounds = 0;
   }
 
-  /** The window's statements as one statement block (never empty when the window has code). */
+  /** The window's statements (up to its limit) as one statement block. */
   private wholeWindowBlock(w: WindowState): FoundBlock | null {
-    const sc = scan(this.source.slice(w.start, w.end));
+    const sc = scan(this.source.slice(w.start, w.limit));
     if (sc.lines.length === 0) return null;
     const first = sc.lines[0];
     // An indented first line at the very start of the file: the block starts at column 0.
@@ -255,13 +312,14 @@ class Search {
     return line;
   }
 
-  private render(start: number, end: number, blocks: FoundBlock[]): Rendered {
+  private render(w: WindowState, blocks: FoundBlock[]): Rendered {
     const source = this.source;
     const parts: string[] = [];
     const segments: Segment[] = [];
-    let at = start;
+    let at = w.start;
     let cur = 0;
     for (const b of blocks) {
+      if (b.start >= w.limit) break;
       const before = source.slice(at, b.start);
       parts.push(before);
       cur += before.length;
@@ -271,7 +329,7 @@ class Search {
       cur += call.length;
       at = b.end;
     }
-    parts.push(source.slice(at, end));
+    parts.push(source.slice(at, Math.max(at, w.limit)));
     return { text: parts.join(""), segments };
   }
 

@@ -64,7 +64,7 @@ def prepare_run(server, message):
         filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
         text = plan["rewritten"] if plan and plan.get("rewritten") is not None else source
         try:
-            prepared.code = compile(text, filename, "exec", dont_inherit=True)
+            prepared.code = _compile_program(server, text, filename, plan, prepared.options)
         except (SyntaxError, ValueError) as exc:
             if plan is None:
                 decoded = source if isinstance(source, str) else _decode(source)
@@ -78,6 +78,18 @@ def prepare_run(server, message):
             prepared.syntax_error = exc  # no AI block here: fail exactly as CPython does
     _set_process_view(kind, target, message)
     return prepared
+
+
+def _compile_program(server, text, filename, plan, options):
+    if plan and plan.get("checkpoints") and options.get("model_configured"):
+        # Recovery checkpoints (SPEC §4.2): instrument.py wraps the statements the plan names.
+        from aiython_bridge import instrument, recovery
+
+        if isinstance(text, bytes):
+            text = _decode(text)
+        runtime = recovery.runtime_for(server, options)
+        return instrument.compile_checkpointed(text, filename, plan, runtime, entry=True)
+    return compile(text, filename, "exec", dont_inherit=True)
 
 
 def _set_process_view(kind, target, message):
@@ -137,6 +149,10 @@ def run_program(server, prepared):
     atexit.register(_report_exit, server, outcome)  # registered first, so it runs last
     server.start_reader()
     _install_public_module()
+    if prepared.options.get("model_configured"):
+        from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
+
+        import_hook.install(server, prepared.options)
     if prepared.plan and prepared.plan.get("blocks"):
         from aiython_bridge.runtime import install_runtime
 

@@ -1,0 +1,151 @@
+"""Project modules through the frontend (SPEC §4.1): AI blocks and checkpoints in imported modules.
+
+Installed by the runner only when a model is configured. A finder placed just before CPython's
+PathFinder asks PathFinder for the spec (so the search is CPython's own) and, when the module's
+source file is project code (under `options["project_root"]`, outside site-packages, the active
+virtual environment, the standard library and the bridge), gives the spec a ProjectLoader.
+Everything else gets PathFinder's spec unchanged.
+
+ProjectLoader.get_code sends the host the bridge→host request (docs/protocol.md)
+
+    {"type": "plan", "id": "b<N>", "path": <absolute source path>, "source": <decoded text>,
+     "module": <full module name>}
+
+and expects `{"type": "result", "id", "ok": true, "value": <Plan or null>}`. A Plan is the
+frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no block),
+`runtimeName`, `blocks`, `checkpoints` (`protected_ranges` optional), `diagnostics`.
+- null, `ok: false`, or no channel (a forked child): the module is compiled exactly as CPython
+  would (its SyntaxError included);
+- diagnostics: SyntaxError at the first one, raised by the import;
+- otherwise the rewritten source (or the original) is compiled with the plan's nested
+  checkpoints (never the module's top-level statements: they run once, inside the importer's
+  `import` statement, which is a checkpoint of its own). Blocks call a Runtime of their own,
+  bound in builtins under a fresh name (the plan's name with a number), since block indices
+  are per file.
+
+No bytecode cache is read or written for project modules: a cached .pyc would skip the plan,
+and an instrumented one would break later plain `python3` runs.
+"""
+
+from __future__ import annotations
+
+import _thread
+import builtins
+import os
+import sys
+from importlib.machinery import PathFinder, SourceFileLoader
+
+from . import recovery
+
+_names_lock = _thread.allocate_lock()
+
+
+class ProjectFinder:
+    def __init__(self, server, options: dict):
+        self.server = server
+        self.options = options
+        root = options.get("project_root")
+        self.project_root = os.path.realpath(root) if root else None
+
+    def find_spec(self, fullname, path=None, target=None):
+        spec = PathFinder.find_spec(fullname, path, target)
+        if spec is None or type(spec.loader) is not SourceFileLoader or not spec.origin:
+            return spec
+        if not recovery.is_project_path(os.path.realpath(spec.origin), self.project_root):
+            return spec
+        spec.loader = ProjectLoader(fullname, spec.origin, self)
+        return spec
+
+    def invalidate_caches(self):
+        pass  # PathFinder, still on sys.meta_path, clears its own caches
+
+    # ---- compiling one module ----
+
+    def code_for(self, data: bytes, path: str, fullname: str):
+        text = self._text(data)
+        plan = self._plan(text, path, fullname) if text is not None else None
+        if plan is None:
+            return compile(data, path, "exec", dont_inherit=True)
+        import ast
+
+        from . import instrument
+
+        _raise_first_diagnostic(plan, path, text)
+        source = plan["rewritten"] if plan.get("rewritten") is not None else text
+        tree = ast.parse(source, path)
+        if plan.get("blocks"):
+            self._bind_block_runtime(tree, plan)
+        if not plan.get("checkpoints"):
+            return compile(tree, path, "exec", dont_inherit=True)
+        runtime = recovery.runtime_for(self.server, self.options)
+        return instrument.compile_checkpointed(source, path, plan, runtime, entry=False, tree=tree)
+
+    def _text(self, data: bytes) -> str | None:
+        if os.getpid() != self.server.pid or self.server.exiting:
+            return None  # a forked child: the channel is the parent's
+        from importlib.util import decode_source
+
+        try:
+            return decode_source(data)
+        except (SyntaxError, UnicodeDecodeError):
+            return None  # CPython's compile reports the bad encoding
+
+    def _plan(self, text: str, path: str, fullname: str):
+        try:
+            reply = self.server.request({"type": "plan", "path": path, "source": text, "module": fullname})
+        except OSError:
+            return None
+        if not isinstance(reply, dict) or not reply.get("ok"):
+            return None
+        plan = reply.get("value")
+        return plan if isinstance(plan, dict) else None
+
+    def _bind_block_runtime(self, tree, plan) -> None:
+        import ast
+
+        from .instrument import fresh_name, identifiers
+        from .runtime import Runtime
+
+        original = plan["runtimeName"]
+        with _names_lock:
+            name = fresh_name(original, identifiers(tree) | set(vars(builtins)))
+            setattr(builtins, name, Runtime(self.server, plan, self.options))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == original:
+                node.id = name
+
+
+class ProjectLoader(SourceFileLoader):
+    """SourceFileLoader whose code comes from the plan, with no bytecode cache."""
+
+    def __init__(self, fullname, path, finder):
+        super().__init__(fullname, path)
+        self._finder = finder
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        return self._finder.code_for(self.get_data(path), path, fullname)
+
+    def set_data(self, path, data, *, _mode=0o666):
+        pass
+
+
+def _raise_first_diagnostic(plan, path, text) -> None:
+    diagnostics = plan.get("diagnostics") or []
+    if not diagnostics:
+        return
+    first = diagnostics[0]
+    line = int(first.get("line") or 1)
+    lines = text.splitlines()
+    source_line = lines[line - 1] if 0 < line <= len(lines) else None
+    raise SyntaxError(str(first.get("message")), (path, line, int(first.get("column") or 0) + 1, source_line))
+
+
+def install(server, options: dict) -> ProjectFinder | None:
+    """Put a ProjectFinder just before PathFinder on sys.meta_path (needs a project root)."""
+    if not options.get("project_root"):
+        return None
+    finder = ProjectFinder(server, options)
+    position = next((i for i, f in enumerate(sys.meta_path) if f is PathFinder), len(sys.meta_path))
+    sys.meta_path.insert(position, finder)
+    return finder

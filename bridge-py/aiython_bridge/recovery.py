@@ -1,0 +1,537 @@
+"""Recovery at run time (SPEC §4.2): what an instrumented checkpoint's `except` path calls.
+
+Over 250 lines: eligibility, the frame walk, the pause of mode "recovery" and its decisions
+belong together; each is small.
+
+instrument.py wraps each checkpoint statement in a `try` whose handler calls
+`R.recover(K)` / `await R.arecover(K)` (R: the CheckpointRuntime, bound in builtins) and acts on
+the returned Decision: propagate (bare `raise` of the original exception), retry (run the
+statement again, then `R.recover(K, D)` if it fails again), bind (store `value` in the target
+name) or nothing (continue with the next statement). The exception is read with
+`sys.exception()`, the frame with `sys._getframe(1)`.
+
+A failure is NOT put to the model (the original exception propagates untouched) when:
+- it is not eligible: not an `Exception`; aiython's own (`AIError` and subclasses, including
+  `TypeContractError`); `concurrent.futures.CancelledError`; an `ExceptionGroup` with an
+  ineligible member. Deliberate additions: `StopIteration` / `StopAsyncIteration` (the
+  iteration protocol's end signal, not a failure), an `AttributeError` leaving `__getattr__` /
+  `__getattribute__` (how `hasattr`/`getattr(..., default)` learn that an attribute is absent),
+  and anything raised in `__del__` (finalizers run at arbitrary points, even inside the bridge);
+- it already carries a decision (one of this module's notes): an outer checkpoint never asks again;
+- a calling frame would see it first: a project frame whose current line is inside a user `try`
+  or `with` body (ranges from the plan's `protected_ranges`, else computed from the AST); a
+  library frame inside a `try` whose `except` names a class that matches the exception (a
+  fallback such as `Mapping.get`; catch-alls like `except Exception` or a bare `except` are
+  last-resort handlers and do not count); or a bridge frame other than the runner's (the code
+  runs inside a tool call of another pause).
+
+Otherwise a RecoveryPause asks the decision source (the host over the channel, or a function in
+tests). `retry` is offered only if the checkpoint allows it and the traceback below the
+checkpoint's frame passes through no other project frame (code objects defined inside the
+statement itself, such as comprehensions and lambdas, are part of it). At most
+MAX_CONSULTATIONS per failing statement execution; after that, and after `reraise`, a failed
+invocation (`fail`) or a bridge fault, the ORIGINAL exception propagates with a note saying why.
+Partial effects are never rolled back.
+"""
+
+from __future__ import annotations
+
+import _thread
+import ast
+import builtins
+import itertools
+import json
+import linecache
+import os
+import sys
+
+from . import contracts, pauses, pycompat
+from .describe import type_label
+from .errors import AIError, UnsupportedAnnotation
+from .frameops import Invocation, ToolError, display_path, program_error
+
+MAX_CONSULTATIONS = 2
+_PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), name)
+                      for name in ("aiython_bridge", "aiython"))
+_STDLIB_DIR = os.path.dirname(os.path.realpath(os.__file__))
+_RUNNER_FUNCTION = "run_program"  # runner.py: the program's top; above it nothing is the program's
+PROJECT, LIBRARY, BRIDGE, NO_SOURCE = "project", "library", "bridge", "none"
+_PROTOCOL_ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__")
+
+
+class Note(str):
+    """A note this module added to an exception; its presence marks the exception as decided."""
+
+
+class Decision:
+    """What the instrumented handler does next (see instrument.py)."""
+
+    __slots__ = ("retry", "propagate", "bind", "value", "attempt", "original")
+
+    def __init__(self, *, retry=False, propagate=False, bind=False, value=None, attempt=0, original=None):
+        self.retry, self.propagate, self.bind, self.value = retry, propagate, bind, value
+        self.attempt, self.original = attempt, original
+
+
+PROPAGATE = Decision(propagate=True)
+DONE = Decision()
+
+
+def eligible(exc) -> bool:
+    """SPEC §4.2's eligible exceptions, plus the iteration protocol's signals left out."""
+    if not isinstance(exc, Exception) or isinstance(exc, (AIError, StopIteration, StopAsyncIteration)):
+        return False
+    futures = sys.modules.get("concurrent.futures._base")  # never imported here just to ask
+    if futures is not None and isinstance(exc, futures.CancelledError):
+        return False
+    if isinstance(exc, BaseExceptionGroup):
+        return all(eligible(member) for member in exc.exceptions)
+    return True
+
+
+def decided(exc) -> bool:
+    try:
+        return any(type(note) is Note for note in (getattr(exc, "__notes__", None) or ()))
+    except Exception:
+        return False
+
+
+def add_note(exc, text: str) -> None:
+    try:
+        exc.add_note(Note("aiython: " + text))
+    except Exception:
+        pass
+
+
+def _describe_exception(exc) -> str:
+    return f"{type_label(type(exc))}: {program_error(exc).message}"
+
+
+def under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def is_project_path(path: str, project_root: str | None) -> bool:
+    """A real path inside the project, outside site-packages, the active venv and the stdlib (§4.1)."""
+    if not project_root or not under(path, project_root):
+        return False
+    if any(part in ("site-packages", "dist-packages") for part in path.split(os.sep)):
+        return False
+    if sys.prefix != sys.base_prefix and under(path, os.path.realpath(sys.prefix)):
+        return False
+    return not under(path, _STDLIB_DIR) and not any(under(path, d) for d in _PACKAGE_DIRS)
+
+
+class Checkpoint:
+    __slots__ = ("id", "filename", "statement", "span", "target", "annotation", "retry_allowed")
+
+    def __init__(self, filename: str, info: dict):
+        self.filename = filename
+        self.id, self.statement, self.span = info["id"], info["statement"], info["span"]
+        self.target, self.annotation = info.get("target"), info.get("annotation")
+        self.retry_allowed = bool(info.get("retry_allowed"))
+
+
+class CheckpointRuntime:
+    """Bound in builtins under the name(s) instrument.py chose; one per process."""
+
+    Exception = Exception  # the handler's `except R.Exception`, immune to a rebound `Exception`
+    DONE = DONE
+
+    def __init__(self, decisions, *, project_root: str | None = None, context_values: bool = True):
+        self.decisions = decisions
+        self.project_root = os.path.realpath(project_root) if project_root else None
+        self.context_values = context_values
+        self.lock = _thread.allocate_lock()  # held by instrument.compile_checkpointed
+        self._checkpoints: list[Checkpoint] = []
+        self._ranges: dict[str, list] = {}
+        self._kinds: dict[str, str] = {}
+        self._handlers: dict[str, list] = {}
+
+    # ---- registration (instrument.py) ----
+
+    @property
+    def size(self) -> int:
+        return len(self._checkpoints)
+
+    def register(self, filename: str, checkpoints: list[dict], ranges, recover_name: str) -> None:
+        """Checkpoints numbered from `size`, the file's try/with body ranges, the builtins name."""
+        self._checkpoints.extend(Checkpoint(filename, info) for info in checkpoints)
+        self._ranges[filename] = sorted([int(a), int(b)] for a, b in ranges)
+        self._kinds[filename] = PROJECT
+        if getattr(builtins, recover_name, None) is not self:
+            setattr(builtins, recover_name, self)
+
+    # ---- the handler's calls ----
+
+    def recover(self, index: int, previous: Decision | None = None) -> Decision:
+        exc, frame = sys.exception(), sys._getframe(1)
+        try:
+            step = self._step(index, previous, exc, frame)
+            return step if isinstance(step, Decision) else self.decisions.consult(step)
+        except Exception as failure:  # the bridge's own fault: the program's exception goes on
+            return _internal(previous, exc, failure)
+        finally:
+            del frame
+
+    def arecover(self, index: int, previous: Decision | None = None):
+        """recover() for `async def` bodies: checks run now, a consultation is awaited."""
+        exc, frame = sys.exception(), sys._getframe(1)
+        try:
+            step = self._step(index, previous, exc, frame)
+        except Exception as failure:
+            step = _internal(previous, exc, failure)
+        finally:
+            del frame
+        return self._await(step, previous, exc)
+
+    async def _await(self, step, previous, exc):
+        if isinstance(step, Decision):
+            return step
+        try:
+            return await self.decisions.aconsult(step)
+        except Exception as failure:
+            return _internal(previous, exc, failure)
+
+    # ---- the decision steps ----
+
+    def _step(self, index, previous, exc, frame):
+        checkpoint = self._checkpoints[index]
+        if previous is None:
+            if not self.may_recover(exc, frame):
+                return PROPAGATE
+            attempt, original = 1, exc
+        else:
+            attempt, original = previous.attempt + 1, previous.original
+            if not eligible(exc) or decided(exc):
+                add_note(original, f"not recovered: the retried statement raised {_describe_exception(exc)}")
+                return PROPAGATE
+            if attempt > MAX_CONSULTATIONS:
+                add_note(original, f"not recovered: the statement failed again after {MAX_CONSULTATIONS} "
+                                   f"consultations ({_describe_exception(exc)})")
+                return PROPAGATE
+        retry_allowed = checkpoint.retry_allowed and not self.through_other_project_frame(frame, exc, checkpoint)
+        return RecoveryPause(self, checkpoint, frame, exc, attempt=attempt, original=original,
+                             retry_allowed=retry_allowed)
+
+    def may_recover(self, exc, frame) -> bool:
+        if not eligible(exc) or decided(exc):
+            return False
+        name = frame.f_code.co_name
+        if name == "__del__" or (name in _PROTOCOL_ATTRIBUTE_HOOKS and isinstance(exc, AttributeError)):
+            return False
+        return not self.caller_sees_first(frame, exc)
+
+    def caller_sees_first(self, frame, exc) -> bool:
+        """Whether a calling frame would see `exc` before the program's top (module docstring)."""
+        caller = frame.f_back
+        while caller is not None:
+            code = caller.f_code
+            kind = self.kind(code.co_filename)
+            if kind == BRIDGE:
+                return code.co_name != _RUNNER_FUNCTION
+            line = caller.f_lineno
+            if line is not None:
+                if kind == PROJECT and _inside(self._project_ranges(code.co_filename, caller), line):
+                    return True
+                if kind == LIBRARY and self._library_catches(caller, line, exc):
+                    return True
+            caller = caller.f_back
+        return False
+
+    def through_other_project_frame(self, frame, exc, checkpoint) -> bool:
+        tb = exc.__traceback__
+        first, last = checkpoint.span["line"], checkpoint.span["end_line"]
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if tb.tb_frame is not frame and self.kind(code.co_filename) == PROJECT:
+                inside_statement = code.co_filename == checkpoint.filename and first <= code.co_firstlineno <= last
+                if not inside_statement:
+                    return True
+            tb = tb.tb_next
+        return False
+
+    def kind(self, filename: str) -> str:
+        kind = self._kinds.get(filename)
+        if kind is None:
+            if not filename or filename.startswith("<"):
+                kind = NO_SOURCE
+            else:
+                path = os.path.realpath(filename)
+                if any(under(path, d) for d in _PACKAGE_DIRS):
+                    kind = BRIDGE
+                else:
+                    kind = PROJECT if is_project_path(path, self.project_root) else LIBRARY
+            self._kinds[filename] = kind
+        return kind
+
+    def _project_ranges(self, filename, frame) -> list:
+        ranges = self._ranges.get(filename)
+        if ranges is None:
+            from .instrument import protected_ranges
+
+            tree = _parse(filename, frame)
+            ranges = self._ranges[filename] = protected_ranges(tree) if tree is not None else []
+        return ranges
+
+    def _library_catches(self, frame, line, exc) -> bool:
+        filename = frame.f_code.co_filename
+        entries = self._handlers.get(filename)
+        if entries is None:
+            entries = self._handlers[filename] = _specific_handlers(_parse(filename, frame))
+        for start, end, types in entries:
+            if start <= line <= end:
+                for cls in _resolve_classes(types, frame):
+                    if cls is not Exception and cls is not BaseException and isinstance(exc, cls):
+                        return True
+        return False
+
+
+def _internal(previous, exc, failure) -> Decision:
+    original = previous.original if previous is not None else exc
+    add_note(original, f"recovery failed: internal error in the bridge ({_describe_exception(failure)})")
+    return PROPAGATE
+
+
+def _inside(ranges, line) -> bool:
+    return any(start <= line <= end for start, end in ranges)
+
+
+def _parse(filename, frame):
+    try:
+        return ast.parse("".join(linecache.getlines(filename, frame.f_globals)), filename)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
+def _specific_handlers(tree) -> list:
+    """(body start, body end, handler type nodes) of every try that has typed handlers."""
+    if tree is None:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))) and node.body:
+            types = [h.type for h in node.handlers if h.type is not None]
+            if types:
+                found.append((node.body[0].lineno, max(s.end_lineno or s.lineno for s in node.body), types))
+    return found
+
+
+def _resolve_classes(nodes, frame):
+    """The exception classes handler expressions name, looked up without running program code."""
+    module_type = type(sys)
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Tuple):
+            pending.extend(node.elts)
+            continue
+        value = _lookup(node, frame, module_type)
+        if isinstance(value, type) and issubclass(value, BaseException):
+            yield value
+
+
+def _lookup(node, frame, module_type):
+    if isinstance(node, ast.Name):
+        for namespace in (frame.f_globals, frame.f_builtins):
+            if type(namespace) is dict and node.id in namespace:
+                return namespace[node.id]
+        return None
+    if isinstance(node, ast.Attribute):
+        base = _lookup(node.value, frame, module_type)
+        if isinstance(base, module_type):
+            return module_type.__dict__["__dict__"].__get__(base).get(node.attr)
+    return None
+
+
+class RecoveryPause(pauses.Pause):
+    """One consultation about one failed checkpoint statement (mode "recovery", terminal `recover`)."""
+
+    mode = "recovery"
+
+    def __init__(self, runtime, checkpoint, frame, exc, *, attempt, original, retry_allowed):
+        self.server = None  # set by the decision source
+        self.id = pauses.new_pause_id()
+        self.checkpoint, self.exception = checkpoint, exc
+        self.attempt, self.original, self.retry_allowed = attempt, original, retry_allowed
+        self.target = checkpoint.target
+        self.info = {"id": checkpoint.id, "span": checkpoint.span, "statement": checkpoint.statement}
+        self.invocation = Invocation(frame, traceback=exc.__traceback__, line=checkpoint.span["line"],
+                                     project_root=runtime.project_root, context_values=runtime.context_values)
+        self.expected, self.schema = _expected_type(checkpoint, frame)
+
+    def request(self) -> dict:
+        checkpoint, inv, exc = self.checkpoint, self.invocation, self.exception
+        frame, span = inv.frame, checkpoint.span
+        root = inv.project_root
+        recovery = {
+            "exception_type": type_label(type(exc)),
+            "message": program_error(exc).message,
+            "origin": {"file": display_path((inv.origin_frame or frame).f_code.co_filename, root),
+                       "line": inv.origin_line or span["line"]},
+            "attempt": self.attempt,
+            "retry_allowed": self.retry_allowed,
+            "target": self.target,
+        }
+        if inv.origin_frame is not None and inv.origin_frame is not frame:
+            recovery["origin_context"] = inv.get_frame_code("origin")
+        return {
+            "mode": "recovery",
+            "block_id": checkpoint.id,
+            "statement": checkpoint.statement,
+            "location": {"file": display_path(frame.f_code.co_filename, root), **span,
+                         "function": frame.f_code.co_qualname if pycompat.is_optimized(frame) else None},
+            "target": self.target,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not pauses._NO_TYPE else None,
+            "output_schema": self.schema,
+            "requires_result": False,
+            "code_context": inv.code_context(),
+            "related_objects": inv.related_objects(checkpoint.statement),
+            "frame_objects": inv.frame_objects(),
+            "hints": {"prompts": []},
+            "recovery": recovery,
+        }
+
+    def _run(self, op, args):
+        if op == "recover":
+            return True, self._decide(args), {"ok": True}
+        if op == "fail":
+            add_note(self.original, "recovery failed: " + str(args.get("reason") or "the model invocation failed"))
+            return True, PROPAGATE, {"ok": True}
+        if op == "finish":
+            raise ToolError("UnknownOperation", "finish ends AI blocks; end a recovery with recover "
+                                                "(action complete, retry or reraise)")
+        return super()._run(op, args)
+
+    def _decide(self, args) -> Decision:
+        action = args.get("action")
+        outcome = args.get("outcome")
+        if isinstance(outcome, dict) and outcome.get("kind") == "none":
+            outcome = None
+        if action not in ("complete", "retry", "reraise"):
+            raise ToolError("ValueError", f'action must be "complete", "retry" or "reraise", got {action!r}')
+        if outcome is not None and action != "complete":
+            raise ToolError("ValueError", f'{action} takes no outcome; only complete does')
+        if action == "retry":
+            if not self.retry_allowed:
+                raise ToolError("RetryNotAllowed", self._retry_refusal())
+            return Decision(retry=True, attempt=self.attempt, original=self.original)
+        if action == "reraise":
+            if self.attempt > 1:
+                add_note(self.original, f"after a retry the statement failed with {_describe_exception(self.exception)}")
+            explanation = args.get("explanation")
+            add_note(self.original, "not recovered: " + (explanation if isinstance(explanation, str) and explanation
+                                                         else "the model re-raised the exception"))
+            return PROPAGATE
+        if outcome is None:
+            return DONE
+        if self.target is None:
+            raise ToolError("ValueError", "this checkpoint's statement does not assign one name, so complete "
+                                          "takes no outcome; omit it")
+        if outcome.get("kind") == "error":
+            raise ToolError("ValueError", 'recover cannot use outcome kind "error"; use action "reraise"')
+        return Decision(bind=True, value=self._outcome_value(args))
+
+    def _retry_refusal(self) -> str:
+        if not self.checkpoint.retry_allowed:
+            return ("retry is not allowed: this checkpoint is a compound statement; use complete or reraise")
+        return ("retry is not allowed: the traceback passes through another project function, whose effects "
+                "would run again; use complete or reraise")
+
+
+def _expected_type(checkpoint, frame):
+    """The target's type and its JSON Schema: the plan's annotation, else a module or class
+    namespace's `__annotations__` entry; (no type, None) when there is none or it is unsupported."""
+    target = checkpoint.target
+    if not target:
+        return pauses._NO_TYPE, None
+    text, tp = checkpoint.annotation, pauses._NO_TYPE
+    try:
+        if text:
+            tp = contracts.resolve_annotation(text, frame.f_globals, frame.f_locals)
+        elif not pycompat.is_optimized(frame):
+            annotations = frame.f_locals.get("__annotations__") if type(frame.f_locals) is dict else None
+            declared = annotations.get(target) if type(annotations) is dict else None
+            if isinstance(declared, str):
+                tp = contracts.resolve_annotation(declared, frame.f_globals, frame.f_locals)
+            elif declared is not None and contracts.is_supported(declared):
+                tp = declared
+        if tp is pauses._NO_TYPE:
+            return tp, None
+        return tp, contracts.json_schema(tp, annotation=text)
+    except UnsupportedAnnotation:
+        return pauses._NO_TYPE, None
+
+
+# ---- decision sources -------------------------------------------------------------------------
+
+class HostDecisions:
+    """The host runs the model loop; the pause is served on the failing thread or event loop."""
+
+    def __init__(self, server):
+        self.server = server
+        if server.pause_router is None:
+            server.pause_router = lambda message: pauses.route(server, message)
+
+    def consult(self, pause):
+        pause.server = self.server
+        return pauses.serve(pause)
+
+    async def aconsult(self, pause):
+        pause.server = self.server
+        return await pauses.serve_async(pause)
+
+
+class _Loopback:
+    def __init__(self, sink):
+        self.channel = self
+        self.send = sink
+
+
+class LocalDecisions:
+    """Decisions from `decide(request, op)` in this process (tests): `op(name, args)` runs one
+    frame operation and returns the `result` message the host would receive; a terminal op
+    (`recover`, `fail`) that succeeds ends the consultation. Ending without one counts as `fail`."""
+
+    def __init__(self, decide):
+        self.decide = decide
+
+    def consult(self, pause):
+        replies, final, ids = [], [], itertools.count(1)
+        pause.server = _Loopback(replies.append)
+
+        def op(name, args=None):
+            if final:
+                raise RuntimeError("this consultation already ended")
+            args = dict(args or {})
+            if name in ("recover", "finish") and "raw_arguments" not in args:
+                args["raw_arguments"] = json.dumps(args)
+            message = {"type": "op", "pause": pause.id, "id": f"t{next(ids)}", "op": name, "args": args}
+            done, value = pause.handle(message)
+            if done:
+                final.append(value)
+            return replies.pop()
+
+        try:
+            self.decide(pause.request(), op)
+        finally:
+            pause.close()
+        if final:
+            return final[0]
+        add_note(pause.original, "recovery failed: the decision source ended without a decision")
+        return PROPAGATE
+
+    async def aconsult(self, pause):
+        return self.consult(pause)
+
+
+_runtime: CheckpointRuntime | None = None
+
+
+def runtime_for(server, options: dict) -> CheckpointRuntime:
+    """The process's CheckpointRuntime, answering through the host."""
+    global _runtime
+    if _runtime is None:
+        _runtime = CheckpointRuntime(HostDecisions(server), project_root=options.get("project_root"),
+                                     context_values=options.get("context_values", True))
+    return _runtime

@@ -127,12 +127,14 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
     void first.then(async (result) => {
       if (result.ok || result.error.type !== "needs_plan") return;
       try {
+        const parsed = clock.parsing();
         const { planProgram } = await import("./plan-source.js");
         const planned = await planProgram(bridge, {
           source: String(result.error.source),
           filename: String(result.error.filename),
           shownAs: target.kind === "file" ? target.path : String(result.error.filename),
         });
+        parsed();
         if (planned.kind === "diagnostics") {
           await stop({ kind: "status", status: ExitStatus.config, message: planned.message });
           return;

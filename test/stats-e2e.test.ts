@@ -32,7 +32,7 @@ test("--stats=json: one line per run with every invocation; stdout untouched", a
       assert.equal(inv.model_calls, 1);
       assert.equal(inv.tool_calls, 1);
       assert.deepEqual(inv.tool_counts, { finish: 1 });
-      assert.ok(inv.request_bytes > 1000 && inv.request_bytes < 6 * 1024, `request_bytes ${inv.request_bytes}`);
+      assert.ok(inv.request_bytes > 1000, `request_bytes ${inv.request_bytes}`);
       assert.equal(inv.invalid_batches + inv.empty_responses + inv.tool_failures, 0);
       assert.ok(inv.invocation_seconds >= inv.provider_seconds);
     }

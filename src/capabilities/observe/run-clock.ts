@@ -1,7 +1,8 @@
 // The run's phases for --stats and the journal (SPEC §11): total since the process started,
-// parse (the frontend, added by whoever runs it), prepare (everything before the program runs,
-// parse excluded) and execution (the program, AI invocations included). Tiny and import-free so
-// that every run can keep one without paying for the rest of the observers.
+// parse (the frontend planning a source CPython cannot compile), prepare (everything before the
+// program runs, parse excluded) and execution (the program with its AI invocations, parse
+// excluded: a source is planned after the interpreter is up). Tiny and import-free so that every
+// run can keep one without paying for the rest of the observers.
 
 export interface RunTimings {
   totalSeconds: number;
@@ -11,13 +12,14 @@ export interface RunTimings {
 }
 
 export class RunClock {
-  private parseMs = 0;
+  private readonly parses: { from: number; to: number }[] = [];
   private startedAt: number | null = null;
   private endedAt: number | null = null;
 
-  /** Time spent parsing source into a plan; may be called more than once (imports). */
-  addParse(seconds: number): void {
-    this.parseMs += seconds * 1000;
+  /** Starts timing one parse (there may be several: imported modules); call the result when done. */
+  parsing(): () => void {
+    const from = performance.now();
+    return () => void this.parses.push({ from, to: performance.now() });
   }
 
   programStarted(): void {
@@ -33,11 +35,13 @@ export class RunClock {
     const now = performance.now();
     const started = this.startedAt ?? now;
     const ended = this.endedAt ?? now;
+    const within = (from: number, to: number) =>
+      this.parses.reduce((sum, p) => sum + Math.max(0, Math.min(p.to, to) - Math.max(p.from, from)), 0);
     return {
       totalSeconds: now / 1000,
-      parseSeconds: this.parseMs / 1000,
-      prepareSeconds: Math.max(0, started - this.parseMs) / 1000,
-      executionSeconds: Math.max(0, ended - started) / 1000,
+      parseSeconds: this.parses.reduce((sum, p) => sum + (p.to - p.from), 0) / 1000,
+      prepareSeconds: Math.max(0, started - within(0, started)) / 1000,
+      executionSeconds: Math.max(0, ended - started - within(started, ended)) / 1000,
     };
   }
 }

@@ -10,7 +10,21 @@
 
 import { scan, type Token } from "./scanner.js";
 
+const SIMPLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+const memo = new Map<string, string>();
+
 export function normaliseAnnotation(text: string): string {
+  if (SIMPLE_NAME.test(text)) return text;
+  let out = memo.get(text);
+  if (out === undefined) {
+    out = normalise(text);
+    if (memo.size > 10_000) memo.clear();
+    memo.set(text, out);
+  }
+  return out;
+}
+
+function normalise(text: string): string {
   const sc = scan(text);
   const tokens = sc.tokens;
   let out = "";

@@ -10,7 +10,7 @@
 // Anything else has no target and no type (null). Annotations are never evaluated.
 
 import { normaliseAnnotation } from "./annotations.js";
-import { MODULE_SCOPE, scopeKey, type ProgramIndex, type Signature } from "./program-index.js";
+import { MODULE_SCOPE, scopeKey, type PartMap, type ProgramIndex, type Signature } from "./program-index.js";
 import type { SyntaxNode, SyntaxTree } from "./syntax-tree.js";
 
 export interface BlockTyping {
@@ -20,17 +20,27 @@ export interface BlockTyping {
 
 const SCOPES = new Set(["function_definition", "class_definition", "lambda"]);
 
-export function describeBlocks(
-  tree: SyntaxTree,
-  text: string,
-  calls: { start: number; end: number; kind: "expression" | "statement" }[],
-  program: ProgramIndex,
-): BlockTyping[] {
-  return calls.map((call) => (call.kind === "expression" ? describe(tree, text, call, program) : { target: null, outputType: null }));
+/** A block's call inside the syntax tree of the rewritten text around it. */
+export interface CallSite {
+  kind: "expression" | "statement";
+  /** The call's span in `text`. */
+  start: number;
+  end: number;
+  tree: SyntaxTree;
+  text: string;
+  /** `text` offsets → original source offsets. */
+  map: PartMap;
 }
 
-function describe(tree: SyntaxTree, text: string, call: { start: number; end: number }, program: ProgramIndex): BlockTyping {
+export function describeBlocks(calls: CallSite[], program: ProgramIndex): BlockTyping[] {
+  return calls.map((call) => (call.kind === "expression" ? describe(call, program) : { target: null, outputType: null }));
+}
+
+function describe(call: CallSite, program: ProgramIndex): BlockTyping {
+  const { tree, text, map } = call;
   const src = (n: SyntaxNode): string => text.slice(n.startIndex, n.endIndex);
+  const scopeOf = (n: SyntaxNode): string => scopeAround(n, map);
+  const statementStart = (n: SyntaxNode): number => map(statementNode(n).startIndex, "start");
   let node = tree.rootNode.descendantForIndex(call.start, Math.max(call.start, call.end - 1));
   while (node.parent && node.parent.startIndex === node.startIndex && node.parent.endIndex === node.endIndex && node.parent.type !== "expression_statement") {
     node = node.parent;
@@ -82,21 +92,21 @@ function enclosing(node: SyntaxNode, type: string): SyntaxNode | null {
   return null;
 }
 
-function scopeOf(node: SyntaxNode): string {
+function scopeAround(node: SyntaxNode, map: PartMap): string {
   for (let n = node.parent; n; n = n.parent) {
     if (SCOPES.has(n.type)) {
       // A node inside a definition's header (decorators, defaults) belongs to the scope around it.
       const body = n.childForFieldName("body");
-      if (n.type === "lambda" || (body && body.startIndex <= node.startIndex)) return scopeKey(n);
+      if (n.type === "lambda" || (body && body.startIndex <= node.startIndex)) return scopeKey(n, map);
     }
   }
   return MODULE_SCOPE;
 }
 
-function statementStart(node: SyntaxNode): number {
+function statementNode(node: SyntaxNode): SyntaxNode {
   let n: SyntaxNode = node;
   while (n.parent && n.parent.type !== "block" && n.parent.type !== "module") n = n.parent;
-  return n.startIndex;
+  return n;
 }
 
 function argumentType(node: SyntaxNode, parent: SyntaxNode, program: ProgramIndex, src: (n: SyntaxNode) => string): string | null {

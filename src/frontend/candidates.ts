@@ -396,9 +396,8 @@ export function isHeader(scan: Scan, line: LogicalLine): boolean {
   return COMPOUND_KEYWORDS.has(firstWord(scan, line)) && firstWord(scan, line) !== "match" && firstWord(scan, line) !== "case";
 }
 
-function endsWithColon(scan: Scan, line: LogicalLine): boolean {
-  const last = lastToken(scan, line);
-  return last.kind === "op" && last.value === ":" && last.depth === 0;
+function endsWithColon(_scan: Scan, line: LogicalLine): boolean {
+  return line.colon;
 }
 
 /** Last logical line of the lines after `li` that are indented deeper than it (or `li`). */

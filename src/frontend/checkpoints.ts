@@ -9,7 +9,6 @@
 // runtime calls). Top-level statements of an imported project module are not checkpointed: they
 // run once, at import time, inside the importer's `import` statement, which is its own checkpoint.
 
-import type { OffsetMap } from "./render.js";
 import type { CheckpointInfo } from "./plan.js";
 import type { LineIndex } from "./positions.js";
 import type { ProgramIndex } from "./program-index.js";
@@ -21,26 +20,22 @@ const NESTED_SIMPLE = new Set([
 export interface CheckpointOptions {
   displayName: string;
   entryModule: boolean;
-  /** The source the plan describes (spans and statement text come from it). */
+  /** The source the plan describes; the index's offsets are into it. */
   original: LineIndex;
-  /** Rewritten-text offset → original offset; identity when nothing was rewritten. */
-  toOriginal: OffsetMap | null;
-  /** Spans (in the indexed text) of the calls that are statement blocks. */
-  statementCalls: { start: number; end: number }[];
+  /** The statement blocks (original spans): generated calls, never checkpoints. */
+  statementBlocks: { start: number; end: number }[];
 }
 
 export function selectCheckpoints(program: ProgramIndex, options: CheckpointOptions): CheckpointInfo[] {
   const base = options.displayName.split(/[\\/]/).pop() ?? options.displayName;
-  const generated = new Set(options.statementCalls.map((c) => `${c.start}:${c.end}`));
-  const map = options.toOriginal ?? ((offset: number) => offset);
+  const generated = new Set(options.statementBlocks.map((c) => `${c.start}:${c.end}`));
   const out: CheckpointInfo[] = [];
   for (const s of program.statements) {
     if (s.docstring || s.future || s.inTryOrWith) continue;
     if (s.type === "expression_statement" && generated.has(`${s.start}:${s.end}`)) continue;
     const chosen = s.topLevel ? options.entryModule : !s.compound && NESTED_SIMPLE.has(s.type);
     if (!chosen) continue;
-    const start = map(s.start, "start");
-    const end = map(s.end, "end");
+    const { start, end } = s;
     out.push({
       id: `${base}:c${out.length + 1}`,
       span: options.original.span(start, end),

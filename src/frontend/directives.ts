@@ -185,8 +185,7 @@ function extent(sc: Scan, li: number): [LogicalLine, LogicalLine] {
   for (;;) {
     while (last + 1 < lines.length && lines[last + 1].indent > indent) last++;
     const next = lines[last + 1];
-    const word = next ? sc.tokens[next.first] : undefined;
-    if (next && next.indent === indent && word?.kind === "name" && ["elif", "else", "except", "finally"].includes(word.value)) last++;
+    if (next && next.indent === indent && ["elif", "else", "except", "finally"].includes(next.head)) last++;
     else break;
   }
   return [lines[li], lines[last]];

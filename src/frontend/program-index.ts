@@ -4,6 +4,12 @@
 // order (SPEC §3.2: "an earlier annotation of the same name in the same scope"), and the
 // signatures of the functions and classes defined in the file (for call arguments).
 // Expressions are not descended into; only statements, suites and clauses.
+//
+// A program is indexed in parts (one syntax tree per window of top-level statements, see
+// analyze.ts) and the parts are merged; every offset is mapped to the original source, so scope
+// keys and annotation order agree across parts. Functions and classes never span parts (a part
+// holds whole top-level statements); the module scope does, which is why a statement's annotation
+// is resolved after the merge.
 
 import { normaliseAnnotation } from "./annotations.js";
 import type { SyntaxNode, SyntaxTree, TreeCursor } from "./syntax-tree.js";
@@ -41,6 +47,8 @@ export interface StatementEntry {
   target: string | null;
   /** The target's annotation: on the statement itself, or an earlier one of the same name in its scope. */
   annotation: string | null;
+  /** The annotation written on the statement itself. */
+  ownAnnotation: string | null;
   /** Key of the enclosing function, class or module scope. */
   scope: string;
 }
@@ -63,8 +71,18 @@ const CLAUSES = new Set(["elif_clause", "else_clause", "except_clause", "except_
 
 export const MODULE_SCOPE = "module";
 
-export function scopeKey(node: SyntaxNode): string {
-  return `${node.type}@${node.startIndex}`;
+/** Maps an offset of a part's text to the original source. */
+export type PartMap = (offset: number, bias: "start" | "end") => number;
+
+export function scopeKey(node: SyntaxNode, map: PartMap): string {
+  return `${node.type}@${map(node.startIndex, "start")}`;
+}
+
+export interface IndexPart {
+  statements: StatementEntry[];
+  annotations: Map<string, { offset: number; name: string; annotation: string }[]>;
+  functions: Map<string, Signature[]>;
+  methods: Map<string, Map<string, Signature[]>>;
 }
 
 interface Context {
@@ -75,7 +93,11 @@ interface Context {
   className: string | null;
 }
 
-export function indexProgram(tree: SyntaxTree, text: string): ProgramIndex {
+/**
+ * Indexes one part: `text` is the text `tree` was parsed from, `map` takes its offsets to the
+ * original source; `first` says whether the part starts the module (for the module docstring).
+ */
+export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: boolean): IndexPart {
   const statements: StatementEntry[] = [];
   const annotations = new Map<string, { offset: number; name: string; annotation: string }[]>();
   const functions = new Map<string, Signature[]>();
@@ -87,23 +109,13 @@ export function indexProgram(tree: SyntaxTree, text: string): ProgramIndex {
     if (!list) annotations.set(scope, (list = []));
     list.push({ offset, name, annotation });
   };
-  const annotationBefore = (scope: string, name: string, offset: number): string | null => {
-    const list = annotations.get(scope);
-    if (!list) return null;
-    let found: string | null = null;
-    for (const a of list) {
-      if (a.offset >= offset) break;
-      if (a.name === name) found = a.annotation;
-    }
-    return found;
-  };
 
   const cursor = tree.walk();
 
   /** Cursor on a container (module, block); visits its statements and returns to it. */
   const suite = (ctx: Context): void => {
     if (!cursor.gotoFirstChild()) return;
-    let first = true;
+    let first = ctx.docstrings;
     do {
       if (!cursor.nodeIsNamed || cursor.nodeType === "comment") continue;
       statement(ctx, first);
@@ -115,11 +127,11 @@ export function indexProgram(tree: SyntaxTree, text: string): ProgramIndex {
   /** Cursor on a statement. */
   const statement = (ctx: Context, first: boolean): void => {
     const type = cursor.nodeType;
-    const start = cursor.startIndex;
-    const end = cursor.endIndex;
+    const start = map(cursor.startIndex, "start");
+    const end = map(cursor.endIndex, "end");
     const entry: StatementEntry = {
       start, end, type, compound: !SIMPLE.has(type), topLevel: ctx.topLevel, inTryOrWith: ctx.inTryOrWith,
-      docstring: false, future: type === "future_import_statement", target: null, annotation: null, scope: ctx.scope,
+      docstring: false, future: type === "future_import_statement", target: null, annotation: null, ownAnnotation: null, scope: ctx.scope,
     };
     if (type === "case_clause") {
       clauses(ctx);
@@ -181,7 +193,7 @@ export function indexProgram(tree: SyntaxTree, text: string): ProgramIndex {
     if (leftName && annotation && kind === "assignment") annotate(ctx.scope, leftName, entry.start, annotation);
     if (leftName && !chained) {
       entry.target = leftName;
-      entry.annotation = annotation ?? annotationBefore(ctx.scope, leftName, entry.start);
+      entry.ownAnnotation = annotation;
     }
   };
 
@@ -189,7 +201,7 @@ export function indexProgram(tree: SyntaxTree, text: string): ProgramIndex {
   const definition = (ctx: Context): void => {
     const node = cursor.currentNode;
     const name = node.childForFieldName("name");
-    const key = scopeKey(node);
+    const key = scopeKey(node, map);
     if (node.type === "function_definition") {
       const sig = signature(node, text, ctx.className);
       if (name) {
@@ -199,7 +211,7 @@ export function indexProgram(tree: SyntaxTree, text: string): ProgramIndex {
           push(m, sig.name, sig);
         } else push(functions, sig.name, sig);
       }
-      for (const p of sig.params) if (p.annotation) annotate(key, p.name, node.startIndex, p.annotation);
+      for (const p of sig.params) if (p.annotation) annotate(key, p.name, map(node.startIndex, "start"), p.annotation);
       descendBody({ scope: key, topLevel: false, inTryOrWith: false, docstrings: true, className: null });
     } else {
       descendBody({ scope: key, topLevel: false, inTryOrWith: ctx.inTryOrWith, docstrings: true, className: name ? text.slice(name.startIndex, name.endIndex) : null });
@@ -214,7 +226,43 @@ export function indexProgram(tree: SyntaxTree, text: string): ProgramIndex {
     cursor.gotoParent();
   };
 
-  suite({ scope: MODULE_SCOPE, topLevel: true, inTryOrWith: false, docstrings: true, className: null });
+  suite({ scope: MODULE_SCOPE, topLevel: true, inTryOrWith: false, docstrings: first, className: null });
+  return { statements, annotations, functions, methods };
+}
+
+/** The program's index from its parts, given in source order. */
+export function mergeParts(parts: IndexPart[]): ProgramIndex {
+  const statements: StatementEntry[] = [];
+  const annotations = new Map<string, { offset: number; name: string; annotation: string }[]>();
+  const functions = new Map<string, Signature[]>();
+  const methods = new Map<string, Map<string, Signature[]>>();
+  for (const part of parts) {
+    for (const s of part.statements) statements.push(s);
+    for (const [scope, list] of part.annotations) {
+      const all = annotations.get(scope);
+      if (all) all.push(...list);
+      else annotations.set(scope, [...list]);
+    }
+    for (const [name, sigs] of part.functions) for (const sig of sigs) push(functions, name, sig);
+    for (const [cls, byName] of part.methods) {
+      let m = methods.get(cls);
+      if (!m) methods.set(cls, (m = new Map()));
+      for (const [name, sigs] of byName) for (const sig of sigs) push(m, name, sig);
+    }
+  }
+  const annotationBefore = (scope: string, name: string, offset: number): string | null => {
+    const list = annotations.get(scope);
+    if (!list) return null;
+    let found: string | null = null;
+    for (const a of list) {
+      if (a.offset >= offset) break;
+      if (a.name === name) found = a.annotation;
+    }
+    return found;
+  };
+  for (const s of statements) {
+    if (s.target) s.annotation = s.ownAnnotation ?? annotationBefore(s.scope, s.target, s.start);
+  }
   return { statements, annotationBefore, functions, methods };
 }
 

@@ -35,9 +35,13 @@ export interface FieldSpan {
 }
 
 export interface LogicalLine {
-  /** Token index range, inclusive. */
+  /** Token index range, inclusive (-1 when the scan kept no tokens). */
   first: number;
   last: number;
+  /** Text of the first token when it is a name or operator (a keyword, `@`, `-`), else "". */
+  head: string;
+  /** The last token is a `:` outside brackets (a header). */
+  colon: boolean;
   /** Offsets: start of the first token, end of the last token (trailing comments excluded). */
   start: number;
   end: number;
@@ -68,12 +72,14 @@ const RESET_KEYWORDS = new Set([
   "pass", "raise", "global", "nonlocal", "assert", "del", "break", "continue",
 ]);
 
-const OPERATORS_3 = new Set(["**=", "//=", ">>=", "<<=", "..."]);
-const OPERATORS_2 = new Set([
-  "->", ":=", "!=", "==", "<=", ">=", "**", "//", "<<", ">>", "+=", "-=", "*=", "/=", "%=",
-  "&=", "|=", "^=", "@=", "<>",
-]);
 const OPERATORS_1 = "+-*/%@&|^~<>,:;.=!";
+/** Interned operator strings, so tokens share them instead of slicing the source. */
+const OPERATOR_TEXT = new Map(
+  [
+    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "!=", "==", "<=", ">=", "**", "//", "<<", ">>", "+=", "-=", "*=",
+    "/=", "%=", "&=", "|=", "^=", "@=", "<>", ...OPERATORS_1,
+  ].map((op) => [op, op]),
+);
 const CLOSER: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
 const NAME_NON_ASCII = /[\p{ID_Start}_][\p{ID_Continue}\u00B7\u0387\u200C\u200D]*/uy;
@@ -95,8 +101,16 @@ function isStringPrefix(word: string): boolean {
   return ["r", "u", "b", "f", "t", "br", "rb", "fr", "rf", "tr", "rt"].includes(w);
 }
 
-export function scan(text: string): Scan {
-  return new Scanner(text).run();
+export interface ScanOptions {
+  /**
+   * Keep the token list (default). Without it only logical lines and comments are produced, with
+   * no object per token: the cheap mode for whole files.
+   */
+  tokens?: boolean;
+}
+
+export function scan(text: string, options: ScanOptions = {}): Scan {
+  return new Scanner(text, options.tokens ?? true).run();
 }
 
 class Scanner {
@@ -114,9 +128,18 @@ class Scanner {
   /** At the start of a physical line (only whitespace seen so far). */
   private atLineStart = true;
 
-  constructor(text: string) {
+  private readonly keep: boolean;
+  /** The open logical line, when tokens are not kept. */
+  private count = 0;
+  private head = "";
+  private firstStart = 0;
+  private lastEnd = 0;
+  private colon = false;
+
+  constructor(text: string, keep: boolean) {
     this.text = text;
     this.n = text.length;
+    this.keep = keep;
   }
 
   run(): Scan {
@@ -198,7 +221,7 @@ class Scanner {
       this.atLineStart = true;
       return false;
     }
-    this.lineFirst = this.tokens.length;
+    this.lineFirst = this.count;
     this.lineIndent = col;
     this.lineStartOffset = lineStart;
     return true;
@@ -224,21 +247,22 @@ class Scanner {
     if (j < this.n && (after >= 128 || isAsciiNameChar(after))) return;
     this.stack.length = 0;
     this.endLine();
-    this.lineFirst = this.tokens.length;
+    this.lineFirst = this.count;
     this.lineIndent = col;
     this.lineStartOffset = lineStart;
     this.pos = i;
   }
 
   private endLine(): void {
-    if (this.lineFirst >= 0 && this.tokens.length > this.lineFirst) {
-      const first = this.lineFirst;
-      const last = this.tokens.length - 1;
+    if (this.lineFirst >= 0 && this.count > this.lineFirst) {
+      const keep = this.keep;
       this.lines.push({
-        first,
-        last,
-        start: this.tokens[first].start,
-        end: this.tokens[last].end,
+        first: keep ? this.lineFirst : -1,
+        last: keep ? this.count - 1 : -1,
+        head: this.head,
+        colon: this.colon,
+        start: this.firstStart,
+        end: this.lastEnd,
         lineStart: this.lineStartOffset,
         indent: this.lineIndent,
       });
@@ -246,8 +270,20 @@ class Scanner {
     this.lineFirst = -1;
   }
 
+  private static readonly DROPPED: Token = { kind: "error", start: 0, end: 0, depth: 0, value: "", fields: undefined, terminated: true };
+
   private push(kind: TokenKind, start: number, end: number, value: string): Token {
-    const token: Token = { kind, start, end, depth: this.stack.length, value };
+    const depth = this.stack.length;
+    if (this.count === this.lineFirst) {
+      this.firstStart = start;
+      this.head = kind === "name" || kind === "op" ? value : "";
+    }
+    this.lastEnd = end;
+    this.colon = kind === "op" && depth === 0 && value === ":";
+    this.count++;
+    if (!this.keep) return Scanner.DROPPED;
+    // Every token has the same shape (fields, terminated), which keeps property access monomorphic.
+    const token: Token = { kind, start, end, depth, value, fields: undefined, terminated: true };
     this.tokens.push(token);
     return token;
   }
@@ -285,27 +321,25 @@ class Scanner {
 
   private operator(): void {
     const text = this.text;
-    const three = text.substr(this.pos, 3);
-    if (OPERATORS_3.has(three)) {
-      this.push("op", this.pos, this.pos + 3, three);
-      this.pos += 3;
+    const at = this.pos;
+    const c = text.charCodeAt(at);
+    const c1 = text.charCodeAt(at + 1);
+    const c2 = text.charCodeAt(at + 2);
+    let length = 0;
+    if (c2 === 61 && ((c === 42 && c1 === 42) || (c === 47 && c1 === 47) || (c === 62 && c1 === 62) || (c === 60 && c1 === 60))) length = 3; // **= //= >>= <<=
+    else if (c === 46 && c1 === 46 && c2 === 46) length = 3; // ...
+    else if (c1 === 61 && "+-*/%&|^@=!<>:".includes(text[at])) length = 2; // op= == != <= >= :=
+    else if ((c === 45 && c1 === 62) || (c === 60 && c1 === 62)) length = 2; // -> <>
+    else if ((c === 42 && c1 === 42) || (c === 47 && c1 === 47) || (c === 60 && c1 === 60) || (c === 62 && c1 === 62)) length = 2; // ** // << >>
+    else if (OPERATORS_1.includes(text[at])) length = 1;
+    if (length > 0) {
+      this.push("op", at, at + length, OPERATOR_TEXT.get(text.substr(at, length)) ?? text.substr(at, length));
+      this.pos += length;
       return;
     }
-    const two = text.substr(this.pos, 2);
-    if (OPERATORS_2.has(two)) {
-      this.push("op", this.pos, this.pos + 2, two);
-      this.pos += 2;
-      return;
-    }
-    const one = text[this.pos];
-    if (OPERATORS_1.includes(one)) {
-      this.push("op", this.pos, this.pos + 1, one);
-      this.pos++;
-      return;
-    }
-    const cp = text.codePointAt(this.pos) ?? 0;
+    const cp = text.codePointAt(at) ?? 0;
     const len = cp > 0xffff ? 2 : 1;
-    this.push("error", this.pos, this.pos + len, text.slice(this.pos, this.pos + len));
+    this.push("error", at, at + len, text.slice(at, at + len));
     this.pos += len;
   }
 
@@ -335,7 +369,7 @@ class Scanner {
       this.string(start, end);
       return;
     }
-    this.push("name", start, end, text.slice(start, end));
+    this.push("name", start, end, this.keep || this.count === this.lineFirst ? text.slice(start, end) : "");
     this.pos = end;
   }
 
@@ -345,8 +379,10 @@ class Scanner {
     const formatted = prefix.includes("f") || prefix.includes("t");
     const result = readString(this.text, quote, formatted);
     const token = this.push("string", start, result.end, "");
-    token.terminated = result.terminated;
-    if (formatted) token.fields = result.fields;
+    if (this.keep) {
+      token.terminated = result.terminated;
+      token.fields = formatted ? result.fields : undefined;
+    }
     this.pos = result.end;
   }
 }

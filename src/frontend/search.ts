@@ -19,7 +19,7 @@
 //    string) could also mean a window boundary was misplaced inside valid code, so the first time
 //    one appears the whole source is compiled once: if it compiles, it is valid.
 // The caller confirms the final rewritten program with one whole-file compile and, if that ever
-// fails, runs this search again over the whole file as one window (`wholeFile: true`).
+// fails, runs this search again over the whole file as one window (no `windows`).
 
 import type { CompileError, CompileOracle, CompileVerdict } from "./oracle.js";
 import type { BlockKind } from "./plan.js";
@@ -27,7 +27,7 @@ import { LineIndex } from "./positions.js";
 import { scan } from "./scanner.js";
 import { candidatesAt, lineAt } from "./candidates.js";
 import { placeholderCall } from "./render.js";
-import { chunkWindows, topLevelStarts } from "./windows.js";
+import type { Window } from "./windows.js";
 
 /** A block as a span of the original source (UTF-16 offsets). */
 export interface FoundBlock {
@@ -38,6 +38,11 @@ export interface FoundBlock {
 
 export interface SearchResult {
   blocks: FoundBlock[];
+  /**
+   * The windows the search ended with (original offsets, in order, covering the source). A
+   * verified window compiled as it stands, with its blocks rendered as placeholder calls.
+   */
+  windows: { start: number; end: number; verified: boolean }[];
   /** Texts compiled by the oracle, for the benchmarks. */
   compiles: number;
 }
@@ -47,12 +52,9 @@ export interface SearchArgs {
   filename: string;
   oracle: CompileOracle;
   runtimeName: string;
-  /** Search the whole source as one window (the fallback after a failed confirmation). */
-  wholeFile?: boolean;
+  /** The first windows (windows.ts `planWindows`); the whole source as one window when absent. */
+  windows?: Window[];
 }
-
-/** Characters of top-level statements per window in the first batch. */
-export const WINDOW_TARGET = 4096;
 const RUN_OFF = /^('.' was never closed|unterminated triple-quoted string|unexpected EOF)/;
 const INDENTATION = /^(unexpected indent|expected an indented block|unindent does not match)/;
 /** Errors of CPython's tokenizer, which replace an earlier generic "invalid syntax". */
@@ -87,6 +89,8 @@ interface WindowState {
   error: CompileError | null | "unknown";
   /** Original offsets of tokenizer errors whose prefix was already checked. */
   probed: Set<number>;
+  /** The last verdict was "compiles" for the whole window with the current blocks. */
+  verified: boolean;
   rounds: number;
   maxRounds: number;
 }
@@ -116,15 +120,15 @@ class Search {
 
   async run(): Promise<SearchResult> {
     const source = this.source;
-    const ranges = this.args.wholeFile ? [{ start: 0, end: source.length }] : chunkWindows(source.length, topLevelStarts(scan(source)), WINDOW_TARGET);
+    const ranges = this.args.windows ?? [{ start: 0, end: source.length }];
     let windows = ranges.map((w) => this.newWindow(w.start, w.end, []));
     const first = await this.check(windows.map((w) => w.rendered.text));
     windows.forEach((w, i) => this.settle(w, first[i]));
-    if (windows.every((w) => w.error === null)) return { blocks: [], compiles: this.compiles };
+    if (windows.every((w) => w.error === null)) return this.result([]);
 
     for (let guard = 0; guard < 100_000; guard++) {
       windows = await this.mergeWhereNeeded(windows);
-      if (windows.length === 0) return { blocks: [], compiles: this.compiles };
+      if (windows.length === 0) return this.result([]);
       const active = windows.filter((w) => w.error !== null);
       if (active.length === 0) break;
       const requests = active.map((w) => this.request(w));
@@ -144,7 +148,16 @@ class Search {
         }
       }
     }
-    return { blocks: windows.flatMap((w) => w.blocks).sort((a, b) => a.start - b.start), compiles: this.compiles };
+    return this.result(windows);
+  }
+
+  private result(windows: WindowState[]): SearchResult {
+    const all = windows.length > 0 ? windows : [{ start: 0, end: this.source.length, verified: true, blocks: [] as FoundBlock[] }];
+    return {
+      blocks: all.flatMap((w) => w.blocks).sort((a, b) => a.start - b.start),
+      windows: all.map((w) => ({ start: w.start, end: w.end, verified: w.verified })),
+      compiles: this.compiles,
+    };
   }
 
   private check(texts: string[]): Promise<CompileVerdict[]> {
@@ -153,14 +166,15 @@ class Search {
   }
 
   private newWindow(start: number, end: number, blocks: FoundBlock[]): WindowState {
-    const lines = scan(this.source.slice(start, end)).lines.length;
-    const w: WindowState = { start, end, limit: end, blocks, rendered: { text: "", segments: [] }, error: "unknown", probed: new Set(), rounds: 0, maxRounds: 2 * lines + 8 };
+    const lines = this.index.lineOf(end) - this.index.lineOf(start) + 1;
+    const w: WindowState = { start, end, limit: end, blocks, rendered: { text: "", segments: [] }, error: "unknown", probed: new Set(), verified: false, rounds: 0, maxRounds: 2 * lines + 8 };
     w.rendered = this.render(w, blocks);
     return w;
   }
 
   /** Records a verdict of the window's text (up to its limit), cutting or uncutting the limit. */
   private settle(w: WindowState, v: CompileVerdict): void {
+    w.verified = v.ok && w.limit === w.end;
     if (v.ok || (w.limit < w.end && this.pastContent(w.rendered.text, v.error))) {
       if (w.limit < w.end) this.setLimit(w, w.end);
       else w.error = null;
@@ -190,7 +204,7 @@ class Search {
 
   /** Original offset of the start of the line where the logical line holding `cur` begins. */
   private statementLineStart(w: WindowState, r: Rendered, cur: number): number {
-    const sc = scan(r.text);
+    const sc = scan(r.text, { tokens: false });
     if (sc.lines.length === 0) return w.start;
     const line = sc.lines[lineAt(sc.lines, cur)];
     return this.toOriginal(w, r, line.start <= cur ? line.lineStart : cur, "start");
@@ -224,7 +238,7 @@ class Search {
    * header on the last line still waiting for its body.
    */
   private pastContent(text: string, error: CompileError): boolean {
-    const sc = scan(text);
+    const sc = scan(text, { tokens: false });
     if (sc.lines.length === 0) return true;
     const lastLine = new LineIndex(text).lineOf(sc.lines[sc.lines.length - 1].end);
     return error.line > lastLine || (error.line === lastLine && /^(expected an indented block|unexpected EOF)/.test(error.message));
@@ -238,8 +252,9 @@ class Search {
     const pOrig = this.toOriginal(w, w.rendered, pCur, "start");
     w.rounds++;
     if (w.rounds > w.maxRounds + 2) {
-      // Give up on this window; the whole-file confirmation of the caller catches it.
+      // Give up on this window (unverified); the caller's confirmation catches it.
       w.error = null;
+      w.verified = false;
       return { kind: "candidates", window: w, pOrig, options: [] };
     }
     const seen = new Set<string>();
@@ -291,12 +306,13 @@ class Search {
     w.limit = w.end;
     w.rendered = this.render(w, w.blocks);
     w.error = "unknown";
+    w.verified = false;
     w.maxRounds = 0;
   }
 
   /** The window's statements (up to its limit) as one statement block. */
   private wholeWindowBlock(w: WindowState): FoundBlock | null {
-    const sc = scan(this.source.slice(w.start, w.limit));
+    const sc = scan(this.source.slice(w.start, w.limit), { tokens: false });
     if (sc.lines.length === 0) return null;
     const first = sc.lines[0];
     // An indented first line at the very start of the file: the block starts at column 0.

@@ -8,7 +8,7 @@
 // lies past its last statement needs what follows it (the search then merges it with the next
 // window), and the final whole-file compile of the rewritten program confirms everything.
 
-import type { Scan } from "./scanner.js";
+import { scan, type Scan } from "./scanner.js";
 
 export interface Window {
   /** Offsets into the source: start of a line, and the start of the next window (or the end). */
@@ -21,14 +21,13 @@ const CLAUSE_KEYWORDS = new Set(["else", "elif", "except", "finally"]);
 /** Offsets of the lines that begin a top-level statement, in order; always starts with 0. */
 export function topLevelStarts(scan: Scan): number[] {
   const starts = [0];
-  const { lines, tokens } = scan;
+  const { lines } = scan;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.indent !== 0 || line.lineStart === 0) continue;
-    const first = tokens[line.first];
-    if (first.kind === "name" && CLAUSE_KEYWORDS.has(first.value)) continue;
+    if (CLAUSE_KEYWORDS.has(line.head)) continue;
     const previous = i > 0 ? lines[i - 1] : undefined;
-    if (previous && previous.indent === 0 && tokens[previous.first].value === "@") continue;
+    if (previous && previous.indent === 0 && previous.head === "@") continue;
     starts.push(line.lineStart);
   }
   return starts;
@@ -49,4 +48,12 @@ export function chunkWindows(length: number, starts: number[], target: number, f
   if (begin < 0) begin = from;
   if (begin < length || windows.length === 0) windows.push({ start: begin, end: length });
   return windows;
+}
+
+/** Characters of top-level statements per window. */
+export const WINDOW_TARGET = 4096;
+
+/** The windows of a source, from a scan that keeps no tokens. */
+export function planWindows(source: string, target = WINDOW_TARGET): Window[] {
+  return chunkWindows(source.length, topLevelStarts(scan(source, { tokens: false })), target);
 }

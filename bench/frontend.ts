@@ -1,0 +1,127 @@
+// Frontend benchmarks (SPEC §12), run with `node --import tsx bench/frontend.ts [big|stdlib]`.
+//   big:    a generated ~1 MB program with 20 natural-language lines, analyzed end to end
+//           (`--explain` work: blocks and checkpoints), oracle process start included. Budget 1.5 s.
+//   stdlib: every .py file of the running Python's standard library (site-packages excluded).
+//           Budget: zero blocks in every file, whole corpus in 60 s. Files CPython's own parser
+//           rejects (lib2to3 test data, deliberately broken encodings, ...) are listed as "not
+//           Python to CPython" and skipped: the contract is about what CPython accepts.
+// Prints figures and ratios; asserts nothing about time.
+
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { analyzeSource } from "../src/frontend/index.js";
+import { parsePython } from "../src/frontend/syntax-tree.js";
+import { startPythonOracle } from "../test/support/python-oracle.js";
+import { buildBigProgram } from "./frontend/big-program.js";
+
+const PYTHON = process.env.AIYTHON_TEST_PYTHON ?? "python3";
+const which = process.argv[2] ?? "all";
+
+if (which === "big" || which === "all") await big();
+if (which === "stdlib" || which === "all") await stdlib();
+
+async function big(): Promise<void> {
+  const { source, naturalLines } = buildBigProgram(1_000_000);
+  const runs: number[] = [];
+  const phases: string[] = [];
+  let summary = "";
+  for (let run = 0; run < 3; run++) {
+    const t0 = performance.now();
+    const oracle = startPythonOracle(PYTHON);
+    const laps: string[] = [];
+    const onPhase = (name: string): void => {
+      laps.push(`${name} ${(performance.now() - t0).toFixed(0)}`);
+    };
+    const plan = await analyzeSource({ source, filename: "/bench/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, onPhase });
+    const ms = performance.now() - t0;
+    runs.push(ms);
+    phases.push(laps.join(", "));
+    if (run === 0) {
+      const t1 = performance.now();
+      const [whole] = await oracle.check([{ source: plan.rewritten ?? source, filename: "big.py" }]);
+      const compileMs = performance.now() - t1;
+      const t2 = performance.now();
+      parsePython(source);
+      const parseMs = performance.now() - t2;
+      const found = new Set(plan.blocks.map((b) => b.span.line));
+      const missing = naturalLines.filter((l) => !found.has(l));
+      summary = [
+        `big: ${(source.length / 1e6).toFixed(2)} MB, ${source.split("\n").length} lines, ${naturalLines.length} natural-language lines`,
+        `  blocks ${plan.blocks.length} (${missing.length === 0 ? "every natural-language line found" : `MISSING lines ${missing.join(", ")}`}), checkpoints ${plan.checkpoints.length}, rewritten compiles: ${whole.ok}`,
+        `  oracle: ${oracle.requests} round trips, ${oracle.itemsChecked} texts compiled`,
+        `  reference: one whole-file compile ${compileMs.toFixed(0)} ms, one tree-sitter parse ${parseMs.toFixed(0)} ms`,
+      ].join("\n");
+    }
+    await oracle.close();
+  }
+  const first = runs[0];
+  runs.sort((a, b) => a - b);
+  console.log(summary);
+  console.log(`  first run (cold process, like one CLI invocation): ${first.toFixed(0)} ms`);
+  phases.forEach((p, i) => console.log(`  run ${i + 1} phases (ms since start): ${p}`));
+  console.log(`  analyzeSource incl. oracle start: median ${runs[1].toFixed(0)} ms (runs ${runs.map((r) => r.toFixed(0)).join(", ")}), budget 1500 ms → ${(runs[1] / 1500).toFixed(2)}× budget`);
+}
+
+interface StdlibFile {
+  path: string;
+  parses: boolean;
+  error?: string;
+  /** Decoded text for files not in UTF-8 (Python decodes them by their coding cookie). */
+  text?: string;
+}
+
+const LIST_STDLIB = `
+import ast, io, json, os, sys, sysconfig, tokenize, warnings
+root = sysconfig.get_paths()["stdlib"]
+skip = {"site-packages", "dist-packages", "__pycache__"}
+out = []
+for folder, dirs, files in os.walk(root):
+    dirs[:] = sorted(d for d in dirs if d not in skip)
+    for name in sorted(files):
+        if not name.endswith(".py"):
+            continue
+        path = os.path.join(folder, name)
+        data = open(path, "rb").read()
+        entry = {"path": path, "parses": True}
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse(data, path)
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            if encoding not in ("utf-8", "utf-8-sig"):
+                entry["text"] = data.decode(encoding)
+        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError) as exc:
+            entry = {"path": path, "parses": False, "error": type(exc).__name__ + ": " + str(exc)[:120]}
+        out.append(entry)
+json.dump({"root": root, "version": sys.version.split()[0], "files": out}, sys.stdout)
+`;
+
+async function stdlib(): Promise<void> {
+  const listing = JSON.parse(execFileSync(PYTHON, ["-c", LIST_STDLIB], { maxBuffer: 1 << 30, encoding: "utf8" })) as { root: string; version: string; files: StdlibFile[] };
+  const notPython = listing.files.filter((f) => !f.parses);
+  const files = listing.files.filter((f) => f.parses);
+  const failures: string[] = [];
+  let bytes = 0;
+  let checkpoints = 0;
+  const t0 = performance.now();
+  const oracle = startPythonOracle(PYTHON);
+  for (const f of files) {
+    let source = f.text ?? new TextDecoder("utf-8").decode(readFileSync(f.path));
+    if (source.startsWith("\uFEFF")) source = source.slice(1);
+    bytes += source.length;
+    try {
+      const plan = await analyzeSource({ source, filename: f.path, displayName: f.path.split("/").pop() ?? f.path, oracle, entryModule: true, checkpoints: true });
+      checkpoints += plan.checkpoints.length;
+      if (plan.blocks.length > 0) failures.push(`${f.path}: ${plan.blocks.length} blocks, first at line ${plan.blocks[0].span.line}: ${JSON.stringify(plan.blocks[0].statement.slice(0, 60))}`);
+      if (plan.diagnostics.length > 0) failures.push(`${f.path}: diagnostics ${JSON.stringify(plan.diagnostics)}`);
+    } catch (error) {
+      failures.push(`${f.path}: threw ${(error as Error).message}`);
+    }
+  }
+  const ms = performance.now() - t0;
+  await oracle.close();
+  console.log(`stdlib of Python ${listing.version} (${listing.root}): ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB of source, ${checkpoints} checkpoints`);
+  console.log(`  files with blocks or errors: ${failures.length}${failures.length ? `\n    ${failures.join("\n    ")}` : ""}`);
+  console.log(`  not Python to CPython (skipped): ${notPython.length}${notPython.length ? `\n    ${notPython.map((f) => `${f.path.slice(listing.root.length + 1)} (${f.error})`).join("\n    ")}` : ""}`);
+  console.log(`  total ${(ms / 1000).toFixed(1)} s incl. oracle start, budget 60 s → ${(ms / 60000).toFixed(2)}× budget`);
+}

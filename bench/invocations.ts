@@ -4,7 +4,7 @@
 // and the largest request body (budget ≤ 6 KB, system prompt and tool schemas included).
 //   npm run build && node --import tsx bench/invocations.ts [pairs]
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { echoFinishResponder, startLoopbackModel } from "../test/support/loopback-model.js";
@@ -18,22 +18,28 @@ const model = await startLoopbackModel({ responder: echoFinishResponder() });
 const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "bench", OPENAI_BASE_URL: model.url };
 delete env.OPENAI_API_KEY;
 
-function run(program: string): number {
+/** Runs the CLI asynchronously: the loopback model lives in this process and must keep answering. */
+function run(program: string): Promise<number> {
   const start = process.hrtime.bigint();
-  const result = spawnSync(CLI, [path.join(here, "invocations", program)], { env, encoding: "utf8" });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${program} failed (${result.status}): ${result.stderr}`);
-  return ms;
+  const child = spawn(CLI, ["--no-journal", path.join(here, "invocations", program)], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on("close", (code) => {
+      if (code !== 0) reject(new Error(`${program} failed (${code}): ${stderr}`));
+      else resolve(Number(process.hrtime.bigint() - start) / 1e6);
+    });
+  });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-run("blocks.py");
-run("plain.py");
+await run("blocks.py");
+await run("plain.py");
 model.requests.length = 0;
 const perBlock: number[] = [];
 for (let i = 0; i < pairs; i++) {
-  const withBlocks = run("blocks.py");
-  const without = run("plain.py");
+  const withBlocks = await run("blocks.py");
+  const without = await run("plain.py");
   perBlock.push((withBlocks - without) / BLOCKS);
 }
 const requests = model.requests.length / pairs;

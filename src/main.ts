@@ -50,12 +50,17 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
     throw error;
   }
   let problem: RunOutcome | null = null;
+  let planImports = false;
   let coordinator: PauseCoordinator | null = null;
   let observers: Observers | null = null;
   const clock = new RunClock();
   bridge.handlers = {
     onMessage: (message: BridgeMessage) => {
       if (coordinator?.handle(message)) return;
+      if (message.type === "plan" && planImports) {
+        void planImportedModule(bridge, message);
+        return;
+      }
       problem ??= internal(`unexpected ${message.type} message from the bridge`);
       bridge.kill("SIGKILL");
     },
@@ -91,6 +96,7 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
       throw error;
     }
     const profile = config.modelConfigured ? profileFor(config, null) : null;
+    planImports = config.modelConfigured;
     if (config.modelConfigured) {
       // Loaded only when a model is configured: the orchestrator brings ajv, the client openai.
       const [{ makeInvocationRunner }, { PauseCoordinator }, { Spinner }] = await Promise.all([
@@ -113,6 +119,7 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
         inspect: command.inspect,
         project_root: config.projectRoot,
         context_values: profile?.contextValues ?? true,
+        plan_always: config.modelConfigured,
       },
     };
     const first = bridge.request(runMessage);
@@ -133,7 +140,7 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
           source: String(result.error.source),
           filename: String(result.error.filename),
           shownAs: target.kind === "file" ? target.path : String(result.error.filename),
-        });
+        }, { checkpoints: config.modelConfigured });
         parsed();
         if (planned.kind === "diagnostics") {
           await stop({ kind: "status", status: ExitStatus.config, message: planned.message });
@@ -156,6 +163,21 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
     return outcome;
   } finally {
     relay.dispose();
+  }
+}
+
+/** A project module imported by the program (SPEC §4.1): blocks and nested checkpoints. */
+async function planImportedModule(bridge: BridgeProcess, message: Extract<BridgeMessage, { type: "plan" }>): Promise<void> {
+  try {
+    const { planProgram } = await import("./plan-source.js");
+    const planned = await planProgram(bridge, { source: message.source, filename: message.path, shownAs: message.path }, { checkpoints: true, entryModule: false });
+    if (planned.kind === "diagnostics") {
+      bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
+    } else {
+      bridge.send({ type: "result", id: message.id, ok: true, value: planned.plan });
+    }
+  } catch (error) {
+    bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
   }
 }
 

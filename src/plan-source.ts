@@ -21,14 +21,14 @@ export function bridgeOracle(bridge: BridgeProcess): CompileOracle {
 export async function planProgram(
   bridge: BridgeProcess,
   source: { source: string; filename: string; shownAs: string },
-  options: { checkpoints?: boolean } = {},
+  options: { checkpoints?: boolean; entryModule?: boolean } = {},
 ): Promise<Planned> {
   const plan = await analyzeSource({
     source: source.source,
     filename: source.filename,
     displayName: displayName(source.filename),
     oracle: bridgeOracle(bridge),
-    entryModule: true,
+    entryModule: options.entryModule ?? true,
     checkpoints: options.checkpoints ?? false,
   });
   if (plan.diagnostics.length > 0) {

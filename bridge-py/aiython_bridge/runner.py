@@ -47,6 +47,14 @@ def _read_source(kind, target):
     return target["code"]
 
 
+def _ask_for_plan(server, message, source, filename, reason):
+    decoded = source if isinstance(source, str) else _decode(source)
+    server.channel.send({
+        "type": protocol.RESULT, "id": message["id"], "ok": False,
+        "error": {"type": "needs_plan", "message": reason, "source": decoded, "filename": filename},
+    })
+
+
 def prepare_run(server, message):
     """Return a Prepared program, or None after answering `needs_plan`."""
     target = message["target"]
@@ -62,16 +70,16 @@ def prepare_run(server, message):
     else:
         source = _read_source(kind, target)
         filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
+        if plan is None and prepared.options.get("plan_always"):
+            # A model is configured: the host plans every program (checkpoints, SPEC §4.2).
+            _ask_for_plan(server, message, source, filename, "the host plans every program when a model is configured")
+            return None
         text = plan["rewritten"] if plan and plan.get("rewritten") is not None else source
         try:
-            prepared.code = _compile_program(server, text, filename, plan, prepared.options)
+            prepared.code = compile(text, filename, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:
             if plan is None:
-                decoded = source if isinstance(source, str) else _decode(source)
-                server.channel.send({
-                    "type": protocol.RESULT, "id": message["id"], "ok": False,
-                    "error": {"type": "needs_plan", "message": str(exc), "source": decoded, "filename": filename},
-                })
+                _ask_for_plan(server, message, source, filename, str(exc))
                 return None
             if plan.get("rewritten") is not None:
                 raise  # a rewritten program that does not compile is a bug: reported as internal

@@ -54,6 +54,8 @@ export interface RunOptions {
   project_root: string;
   /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */
   context_values: boolean;
+  /** Ask the host for a plan even when the source compiles (a model is configured: checkpoints). */
+  plan_always: boolean;
 }
 
 const BRIDGE_TYPES = new Set(["hello", "result", "plan", "pause", "pause_end", "exit", "fatal"]);

@@ -18,7 +18,7 @@ import type { CompileOracle } from "./oracle.js";
 import type { BlockInfo, Plan } from "./plan.js";
 import { LineIndex } from "./positions.js";
 import { scan } from "./scanner.js";
-import { findBlocks, type FoundBlock, type SearchResult } from "./search.js";
+import { findBlocks, trimmed, type FoundBlock, type SearchResult } from "./search.js";
 import { mergeStatementBlocks } from "./merge-blocks.js";
 import { blockScopes, type BlockScope } from "./scopes.js";
 import { applyReplacements, callText, chooseRuntimeName, offsetMap, type OffsetMap, type Replacement } from "./render.js";
@@ -285,5 +285,5 @@ function wholeFileBlock(source: string): FoundBlock[] {
   const sc = scan(source, { tokens: false });
   if (sc.lines.length === 0) return [];
   const first = sc.lines[0];
-  return [{ start: first.indent > 0 ? first.lineStart : first.start, end: sc.lines[sc.lines.length - 1].end, kind: "statement" }];
+  return [trimmed(source, { start: first.indent > 0 ? first.lineStart : first.start, end: sc.lines[sc.lines.length - 1].end, kind: "statement" })];
 }

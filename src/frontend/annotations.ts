@@ -30,8 +30,16 @@ function normalise(text: string): string {
   let out = "";
   let prev: Token | null = null;
   let prevWasUnary = false;
+  const commas: number[] = [0]; // commas seen in each open bracket
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    if (t.kind === "open") commas.push(0);
+    else if (t.kind === "close" && commas.length > 1) commas.pop();
+    else if (t.kind === "op" && t.value === ",") {
+      commas[commas.length - 1]++;
+      // A trailing comma goes, as in ast.unparse, unless it makes a one-element tuple.
+      if (tokens[i + 1]?.kind === "close" && commas[commas.length - 1] > 1) continue;
+    }
     if (t.kind === "string") {
       let j = i;
       while (j + 1 < tokens.length && tokens[j + 1].kind === "string") j++;

@@ -103,6 +103,16 @@ interface Option {
 
 type Request = { kind: "recheck"; window: WindowState } | { kind: "candidates"; window: WindowState; pOrig: number; options: Option[] };
 
+/**
+ * A block never ends in whitespace or a line break (a token that runs to the end of the text, like
+ * an unterminated triple-quoted string, would otherwise take the last line break with it).
+ */
+export function trimmed(source: string, block: FoundBlock): FoundBlock {
+  let end = block.end;
+  while (end > block.start && /\s/.test(source[end - 1])) end--;
+  return end === block.end ? block : { ...block, end };
+}
+
 export async function findBlocks(args: SearchArgs): Promise<SearchResult> {
   return new Search(args).run();
 }
@@ -275,7 +285,8 @@ class Search {
     return { kind: "candidates", window: w, pOrig, options };
   }
 
-  private option(w: WindowState, block: FoundBlock): Option {
+  private option(w: WindowState, found: FoundBlock): Option {
+    const block = trimmed(this.source, found);
     const blocks = w.blocks.filter((b) => b.end <= block.start || b.start >= block.end);
     blocks.push(block);
     blocks.sort((a, b) => a.start - b.start);
@@ -317,7 +328,7 @@ class Search {
     const first = sc.lines[0];
     // An indented first line at the very start of the file: the block starts at column 0.
     const start = w.start === 0 && first.indent > 0 ? first.lineStart : first.start;
-    return { start: w.start + start, end: w.start + sc.lines[sc.lines.length - 1].end, kind: "statement" };
+    return trimmed(this.source, { start: w.start + start, end: w.start + sc.lines[sc.lines.length - 1].end, kind: "statement" });
   }
 
   /** First line after `offset`'s line that holds something other than blanks or a comment. */

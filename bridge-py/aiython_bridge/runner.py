@@ -76,7 +76,7 @@ def prepare_run(server, message):
             return None
         text = plan["rewritten"] if plan and plan.get("rewritten") is not None else source
         try:
-            prepared.code = compile(text, filename, "exec", dont_inherit=True)
+            prepared.code = _compile_program(server, text, filename, plan, prepared.options)
         except (SyntaxError, ValueError) as exc:
             if plan is None:
                 _ask_for_plan(server, message, source, filename, str(exc))

@@ -254,7 +254,9 @@ class CheckpointRuntime:
     def kind(self, filename: str) -> str:
         kind = self._kinds.get(filename)
         if kind is None:
-            if not filename or filename.startswith("<"):
+            if filename.startswith("<frozen "):
+                kind = LIBRARY  # a frozen standard module (3.11+): its source is read via __file__
+            elif not filename or filename.startswith("<"):
                 kind = NO_SOURCE
             else:
                 path = os.path.realpath(filename)
@@ -298,6 +300,9 @@ def _inside(ranges, line) -> bool:
 
 
 def _parse(filename, frame):
+    if filename.startswith("<frozen "):
+        module_file = frame.f_globals.get("__file__")
+        filename = module_file if isinstance(module_file, str) else filename
     try:
         return ast.parse("".join(linecache.getlines(filename, frame.f_globals)), filename)
     except (SyntaxError, ValueError, MemoryError, RecursionError):

@@ -91,14 +91,19 @@ def eligible(exc) -> bool:
 
 def decided(exc) -> bool:
     try:
-        return any(type(note) is Note for note in (getattr(exc, "__notes__", None) or ()))
-    except Exception:
+        for note in getattr(exc, "__notes__", None) or ():
+            if type(note) is Note:
+                return True
         return False
+    except Exception:  # unreadable notes (or no stack left to read them): never ask twice
+        return True
 
 
 def add_note(exc, text: str) -> None:
     try:
-        exc.add_note(Note("aiython: " + text))
+        note = Note("aiython: " + text)
+        if note not in (getattr(exc, "__notes__", None) or ()):
+            exc.add_note(note)
     except Exception:
         pass
 
@@ -291,7 +296,10 @@ class CheckpointRuntime:
 
 def _internal(previous, exc, failure) -> Decision:
     original = previous.original if previous is not None else exc
-    add_note(original, f"recovery failed: internal error in the bridge ({_describe_exception(failure)})")
+    if isinstance(failure, RecursionError):  # e.g. the program's own RecursionError, at full depth
+        add_note(original, "not recovered: too little stack left to consult the model")
+    else:
+        add_note(original, f"recovery failed: internal error in the bridge ({_describe_exception(failure)})")
     return PROPAGATE
 
 

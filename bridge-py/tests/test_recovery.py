@@ -368,6 +368,38 @@ class Decisions(unittest.TestCase):
         self.assertEqual(out, "200\n")
         self.assertEqual(program.requests[0]["recovery"]["origin"], {"file": "prog.py", "line": 3})
 
+    def test_runaway_recursion_propagates_with_one_note(self):
+        program = Program(self, """
+            def down(n):
+                value = down(n + 1)
+                return value
+            down(0)
+        """, lambda request, op: op("recover", {"action": "reraise", "explanation": "unbounded recursion"}))
+        _, error = program.run()
+        self.assertIsInstance(error, RecursionError)
+        self.assertEqual(len(error.__notes__), 1)
+        self.assertTrue(error.__notes__[0].startswith("aiython: not recovered: "), error.__notes__)
+        self.assertLessEqual(len(program.requests), 1)
+
+    def test_threads_are_recovered_on_their_own_thread(self):
+        program = Program(self, """
+            import threading
+            results = {}
+            def work(n):
+                results[n] = n * scale
+            threads = [threading.Thread(target=work, args=(i,)) for i in (1, 2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            print(sorted(results.items()))
+        """, lambda request, op: op("recover", {"action": "complete"}) if op(
+            "execute", {"code": "results[n] = n * 100"})["ok"] else None)
+        out, error = program.run()
+        self.assertIsNone(error)
+        self.assertEqual(out, "[(1, 100), (2, 200)]\n")
+        self.assertEqual(len(program.requests), 2)
+
     def test_coroutines_are_recovered_without_blocking_their_loop(self):
         program = Program(self, """
             import asyncio

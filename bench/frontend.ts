@@ -17,9 +17,6 @@ import { buildBigProgram } from "./frontend/big-program.js";
 const PYTHON = process.env.AIYTHON_TEST_PYTHON ?? "python3";
 const which = process.argv[2] ?? "all";
 
-if (which === "big" || which === "all") await big();
-if (which === "stdlib" || which === "all") await stdlib();
-
 async function big(): Promise<void> {
   const { source, naturalLines } = buildBigProgram(1_000_000);
   const runs: number[] = [];
@@ -125,3 +122,6 @@ async function stdlib(): Promise<void> {
   console.log(`  not Python to CPython (skipped): ${notPython.length}${notPython.length ? `\n    ${notPython.map((f) => `${f.path.slice(listing.root.length + 1)} (${f.error})`).join("\n    ")}` : ""}`);
   console.log(`  total ${(ms / 1000).toFixed(1)} s incl. oracle start, budget 60 s → ${(ms / 60000).toFixed(2)}× budget`);
 }
+
+if (which === "big" || which === "all") await big();
+if (which === "stdlib" || which === "all") await stdlib();

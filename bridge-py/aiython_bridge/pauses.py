@@ -18,7 +18,7 @@ from queue import Empty, SimpleQueue
 
 from aiython_bridge import contracts, protocol
 from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
-from aiython_bridge.frameops import Invocation, ToolError
+from aiython_bridge.frameops import Invocation, ToolError, display_path
 
 _ids = itertools.count(1)
 _open_pauses = {}
@@ -76,12 +76,14 @@ class Pause:
         info = self.info
         inv = self.invocation
         span = info["span"]
+        related = inv.related_objects(info["statement"])
         return {
             "mode": "syntax",
             "block_id": info["id"],
             "statement": info["statement"],
             "location": {
-                "file": info.get("display_file") or inv.frame.f_code.co_filename,
+                # Project-relative: stable across checkouts (journal keys) and no folder layout sent.
+                "file": display_path(inv.frame.f_code.co_filename, inv.project_root),
                 "line": span["line"], "column": span["column"],
                 "end_line": span["end_line"], "end_column": span["end_column"],
                 "function": info.get("function"),
@@ -91,8 +93,8 @@ class Pause:
             "output_schema": self.schema,
             "requires_result": bool(info.get("requires_result")),
             "code_context": inv.code_context(),
-            "related_objects": inv.related_objects(info["statement"]),
-            "frame_objects": inv.frame_objects(),
+            "related_objects": related,
+            "frame_objects": _other_frame_objects(inv.frame_objects(), related),
             "hints": {"prompts": list((info.get("directive") or {}).get("prompts") or [])},
             "directive": info.get("directive") or {},
         }
@@ -197,6 +199,19 @@ class Pause:
             self.server.channel.send({"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted})
         except OSError:
             pass
+
+
+def _other_frame_objects(frame_objects, related):
+    """Frame objects minus what related_objects already describes, and minus modules, functions,
+    classes and typing forms (the code context shows where they come from): keeps requests small
+    (SPEC §12: a one-line block's request stays under 6 KB)."""
+    named = {entry.get("name") for entry in related}
+    return [
+        entry for entry in frame_objects
+        if entry.get("name") not in named
+        and entry.get("kind") not in ("module", "function", "class")
+        and entry.get("module") != "typing"
+    ]
 
 
 def _finish(value):

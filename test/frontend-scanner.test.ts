@@ -52,6 +52,7 @@ d = {k: v for k, v in {}.items()}; e = [
     1]
 async def f():
     await g()
+if y:
 \tw = 1
 lam = lambda q: q
 q = f'{x = }' + f"""{

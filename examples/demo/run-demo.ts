@@ -9,8 +9,8 @@ import { startStandInModel } from "./stand-in-model.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const model = await startStandInModel();
 process.stderr.write(`demo: stand-in model at ${model.url}\n`);
-process.stderr.write("demo: AIYTHON_MODEL=stand-in OPENAI_BASE_URL=<that url> bin/aiython examples/tickets.py\n");
-const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "stand-in", OPENAI_BASE_URL: model.url };
+process.stderr.write("demo: AIYTHON_MODEL=openai/stand-in OPENAI_BASE_URL=<that url> bin/aiython examples/tickets.py\n");
+const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "openai/stand-in", OPENAI_BASE_URL: model.url };
 delete env.OPENAI_API_KEY;
 const child = spawn(path.join(root, "bin", "aiython"), [path.join(root, "examples", "tickets.py")], { stdio: "inherit", env });
 child.on("close", async (code, signal) => {

@@ -74,6 +74,22 @@ export const MODULE_SCOPE = "module";
 /** Maps an offset of a part's text to the original source. */
 export type PartMap = (offset: number, bias: "start" | "end") => number;
 
+// Node type and field names by numeric id: reading the id is a number across the native
+// boundary, the name a new string every time.
+const typeNames: string[] = [];
+const fieldNames: string[] = [];
+
+function typeOf(cursor: TreeCursor): string {
+  const id = cursor.nodeTypeId;
+  return (typeNames[id] ??= cursor.nodeType);
+}
+
+function fieldOf(cursor: TreeCursor): string | undefined {
+  const id = cursor.currentFieldId;
+  if (!id) return undefined;
+  return (fieldNames[id] ??= cursor.currentFieldName);
+}
+
 export function scopeKey(node: SyntaxNode, map: PartMap): string {
   return `${node.type}@${map(node.startIndex, "start")}`;
 }
@@ -117,7 +133,7 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
     if (!cursor.gotoFirstChild()) return;
     let first = ctx.docstrings;
     do {
-      if (!cursor.nodeIsNamed || cursor.nodeType === "comment") continue;
+      if (!cursor.nodeIsNamed || typeOf(cursor) === "comment") continue;
       statement(ctx, first);
       first = false;
     } while (cursor.gotoNextSibling());
@@ -126,7 +142,7 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
 
   /** Cursor on a statement. */
   const statement = (ctx: Context, first: boolean): void => {
-    const type = cursor.nodeType;
+    const type = typeOf(cursor);
     const start = map(cursor.startIndex, "start");
     const end = map(cursor.endIndex, "end");
     const entry: StatementEntry = {
@@ -143,7 +159,7 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
     else if (type === "decorated_definition") {
       if (cursor.gotoFirstChild()) {
         do {
-          if (cursor.nodeType === "function_definition" || cursor.nodeType === "class_definition") definition(ctx);
+          if (typeOf(cursor) === "function_definition" || typeOf(cursor) === "class_definition") definition(ctx);
         } while (cursor.gotoNextSibling());
         cursor.gotoParent();
       }
@@ -157,7 +173,7 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
   const clauses = (ctx: Context): void => {
     if (!cursor.gotoFirstChild()) return;
     do {
-      const t = cursor.nodeType;
+      const t = typeOf(cursor);
       if (t === "block") suite({ ...ctx, topLevel: false, docstrings: false });
       else if (CLAUSES.has(t)) clauses(ctx);
     } while (cursor.gotoNextSibling());
@@ -166,7 +182,7 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
 
   const expressionStatement = (entry: StatementEntry, ctx: Context, first: boolean): void => {
     if (!cursor.gotoFirstChild()) return;
-    const t = cursor.nodeType;
+    const t = typeOf(cursor);
     if ((t === "string" || t === "concatenated_string") && first && ctx.docstrings && !cursor.gotoNextSibling()) {
       entry.docstring = true;
       cursor.gotoParent();
@@ -183,10 +199,10 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
     let chained = false;
     if (cursor.gotoFirstChild()) {
       do {
-        const f = cursor.currentFieldName;
-        if (f === "left") leftName = cursor.nodeType === "identifier" ? slice(cursor) : null;
+        const f = fieldOf(cursor);
+        if (f === "left") leftName = typeOf(cursor) === "identifier" ? slice(cursor) : null;
         else if (f === "type") annotation = normaliseAnnotation(slice(cursor));
-        else if (f === "right" && cursor.nodeType === "assignment") chained = true;
+        else if (f === "right" && typeOf(cursor) === "assignment") chained = true;
       } while (cursor.gotoNextSibling());
       cursor.gotoParent();
     }
@@ -221,7 +237,7 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
   const descendBody = (ctx: Context): void => {
     if (!cursor.gotoFirstChild()) return;
     do {
-      if (cursor.nodeType === "block") suite(ctx);
+      if (typeOf(cursor) === "block") suite(ctx);
     } while (cursor.gotoNextSibling());
     cursor.gotoParent();
   };

@@ -15,7 +15,7 @@
 //     (`Outer.method`, `outer.<locals>.inner`, `f.<locals>.<lambda>`), null at module or class level.
 
 import type { LogicalLine, Scan, Token } from "./scanner.js";
-import { lineAt } from "./candidates.js";
+import { lineAt } from "./suites.js";
 
 export interface BlockScope {
   isAsync: boolean;

@@ -25,7 +25,8 @@ import type { CompileError, CompileOracle, CompileVerdict } from "./oracle.js";
 import type { BlockKind } from "./plan.js";
 import { LineIndex } from "./positions.js";
 import { scan } from "./scanner.js";
-import { candidatesAt, lineAt } from "./candidates.js";
+import { candidatesAt } from "./candidates.js";
+import { lineAt } from "./suites.js";
 import { placeholderCall } from "./render.js";
 import type { Window } from "./windows.js";
 

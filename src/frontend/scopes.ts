@@ -104,6 +104,7 @@ function withinLine(sc: Scan, line: LogicalLine, offset: number): { lambda: bool
   return { lambda, generator };
 }
 
+/** The lambda at token `at` has its `:` before `offset` and its body still runs at `offset`. */
 function lambdaBodyHolds(tokens: Token[], at: number, last: number, offset: number): boolean {
   const depth = tokens[at].depth;
   let i = at + 1;
@@ -112,9 +113,9 @@ function lambdaBodyHolds(tokens: Token[], at: number, last: number, offset: numb
   for (let j = i + 1; j <= last; j++) {
     const t = tokens[j];
     if (t.start >= offset) return true;
-    if (t.depth < depth || (t.kind === "close" && t.depth <= depth - 1)) return false;
+    // The body ends at a closing bracket around the lambda, or at a `,` or `;` beside it.
+    if (t.depth < depth) return false;
     if (t.depth === depth && t.kind === "op" && (t.value === "," || t.value === ";")) return false;
-    if (t.depth === depth && t.kind === "close") return false;
   }
   return true;
 }

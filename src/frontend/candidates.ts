@@ -46,6 +46,12 @@ export function candidatesAt(scan: Scan, p: number, message: string): Candidate[
   fstringFields(scan, segFirst, segLast, p, message, c);
   bracketParts(scan, segFirst, segLast, p, c);
   statementPositions(scan, segFirst, segLast, c);
+  const body = inlineBody(scan, segFirst, segLast);
+  if (body >= 0) {
+    // A one-line suite (`if x: do the thing`): its statement is a statement of its own.
+    statementPositions(scan, body, segLast, c);
+    c.add(scan.tokens[body].start, scan.tokens[segLast].end, "statement");
+  }
 
   c.add(scan.tokens[segFirst].start, scan.tokens[segLast].end, "statement");
   c.add(line.start, line.end, "statement");
@@ -347,6 +353,18 @@ function statementPositions(scan: Scan, a: number, b: number, c: Collector): voi
   if (assigns.length === 0) return;
   c.addTokens(assigns[assigns.length - 1] + 1, b);
   c.addTokens(assigns[0] + 1, b);
+}
+
+/** First token of a one-line suite after a compound header's `:` within tokens a..b, or -1. */
+function inlineBody(scan: Scan, a: number, b: number): number {
+  const tokens = scan.tokens;
+  const first = tokens[a];
+  if (first.kind !== "name" || !["if", "elif", "else", "while", "for", "with", "try", "except", "finally", "def", "class", "async"].includes(first.value)) return -1;
+  for (let i = a + 1; i < b; i++) {
+    const t = tokens[i];
+    if (t.depth === 0 && t.kind === "op" && t.value === ":") return i + 1;
+  }
+  return -1;
 }
 
 function withItems(tokens: Token[], from: number, colon: number, c: Collector): void {

@@ -102,6 +102,18 @@ describe("analyzeSource", () => {
     await assertSound(source, plan);
   });
 
+  test("types come from annotations and signatures in other windows of the file", async () => {
+    const filler = Array.from({ length: 300 }, (_, i) => `def helper_${i}(a, b):\n    return a + b * ${i}\n\n`).join("");
+    const source = `limit: int\n\ndef consume(value: float, *, label: str) -> None:\n    print(label, value)\n\n${filler}limit = a sensible limit\nconsume(a ratio, label=a short label)\n`;
+    assert.ok(source.length > 2 * 4096);
+    const plan = await analyze(source);
+    assert.deepEqual(
+      plan.blocks.map((b) => [b.statement, b.target, b.output_type]),
+      [["a sensible limit", "limit", "int"], ["a ratio", null, "float"], ["a short label", null, "str"]],
+    );
+    await assertSound(source, plan);
+  });
+
   test("adjacent top-level statement blocks merge even across a window boundary", async () => {
     const filler = Array.from({ length: 120 }, (_, i) => `value_${i} = ${i}\n`).join("");
     const source = `${filler}\nsort the values from largest to smallest\n\nthen print them one per line\nprint("end")\n`;

@@ -1,17 +1,25 @@
-# bench/overhead driver: runs a program as `__main__` with a checkpoint on every statement that
-# SPEC §4.2 selects (instrument.select_checkpoints, the bridge's reference selection: the host's
-# frontend does the same for real runs) and recovery switched on. Nothing fails in the program,
-# so this measures the happy path only; a consultation would be a bench failure.
-#   python3 bench/overhead/instrumented.py PROGRAM.py
+# bench/overhead driver: instrument.py applied directly, without the host. A checkpoint goes on
+# every statement that SPEC §4.2 selects (instrument.select_checkpoints, the bridge's reference
+# selection; the host's frontend selects the same way for real runs) with recovery switched on.
+# Nothing fails in the program, so this measures the happy path only; a consultation would be a
+# bench failure.
+#   python3 bench/overhead/instrumented.py [--plain] PROGRAM.py
+#       runs PROGRAM as __main__, instrumented (or, with --plain, compiled as CPython would)
+#   python3 bench/overhead/instrumented.py --alternate PROGRAM.py ROUNDS
+#       loads PROGRAM twice as a module (plain and instrumented) and alternates calls of its
+#       work() in one process: both copies see the same machine load. Prints the best times.
 import ast
 import builtins
 import os
 import sys
+import time
 
 BRIDGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py")
 sys.path.insert(0, BRIDGE)
 
 from aiython_bridge import instrument, recovery  # noqa: E402
+
+del sys.path[0]
 
 
 def refuse(request, op):
@@ -19,22 +27,46 @@ def refuse(request, op):
                      f"{request['recovery']['exception_type']}")
 
 
-def main():
-    plain = sys.argv[1] == "--plain"
-    if plain:
-        del sys.argv[1]
-    path = os.path.abspath(sys.argv[1])
+def load(path, *, instrumented, name):
     with open(path, encoding="utf-8") as f:
         source = f.read()
-    tree = ast.parse(source, path)
-    table = instrument.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
-    runtime = recovery.CheckpointRuntime(recovery.LocalDecisions(refuse), project_root=os.path.dirname(path))
-    code = compile(source, path, "exec") if plain else instrument.compile_checkpointed(
-        source, path, {"checkpoints": table}, runtime, entry=True)
-    del sys.path[0]
-    sys.argv = sys.argv[1:]
-    print(f"checkpoints {len(table)}", file=sys.stderr)
-    exec(code, {"__name__": "__main__", "__file__": path, "__builtins__": builtins})
+    namespace = {"__name__": name, "__file__": path, "__builtins__": builtins}
+    if not instrumented:
+        code = compile(source, path, "exec")
+    else:
+        tree = ast.parse(source, path)
+        table = instrument.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
+        runtime = recovery.CheckpointRuntime(recovery.LocalDecisions(refuse), project_root=os.path.dirname(path))
+        code = instrument.compile_checkpointed(source, path, {"checkpoints": table}, runtime, entry=True)
+        print(f"checkpoints {len(table)}", file=sys.stderr)
+    exec(code, namespace)
+    return namespace
+
+
+def alternate(path, rounds):
+    copies = {"plain": load(path, instrumented=False, name="plain"),
+              "instrumented": load(path, instrumented=True, name="instrumented")}
+    best = dict.fromkeys(copies, float("inf"))
+    results = set()
+    for i in range(rounds):
+        for label in (copies if i % 2 else reversed(list(copies))):
+            start = time.perf_counter()
+            results.add(copies[label]["work"]())
+            best[label] = min(best[label], time.perf_counter() - start)
+    if len(results) != 1:
+        raise SystemExit(f"bench: the copies computed different results: {results}")
+    print(f"plain {best['plain']:.6f} instrumented {best['instrumented']:.6f}")
+
+
+def main():
+    args = sys.argv[1:]
+    if args[0] == "--alternate":
+        alternate(os.path.abspath(args[1]), int(args[2]))
+        return
+    plain = args[0] == "--plain"
+    path = os.path.abspath(args[1] if plain else args[0])
+    sys.argv = [path]
+    load(path, instrumented=not plain, name="__main__")
 
 
 main()

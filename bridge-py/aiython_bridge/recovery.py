@@ -1,7 +1,7 @@
 """Recovery at run time (SPEC §4.2): what an instrumented checkpoint's `except` path calls.
 
-Over 250 lines: eligibility, the frame walk, the pause of mode "recovery" and its decisions
-belong together; each is small.
+Over 400 lines: eligibility, the frame walk, the pause of mode "recovery", its decisions and the
+two decision sources (host, in-process) share the Decision and note vocabulary; each part is small.
 
 instrument.py wraps each checkpoint statement in a `try` whose handler calls
 `R.recover(K)` / `await R.arecover(K)` (R: the CheckpointRuntime, bound in builtins) and acts on
@@ -16,7 +16,9 @@ A failure is NOT put to the model (the original exception propagates untouched) 
   ineligible member. Deliberate additions: `StopIteration` / `StopAsyncIteration` (the
   iteration protocol's end signal, not a failure), an `AttributeError` leaving `__getattr__` /
   `__getattribute__` (how `hasattr`/`getattr(..., default)` learn that an attribute is absent),
-  and anything raised in `__del__` (finalizers run at arbitrary points, even inside the bridge);
+  anything raised in `__del__` (finalizers run at arbitrary points, even inside the bridge), and
+  an exception thrown into a suspended generator or coroutine by one of its callers (the failure
+  is the caller's, e.g. a `with` body under `contextlib.contextmanager`, not the `yield`'s);
 - it already carries a decision (one of this module's notes): an outer checkpoint never asks again;
 - a calling frame would see it first: a project frame whose current line is inside a user `try`
   or `with` body (ranges from the plan's `protected_ranges`, else computed from the AST); a
@@ -30,7 +32,8 @@ tests). `retry` is offered only if the checkpoint allows it and the traceback be
 checkpoint's frame passes through no other project frame (code objects defined inside the
 statement itself, such as comprehensions and lambdas, are part of it). At most
 MAX_CONSULTATIONS per failing statement execution; after that, and after `reraise`, a failed
-invocation (`fail`) or a bridge fault, the ORIGINAL exception propagates with a note saying why.
+invocation (`fail`) or a bridge fault, the ORIGINAL exception propagates with a note saying why
+(a RecursionError at full depth leaves no stack to consult: it propagates with a note).
 Partial effects are never rolled back.
 """
 
@@ -57,6 +60,7 @@ _STDLIB_DIR = os.path.dirname(os.path.realpath(os.__file__))
 _RUNNER_FUNCTION = "run_program"  # runner.py: the program's top; above it nothing is the program's
 PROJECT, LIBRARY, BRIDGE, NO_SOURCE = "project", "library", "bridge", "none"
 _PROTOCOL_ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__")
+_SUSPENDABLE = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
 
 
 class Note(str):
@@ -225,6 +229,8 @@ class CheckpointRuntime:
         name = frame.f_code.co_name
         if name == "__del__" or (name in _PROTOCOL_ATTRIBUTE_HOOKS and isinstance(exc, AttributeError)):
             return False
+        if frame.f_code.co_flags & _SUSPENDABLE and thrown_in(frame, exc):
+            return False
         return not self.caller_sees_first(frame, exc)
 
     def caller_sees_first(self, frame, exc) -> bool:
@@ -292,6 +298,24 @@ class CheckpointRuntime:
                     if cls is not Exception and cls is not BaseException and isinstance(exc, cls):
                         return True
         return False
+
+
+def thrown_in(frame, exc) -> bool:
+    """Whether `exc` was thrown into a suspended generator or coroutine (`gen.throw()`, as
+    `contextlib.contextmanager` does with a failing `with` body): after this frame's traceback
+    entry comes a frame that is one of its callers, so the statement at the `yield` did not fail."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame is not frame:
+        tb = tb.tb_next
+    if tb is None or tb.tb_next is None:
+        return False
+    source = tb.tb_next.tb_frame
+    caller = frame.f_back
+    while caller is not None:
+        if caller is source:
+            return True
+        caller = caller.f_back
+    return False
 
 
 def _internal(previous, exc, failure) -> Decision:

@@ -368,6 +368,23 @@ class Decisions(unittest.TestCase):
         self.assertEqual(out, "200\n")
         self.assertEqual(program.requests[0]["recovery"]["origin"], {"file": "prog.py", "line": 3})
 
+    def test_an_exception_thrown_into_a_generator_is_not_the_yield_statement_failing(self):
+        program = Program(self, """
+            import contextlib
+            @contextlib.contextmanager
+            def tag():
+                print("enter")
+                yield "t"
+                print("exit")
+            with tag():
+                value = 1 / 0
+            print("after")
+        """, complete())
+        out, error = program.run()
+        self.assertIsNone(error)
+        self.assertEqual(out, "enter\nafter\n")  # the context manager's generator never resumed
+        self.assertEqual([r["statement"].splitlines()[0] for r in program.requests], ["with tag():"])
+
     def test_runaway_recursion_propagates_with_one_note(self):
         program = Program(self, """
             def down(n):

@@ -14,8 +14,10 @@ A failure is NOT put to the model (the original exception propagates untouched) 
 - it is not eligible: not an `Exception`; aiython's own (`AIError` and subclasses, including
   `TypeContractError`); `concurrent.futures.CancelledError`; an `ExceptionGroup` with an
   ineligible member. Deliberate additions: `StopIteration` / `StopAsyncIteration` (the
-  iteration protocol's end signal, not a failure), an `AttributeError` leaving `__getattr__` /
-  `__getattribute__` (how `hasattr`/`getattr(..., default)` learn that an attribute is absent),
+  iteration protocol's end signal, not a failure), protocol signals leaving the method that
+  gives them (`AttributeError` from `__getattr__`, `__getattribute__` or a property getter: how
+  `hasattr`/`getattr(..., default)` learn that an attribute is absent; `IndexError` from
+  `__getitem__`: the end of old-style iteration) — the accessing statement may still recover —,
   anything raised in `__del__` (finalizers run at arbitrary points, even inside the bridge), and
   an exception thrown into a suspended generator or coroutine by one of its callers (the failure
   is the caller's, e.g. a `with` body under `contextlib.contextmanager`, not the `yield`'s);
@@ -59,7 +61,10 @@ _PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.realp
 _STDLIB_DIR = os.path.dirname(os.path.realpath(os.__file__))
 _RUNNER_FUNCTION = "run_program"  # runner.py: the program's top; above it nothing is the program's
 PROJECT, LIBRARY, BRIDGE, NO_SOURCE = "project", "library", "bridge", "none"
-_PROTOCOL_ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__")
+# An exception of this class leaving a method of this name is how the caller (often C code such
+# as hasattr, getattr with a default, or old-style iteration over __getitem__) learns "absent" or
+# "exhausted": a protocol signal, recovered (if at all) at the statement that made the access.
+_PROTOCOL_SIGNALS = {"__getattr__": AttributeError, "__getattribute__": AttributeError, "__getitem__": IndexError}
 _SUSPENDABLE = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
 
 
@@ -227,7 +232,10 @@ class CheckpointRuntime:
         if not eligible(exc) or decided(exc):
             return False
         name = frame.f_code.co_name
-        if name == "__del__" or (name in _PROTOCOL_ATTRIBUTE_HOOKS and isinstance(exc, AttributeError)):
+        signal = _PROTOCOL_SIGNALS.get(name)
+        if name == "__del__" or (signal is not None and isinstance(exc, signal)):
+            return False
+        if isinstance(exc, AttributeError) and _is_property_getter(frame):
             return False
         if frame.f_code.co_flags & _SUSPENDABLE and thrown_in(frame, exc):
             return False
@@ -298,6 +306,23 @@ class CheckpointRuntime:
                     if cls is not Exception and cls is not BaseException and isinstance(exc, cls):
                         return True
         return False
+
+
+def _is_property_getter(frame) -> bool:
+    """Whether the frame runs the getter of a property (or cached_property) of its first argument's
+    class: an AttributeError from it makes `hasattr` false and `__getattr__` run instead."""
+    code = frame.f_code
+    if not pycompat.is_optimized(frame) or code.co_argcount != 1:
+        return False
+    values = pycompat.read_frame_locals(frame)
+    if code.co_varnames[0] not in values:
+        return False
+    for klass in type.__dict__["__mro__"].__get__(type(values[code.co_varnames[0]])):
+        attribute = type.__dict__["__dict__"].__get__(klass).get(code.co_name)
+        getter = getattr(attribute, "fget", None) if isinstance(attribute, property) else getattr(attribute, "func", None)
+        if getattr(getter, "__code__", None) is code:
+            return True
+    return False
 
 
 def thrown_in(frame, exc) -> bool:

@@ -143,12 +143,19 @@ class Decisions(unittest.TestCase):
             class Proxy:
                 def __getattr__(self, name):
                     return getattr(object(), name)
+            class Lazy:
+                @property
+                def size(self):
+                    return self._size
+            class Letters:
+                def __getitem__(self, i):
+                    return "abc"[i]
             t = Table({"a": 1})
-            print(t.get("b", "default"), "b" in t, hasattr(Proxy(), "nope"))
+            print(t.get("b", "default"), "b" in t, hasattr(Proxy(), "nope"), hasattr(Lazy(), "size"), list(Letters()))
         """)
         out, error = program.run()
         self.assertIsNone(error)
-        self.assertEqual(out, "default False False\n")
+        self.assertEqual(out, "default False False False ['a', 'b', 'c']\n")
         self.assertEqual(program.requests, [])
 
     def test_failing_generator_in_a_for_loop_refuses_retry_and_accepts_complete(self):

@@ -171,7 +171,7 @@ def single_target(node) -> str | None:
     return None
 
 
-def _annotation_of(name: str, site: Site, columns: Columns) -> str | None:
+def _annotation_of(name: str, site: Site) -> str | None:
     """The annotation text of `name` in the statement's own scope (its own, else the first one)."""
     if isinstance(site.node, ast.AnnAssign):
         return ast.unparse(site.node.annotation)
@@ -213,7 +213,7 @@ def select_checkpoints(tree: ast.Module, source: str, *, entry: bool, name: str 
         target = None if compound else single_target(node)
         table.append({
             "id": f"{name}:c{len(table) + 1}", "span": columns.span(node), "statement": columns.segment(node),
-            "target": target, "annotation": _annotation_of(target, site, columns) if target else None,
+            "target": target, "annotation": _annotation_of(target, site) if target else None,
             "retry_allowed": not compound, "compound": compound,
         })
     return table
@@ -273,7 +273,7 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool,
         by_line.setdefault(site.node.lineno, []).append(site)
     taken = identifiers(tree)
     r_name, d_name = fresh_name(recover_name, taken), fresh_name(DECISION_NAME, taken)
-    chosen: dict[int, tuple[int, dict]] = {}
+    chosen: dict[int, tuple[int, dict, Site]] = {}  # id(statement) -> (index, info, site)
     resolved, skipped = [], []
     for entry_info in table:
         span = entry_info.get("span") or {}
@@ -291,7 +291,7 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool,
             "statement": entry_info.get("statement") or columns.segment(node),
             "target": target,
             "annotation": (entry_info.get("annotation") if entry_info.get("target") == target else None)
-            or (_annotation_of(target, site, columns) if target else None),
+            or (_annotation_of(target, site) if target else None),
             "retry_allowed": bool(entry_info.get("retry_allowed", True)) and not compound,
             "compound": compound, "is_return": isinstance(node, ast.Return),
         }

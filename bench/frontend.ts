@@ -9,6 +9,7 @@
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { analyzeSource } from "../src/frontend/index.js";
 import { parsePython } from "../src/frontend/syntax-tree.js";
 import { startPythonOracle } from "../test/support/python-oracle.js";
@@ -22,8 +23,10 @@ async function big(): Promise<void> {
   const runs: number[] = [];
   const phases: string[] = [];
   let summary = "";
+  const cpus: string[] = [];
   for (let run = 0; run < 3; run++) {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const oracle = startPythonOracle(PYTHON);
     const laps: string[] = [];
     const onPhase = (name: string): void => {
@@ -31,6 +34,8 @@ async function big(): Promise<void> {
     };
     const plan = await analyzeSource({ source, filename: "/bench/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, onPhase });
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    cpus.push(`node ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, python ${cpuOf(oracle.pid)} ms`);
     runs.push(ms);
     phases.push(laps.join(", "));
     if (run === 0) {
@@ -55,8 +60,20 @@ async function big(): Promise<void> {
   runs.sort((a, b) => a - b);
   console.log(summary);
   console.log(`  first run (cold process, like one CLI invocation): ${first.toFixed(0)} ms`);
-  phases.forEach((p, i) => console.log(`  run ${i + 1} phases (ms since start): ${p}`));
+  phases.forEach((p, i) => console.log(`  run ${i + 1} phases (ms since start): ${p}; CPU ${cpus[i]}`));
+  console.log(`  load average during the runs: ${loadavg().map((l) => l.toFixed(2)).join(", ")} (2 cores; other work shares them)`);
   console.log(`  analyzeSource incl. oracle start: median ${runs[1].toFixed(0)} ms (runs ${runs.map((r) => r.toFixed(0)).join(", ")}), budget 1500 ms → ${(runs[1] / 1500).toFixed(2)}× budget`);
+}
+
+/** CPU time (user + system) a live process has used so far, from /proc; "?" elsewhere. */
+function cpuOf(pid: number | undefined): string {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    return ((ticks * 1000) / 100).toFixed(0);
+  } catch {
+    return "?";
+  }
 }
 
 interface StdlibFile {

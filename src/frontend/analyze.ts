@@ -47,6 +47,10 @@ const DIRECTIVE_TEXT = /#[ \t]*aiython:/;
 interface Parsed {
   window: Window;
   tree: SyntaxTree;
+  /** The text `tree` was parsed from. */
+  text: string;
+  /** Offsets of `tree`'s text → original offsets. */
+  map: OffsetMap;
   part: IndexPart;
 }
 
@@ -66,12 +70,22 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const phase = args.onPhase ?? (() => {});
   const windows = planWindows(source);
   phase("windows");
-  const searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows });
+  const searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
+  // While the oracle compiles the windows: one tree-sitter parse of the source, then each window's
+  // statements indexed from it where tree-sitter saw clean Python there (a window of its own
+  // parse otherwise), yielding between windows so that the search's rounds interleave.
+  const whole = parsePython(source);
   const parsed = new Map<number, Parsed>();
   for (const window of windows) {
-    const text = source.slice(window.start, window.end);
-    const tree = parsePython(text);
-    parsed.set(window.start, { window, tree, part: indexTree(tree, text, (o) => window.start + o, window.start === 0) });
+    const part = indexTree(whole, source, (o) => o, window.start === 0, window);
+    if (part) {
+      parsed.set(window.start, { window, tree: whole, text: source, map: (o) => o, part });
+    } else {
+      const text = source.slice(window.start, window.end);
+      const tree = parsePython(text);
+      const map = (o: number): number => window.start + o;
+      parsed.set(window.start, { window, tree, text, map, part: indexTree(tree, text, map, window.start === 0) as IndexPart });
+    }
     await nextTurn();
   }
   phase("parsed");
@@ -156,7 +170,7 @@ function parseGroup(text: string, g: Group, map: OffsetMap): ParsedGroup {
   const slice = text.slice(g.newStart, g.newEnd);
   const tree = parsePython(slice);
   const partMap: OffsetMap = (o, bias) => map(g.newStart + o, bias);
-  return { group: g, tree, text: slice, map: partMap, part: indexTree(tree, slice, partMap, g.start === 0) };
+  return { group: g, tree, text: slice, map: partMap, part: indexTree(tree, slice, partMap, g.start === 0) as IndexPart };
 }
 
 /** Parses the rewritten text of every group that changed; reuses the window parses of the others. */
@@ -165,7 +179,7 @@ function parseGroups(source: string, r: Rendering, parsed: Map<number, Parsed>):
   return r.groups.map((g) => {
     const p = g.blocks.length === 0 ? parsed.get(g.start) : undefined;
     if (p && p.window.end === g.end) {
-      return { group: g, tree: p.tree, text: source.slice(g.start, g.end), map: (o: number) => g.start + o, part: p.part };
+      return { group: g, tree: p.tree, text: p.text, map: p.map, part: p.part };
     }
     return parseGroup(r.text, g, toOriginal);
   });

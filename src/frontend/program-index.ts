@@ -109,11 +109,20 @@ interface Context {
   className: string | null;
 }
 
+/** A run of the module's top-level statements to index, by offsets into the tree's text. */
+export interface TopLevelRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Indexes one part: `text` is the text `tree` was parsed from, `map` takes its offsets to the
  * original source; `first` says whether the part starts the module (for the module docstring).
+ * With `range`, only the top-level statements starting inside it are indexed, and the part is
+ * null unless they are clean: no ERROR node, no error inside, none reaching past the range (a
+ * tree of a whole broken file is trusted only where tree-sitter saw valid Python).
  */
-export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: boolean): IndexPart {
+export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: boolean, range?: TopLevelRange): IndexPart | null {
   const statements: StatementEntry[] = [];
   const annotations = new Map<string, { offset: number; name: string; annotation: string }[]>();
   const functions = new Map<string, Signature[]>();
@@ -213,25 +222,87 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
     }
   };
 
-  /** Cursor on a function or class definition. */
+  /** Cursor on a function or class definition: its signature or name, then its body. */
   const definition = (ctx: Context): void => {
-    const node = cursor.currentNode;
-    const name = node.childForFieldName("name");
-    const key = scopeKey(node, map);
-    if (node.type === "function_definition") {
-      const sig = signature(node, text, ctx.className);
-      if (name) {
-        if (ctx.className) {
-          let m = methods.get(ctx.className);
-          if (!m) methods.set(ctx.className, (m = new Map()));
-          push(m, sig.name, sig);
-        } else push(functions, sig.name, sig);
-      }
-      for (const p of sig.params) if (p.annotation) annotate(key, p.name, map(node.startIndex, "start"), p.annotation);
-      descendBody({ scope: key, topLevel: false, inTryOrWith: false, docstrings: true, className: null });
-    } else {
-      descendBody({ scope: key, topLevel: false, inTryOrWith: ctx.inTryOrWith, docstrings: true, className: name ? text.slice(name.startIndex, name.endIndex) : null });
+    const isFunction = typeOf(cursor) === "function_definition";
+    const defStart = map(cursor.startIndex, "start");
+    const key = `${isFunction ? "function_definition" : "class_definition"}@${defStart}`;
+    let name = "";
+    let returns: string | null = null;
+    const params: Param[] = [];
+    if (cursor.gotoFirstChild()) {
+      do {
+        const f = fieldOf(cursor);
+        if (f === "name") name = slice(cursor);
+        else if (f === "return_type") returns = normaliseAnnotation(slice(cursor));
+        else if (f === "parameters") parameters(params);
+      } while (cursor.gotoNextSibling());
+      cursor.gotoParent();
     }
+    if (!isFunction) {
+      descendBody({ scope: key, topLevel: false, inTryOrWith: ctx.inTryOrWith, docstrings: true, className: name || null });
+      return;
+    }
+    const sig: Signature = { name, params, returns, className: ctx.className };
+    if (name) {
+      if (ctx.className) {
+        let m = methods.get(ctx.className);
+        if (!m) methods.set(ctx.className, (m = new Map()));
+        push(m, name, sig);
+      } else push(functions, name, sig);
+    }
+    for (const p of params) if (p.annotation) annotate(key, p.name, defStart, p.annotation);
+    descendBody({ scope: key, topLevel: false, inTryOrWith: false, docstrings: true, className: null });
+  };
+
+  /** Cursor on a `parameters` node: appends each parameter with its kind and annotation. */
+  const parameters = (out: Param[]): void => {
+    if (!cursor.gotoFirstChild()) return;
+    let kind: ParamKind = "positional";
+    do {
+      if (!cursor.nodeIsNamed) continue;
+      const type = typeOf(cursor);
+      if (type === "positional_separator") {
+        for (const q of out) if (q.kind === "positional") q.kind = "positional-only";
+      } else if (type === "keyword_separator") {
+        kind = "keyword-only";
+      } else if (type === "identifier") {
+        out.push({ name: slice(cursor), kind, annotation: null });
+      } else if (type === "list_splat_pattern" || type === "dictionary_splat_pattern") {
+        out.push({ name: innerName(), kind: type === "list_splat_pattern" ? "var-positional" : "var-keyword", annotation: null });
+        if (type === "list_splat_pattern") kind = "keyword-only";
+      } else if (type === "typed_parameter" || type === "default_parameter" || type === "typed_default_parameter") {
+        const p: Param = { name: "", kind, annotation: null };
+        if (cursor.gotoFirstChild()) {
+          do {
+            const f = fieldOf(cursor);
+            const t = typeOf(cursor);
+            if (f === "type") p.annotation = normaliseAnnotation(slice(cursor));
+            else if (f === "name" || (t === "identifier" && p.name === "")) p.name = slice(cursor);
+            else if (t === "list_splat_pattern" || t === "dictionary_splat_pattern") {
+              p.name = innerName();
+              p.kind = t === "list_splat_pattern" ? "var-positional" : "var-keyword";
+            }
+          } while (cursor.gotoNextSibling());
+          cursor.gotoParent();
+        }
+        if (p.kind === "var-positional") kind = "keyword-only";
+        out.push(p);
+      }
+    } while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  };
+
+  /** Cursor on `*name` / `**name`: the name. */
+  const innerName = (): string => {
+    let name = "";
+    if (cursor.gotoFirstChild()) {
+      do {
+        if (typeOf(cursor) === "identifier") name = slice(cursor);
+      } while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+    }
+    return name;
   };
 
   const descendBody = (ctx: Context): void => {
@@ -242,7 +313,24 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
     cursor.gotoParent();
   };
 
-  suite({ scope: MODULE_SCOPE, topLevel: true, inTryOrWith: false, docstrings: first, className: null });
+  const moduleContext: Context = { scope: MODULE_SCOPE, topLevel: true, inTryOrWith: false, docstrings: first, className: null };
+  if (!range) {
+    suite(moduleContext);
+    return { statements, annotations, functions, methods };
+  }
+  // The binding returns the child's index, or null when no child reaches the offset (its typings say boolean).
+  const child = cursor.gotoFirstChildForIndex(range.start) as unknown as number | null;
+  if (child === null) return { statements, annotations, functions, methods };
+  let isFirst = first;
+  do {
+    if (cursor.endIndex <= range.start) continue;
+    if (cursor.startIndex >= range.end) break;
+    if (!cursor.nodeIsNamed || typeOf(cursor) === "comment") continue;
+    const node = cursor.currentNode;
+    if (node.type === "ERROR" || node.hasError || node.startIndex < range.start || node.endIndex > range.end) return null;
+    statement(moduleContext, isFirst);
+    isFirst = false;
+  } while (cursor.gotoNextSibling());
   return { statements, annotations, functions, methods };
 }
 
@@ -286,54 +374,4 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-export function signature(node: SyntaxNode, text: string, className: string | null): Signature {
-  const nameNode = node.childForFieldName("name");
-  const returns = node.childForFieldName("return_type");
-  const params: Param[] = [];
-  const parameters = node.childForFieldName("parameters");
-  let kind: ParamKind = "positional";
-  const src = (n: SyntaxNode | null): string => (n ? text.slice(n.startIndex, n.endIndex) : "");
-  for (const p of parameters?.namedChildren ?? []) {
-    const type = p.childForFieldName("type");
-    const annotation = type ? normaliseAnnotation(src(type)) : null;
-    switch (p.type) {
-      case "positional_separator":
-        for (const q of params) if (q.kind === "positional") q.kind = "positional-only";
-        break;
-      case "keyword_separator":
-        kind = "keyword-only";
-        break;
-      case "identifier":
-        params.push({ name: src(p), kind, annotation: null });
-        break;
-      case "default_parameter":
-      case "typed_default_parameter":
-        params.push({ name: src(p.childForFieldName("name")), kind, annotation });
-        break;
-      case "list_splat_pattern":
-        params.push({ name: src(p.namedChildren[0] ?? null), kind: "var-positional", annotation: null });
-        kind = "keyword-only";
-        break;
-      case "dictionary_splat_pattern":
-        params.push({ name: src(p.namedChildren[0] ?? null), kind: "var-keyword", annotation: null });
-        break;
-      case "typed_parameter": {
-        const inner = p.namedChildren[0];
-        if (inner?.type === "list_splat_pattern") {
-          params.push({ name: src(inner.namedChildren[0] ?? null), kind: "var-positional", annotation });
-          kind = "keyword-only";
-        } else if (inner?.type === "dictionary_splat_pattern") {
-          params.push({ name: src(inner.namedChildren[0] ?? null), kind: "var-keyword", annotation });
-        } else {
-          params.push({ name: src(inner ?? null), kind, annotation });
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return { name: src(nameNode), params, returns: returns ? normaliseAnnotation(src(returns)) : null, className };
 }

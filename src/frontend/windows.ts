@@ -51,7 +51,7 @@ export function chunkWindows(length: number, starts: number[], target: number, f
 }
 
 /** Characters of top-level statements per window. */
-export const WINDOW_TARGET = 4096;
+export const WINDOW_TARGET = 2048;
 
 /** The windows of a source, from a scan that keeps no tokens. */
 export function planWindows(source: string, target = WINDOW_TARGET): Window[] {

@@ -21,6 +21,8 @@ for line in sys.stdin:
 `;
 
 export interface PythonOracle extends CompileOracle {
+  /** The Python process id (benchmarks read its CPU time). */
+  readonly pid: number | undefined;
   /** Items compiled since start. */
   readonly itemsChecked: number;
   /** Requests (round trips) since start. */
@@ -58,6 +60,7 @@ export function startPythonOracle(python = process.env.AIYTHON_TEST_PYTHON ?? "p
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
 
   return {
+    pid: child.pid,
     get itemsChecked() {
       return itemsChecked;
     },

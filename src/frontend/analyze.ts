@@ -3,8 +3,9 @@
 // Order of work, arranged so that the Python compile oracle and the JS side (tree-sitter, the
 // statement index) run at the same time on a large file:
 //   1. the source is cut into windows of top-level statements and the window batch goes to the
-//      oracle (search.ts); meanwhile tree-sitter parses and indexes each window, yielding between
-//      windows so the search's rounds interleave with that work;
+//      oracle (search.ts); meanwhile tree-sitter parses the source once and the statements of
+//      each window are indexed from that tree (from a parse of the window alone where the whole
+//      tree is not clean there), yielding between windows so the search's rounds interleave;
 //   2. the search finishes; adjacent statement blocks merge; each block's scope is read from the
 //      placeholder program and the final calls are rendered (sync or awaited);
 //   3. the windows holding calls (and any the search did not see compile) are confirmed by the

@@ -118,6 +118,7 @@ async function stdlib(): Promise<void> {
   let bytes = 0;
   let checkpoints = 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const oracle = startPythonOracle(PYTHON);
   for (const f of files) {
     let source = f.text ?? new TextDecoder("utf-8").decode(readFileSync(f.path));
@@ -133,11 +134,14 @@ async function stdlib(): Promise<void> {
     }
   }
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const pythonCpu = cpuOf(oracle.pid);
   await oracle.close();
   console.log(`stdlib of Python ${listing.version} (${listing.root}): ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB of source, ${checkpoints} checkpoints`);
   console.log(`  files with blocks or errors: ${failures.length}${failures.length ? `\n    ${failures.join("\n    ")}` : ""}`);
   console.log(`  not Python to CPython (skipped): ${notPython.length}${notPython.length ? `\n    ${notPython.map((f) => `${f.path.slice(listing.root.length + 1)} (${f.error})`).join("\n    ")}` : ""}`);
   console.log(`  total ${(ms / 1000).toFixed(1)} s incl. oracle start, budget 60 s → ${(ms / 60000).toFixed(2)}× budget`);
+  console.log(`  CPU: node ${((cpu.user + cpu.system) / 1000 / 1000).toFixed(1)} s, python ${(Number(pythonCpu) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(", ")} (2 cores; other work shares them)`);
 }
 
 if (which === "big" || which === "all") await big();

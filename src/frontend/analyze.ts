@@ -76,9 +76,10 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   // statements indexed from it where tree-sitter saw clean Python there (a window of its own
   // parse otherwise), yielding between windows so that the search's rounds interleave.
   const whole = parsePython(source);
+  const clean = !whole.rootNode.hasError;
   const parsed = new Map<number, Parsed>();
   for (const window of windows) {
-    const part = indexTree(whole, source, (o) => o, window.start === 0, window);
+    const part = indexTree(whole, source, (o) => o, window.start === 0, { ...window, clean });
     if (part) {
       parsed.set(window.start, { window, tree: whole, text: source, map: (o) => o, part });
     } else {

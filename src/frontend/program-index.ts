@@ -113,6 +113,8 @@ interface Context {
 export interface TopLevelRange {
   start: number;
   end: number;
+  /** The tree has no error anywhere: skip the per-statement checks. */
+  clean?: boolean;
 }
 
 /**
@@ -326,8 +328,11 @@ export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: b
     if (cursor.endIndex <= range.start) continue;
     if (cursor.startIndex >= range.end) break;
     if (!cursor.nodeIsNamed || typeOf(cursor) === "comment") continue;
-    const node = cursor.currentNode;
-    if (node.type === "ERROR" || node.hasError || node.startIndex < range.start || node.endIndex > range.end) return null;
+    if (cursor.startIndex < range.start || cursor.endIndex > range.end) return null;
+    if (!range.clean) {
+      const node = cursor.currentNode;
+      if (node.type === "ERROR" || node.hasError) return null;
+    }
     statement(moduleContext, isFirst);
     isFirst = false;
   } while (cursor.gotoNextSibling());

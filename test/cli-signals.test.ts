@@ -43,6 +43,7 @@ for (const who of ["aiython", "python3"] as const) {
   test(`Ctrl-C to the process group during time.sleep: KeyboardInterrupt, handlers run, death by SIGINT (${who})`, async () => {
     const run = who === "aiython" ? start(CLI, ["sleep_interrupt.py"]) : start(PYTHON, ["sleep_interrupt.py"]);
     const programPid = await run.programPid;
+    await new Promise((r) => setTimeout(r, 150)); // let it reach time.sleep
     process.kill(-run.pid, "SIGINT");
     const result = await run.done;
     assert.equal(result.signal, "SIGINT"); // a shell reports 130

@@ -8,7 +8,7 @@
 //   driver   bench/overhead/instrumented.py: the bridge's instrument.py applied directly in Python,
 //            with the bridge's reference checkpoint selection (no host, no channel)
 // then one process that loads the program twice (plain and instrumented) and alternates calls of
-// its work() (the least noisy comparison: both copies see the same machine load).
+// each of its PARTS (the least noisy comparison: both copies see the same machine load).
 // Prints medians and ratios against plain; the budget applies to the aiython and in-process rows.
 // Run:
 //   node --import tsx bench/overhead.ts [pairs] [--python PATH]

@@ -6,8 +6,9 @@
 #   python3 bench/overhead/instrumented.py [--plain] PROGRAM.py
 #       runs PROGRAM as __main__, instrumented (or, with --plain, compiled as CPython would)
 #   python3 bench/overhead/instrumented.py --alternate PROGRAM.py ROUNDS
-#       loads PROGRAM twice as a module (plain and instrumented) and alternates calls of its
-#       work() in one process: both copies see the same machine load. Prints the best times.
+#       loads PROGRAM twice as a module (plain and instrumented) and alternates calls of each of
+#       its PARTS in one process, so both copies see the same machine load; prints the sums of
+#       the best time of each part.
 import ast
 import builtins
 import os
@@ -46,16 +47,20 @@ def load(path, *, instrumented, name):
 def alternate(path, rounds):
     copies = {"plain": load(path, instrumented=False, name="plain"),
               "instrumented": load(path, instrumented=True, name="instrumented")}
-    best = dict.fromkeys(copies, float("inf"))
-    results = set()
-    for i in range(rounds):
-        for label in (copies if i % 2 else reversed(list(copies))):
-            start = time.perf_counter()
-            results.add(copies[label]["work"]())
-            best[label] = min(best[label], time.perf_counter() - start)
-    if len(results) != 1:
-        raise SystemExit(f"bench: the copies computed different results: {results}")
-    print(f"plain {best['plain']:.6f} instrumented {best['instrumented']:.6f}")
+    parts = len(copies["plain"]["PARTS"])
+    best = {(label, i): float("inf") for label in copies for i in range(parts)}
+    for r in range(rounds):
+        for i in range(parts):
+            results = set()
+            for label in (copies if r % 2 else reversed(list(copies))):
+                part, size = copies[label]["PARTS"][i]
+                start = time.perf_counter()
+                results.add(part(size))
+                best[label, i] = min(best[label, i], time.perf_counter() - start)
+            if len(results) != 1:
+                raise SystemExit(f"bench: the copies computed different results for part {i}: {results}")
+    totals = {label: sum(best[label, i] for i in range(parts)) for label in copies}
+    print(f"plain {totals['plain']:.6f} instrumented {totals['instrumented']:.6f}")
 
 
 def main():

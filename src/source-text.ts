@@ -11,8 +11,10 @@ export function decodeSource(bytes: Buffer): string {
     const match = COOKIE.exec(line);
     if (match) {
       const label = match[1].toLowerCase().replace(/_/g, "-");
+      // TextDecoder's "latin1" is windows-1252; Buffer's is ISO-8859-1, which is Python's latin-1.
+      if (["latin-1", "latin1", "iso-8859-1", "iso8859-1", "l1"].includes(label)) return bytes.toString("latin1");
       try {
-        return new TextDecoder(label === "latin-1" ? "latin1" : label).decode(bytes);
+        return new TextDecoder(label).decode(bytes);
       } catch {
         break; // an encoding Node does not know: read it as UTF-8, CPython will judge it
       }

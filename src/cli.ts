@@ -5,7 +5,7 @@
 import { AiythonError, ExitStatus, UsageError } from "./errors.js";
 import { splitArgv } from "./cli-args.js";
 import type { CliOptions } from "./cli-options.js";
-import type { RunOutcome } from "./main.js";
+import { runProgram, type RunOutcome } from "./main.js";
 import { startBridge } from "./start-bridge.js";
 import type { BridgeProcess } from "./recovery/bridge-process.js";
 
@@ -94,7 +94,6 @@ async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProces
     }
     split.program = { kind: "stdin" };
   }
-  const { runProgram } = await import("./main.js");
   return runProgram({
     program: split.program,
     programArgs: split.programArgs,

@@ -4,6 +4,7 @@
 // identical bytes: the stable prefix of two invocations of one block matches, which keeps provider
 // prompt caches and journal request hashes (§11) warm.
 
+import { canonicalJson } from "../canonical-json.js";
 import type { ChatMessage, PauseRequest } from "./ports.js";
 import { EXECUTE_CODE_PERMISSION } from "./limits.js";
 
@@ -15,32 +16,7 @@ export const SYSTEM_PROMPT = [
   'Tool results: {"status":"ok","result":...}, {"status":"error","message":...} or {"status":"skipped"} (did not run).',
 ].join("\n");
 
-/** Canonical JSON: sorted keys at every level, compact separators; throws on NaN, Infinity and non-JSON values. */
-export function canonicalJson(value: unknown): string {
-  return encode(value, "$");
-}
-
-function encode(value: unknown, path: string): string {
-  if (value === null) return "null";
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return JSON.stringify(value);
-    case "number":
-      if (!Number.isFinite(value)) throw new TypeError(`canonical JSON: ${path} is ${value}, which JSON cannot hold`);
-      return JSON.stringify(value);
-    case "object": {
-      if (Array.isArray(value)) return `[${value.map((item, i) => encode(item, `${path}[${i}]`)).join(",")}]`;
-      const entries = Object.keys(value)
-        .sort()
-        .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-        .map((key) => `${JSON.stringify(key)}:${encode((value as Record<string, unknown>)[key], `${path}.${key}`)}`);
-      return `{${entries.join(",")}}`;
-    }
-    default:
-      throw new TypeError(`canonical JSON: ${path} is a ${typeof value}, which JSON cannot hold`);
-  }
-}
+export { canonicalJson } from "../canonical-json.js";
 
 /** The part of a pause that is the same every time this block is reached (§5.1). */
 export function stableMessage(request: PauseRequest, permissions: ReadonlySet<string>): string {

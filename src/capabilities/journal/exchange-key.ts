@@ -5,7 +5,7 @@
 // is what lets `--replay` find it.
 
 import { createHash } from "node:crypto";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "../../canonical-json.js";
 
 export interface ExchangeRequest {
   /** Configured route id, e.g. "openai/gpt-4.1-mini" (the primary route of the profile). */

@@ -1,7 +1,7 @@
-// Canonical JSON for journal keys (SPEC §5.1, §11): sorted keys at every level, compact, no
-// NaN/Infinity, undefined members dropped. The same value always gives the same bytes, so the
-// same model request always hashes to the same key. (The orchestrator has its own copy for
-// prompts; src/capabilities does not import src/recovery.)
+// Canonical JSON (SPEC §5.1, §11): sorted keys at every level, compact, no NaN/Infinity,
+// undefined members dropped. The same value always gives the same bytes: request messages stay
+// stable for provider prompt caches (src/recovery/prompt.ts) and the same model request always
+// hashes to the same journal key (src/capabilities/journal). Shared by both layers, like errors.ts.
 
 export function canonicalJson(value: unknown): string {
   return encode(value, "$");

@@ -8,40 +8,44 @@ columns and the carets of CPython's tracebacks are unchanged):
 
     try:
         STMT
-    except R.Exception:                      # only Exception; BaseExceptions pass untouched
-        D = R.recover(K)                      # `await R.arecover(K)` in async def bodies
-        while D.retry:                        # retry loop: exceptional path only
-            try:
-                STMT                          # a copy, same positions
-            except R.Exception:
-                D = R.recover(K, D)           # the runtime counts consultations (at most 2)
-            else:
-                D = R.DONE
-        if D.propagate:
-            del D
-            raise                             # bare: the ORIGINAL exception, traceback untouched
-        if D.bind:                            # single-name assignments only
-            NAME = D.value                    # the frame's own store op: local, cell, global, class
-        del D
-        return                                # `return` statements only: completed = returned
+    except R.Exception:                       # only Exception; BaseExceptions pass untouched
+        try:
+            while R.recover(K):                # `await R.arecover(K)` in async def bodies
+                try:
+                    STMT                       # a copy, same positions: the retry
+                except R.Exception:
+                    R.failed(K)                # decided by the next R.recover(K) (at most 2 in all)
+                else:
+                    R.succeeded(K)
+            if R.raising(K):
+                raise                          # bare: the ORIGINAL exception, traceback untouched
+            if R.binding(K):                   # single-name assignments only
+                NAME = R.value(K)              # the frame's own store: local, cell, global, class
+            return                             # `return` statements only: completed = returned
+        finally:
+            R.forget(K)
+
+and a statement that can be neither retried nor bound (compound statements, or no retry and no
+single-name target) gets the short form `except R.Exception: if R.settle(K): raise`.
 
 Why this shape:
 - Happy path: a bare `try` costs nothing in 3.11+ (exception tables; 3.12+ even moves the
-  handler out of line). No counter, call or loop runs unless STMT raises.
-- The runtime reads the exception with `sys.exception()`, so no exception name is bound; the one
-  name D (a dunder, unique in the module, deleted on every way out of the handler) is bound only
-  while a failure is being decided. Dunders are skipped by enum's member collection and by the
-  bridge's frame descriptions.
-- `R` is a builtins name chosen not to clash with any identifier of the module; `R.Exception`
-  keeps the handler right when the program rebinds `Exception`.
+  handler out of line; 3.11 pays one jump over it). No counter, call, loop or name binding runs
+  unless STMT raises, and no name is added to the frame: an extra local slot alone measurably
+  slows small, call-heavy functions on 3.12+.
+- The handler binds no name at all: the runtime keeps each failure's state keyed by the original
+  exception (`sys.exception()` in the handler, its `__context__` in the retry's handler), the
+  frame and K, until `forget` (the `finally` runs however the handler is left). `R` is a
+  builtins name chosen not to clash with any identifier of the module; `R.Exception` keeps the
+  handler right when the program rebinds `Exception`.
 - The retry runs inside the handler, in the same scope, so `return`, `yield`, `await`,
   `global`/`nonlocal`, `super()`'s `__class__` cell and name mangling behave as in STMT. The
-  retry copy is plain STMT, so a simple statement (no break/continue possible) cannot reach the
-  generated loop. While a retry runs, the original exception is the one being handled.
+  retry copy is a simple statement, which cannot contain `break`/`continue` for the generated
+  loop to capture. While a retry runs, the original exception is the one being handled.
 - Binding is done by generated code rather than by writing frame locals, so it is right in
   functions, closures, class bodies and modules on every Python version.
-- Compound checkpoints (top-level loops, `if`, `with`, `try`, `match`, definitions) get no retry
-  loop and no binding: a decision can only complete (continue after it) or propagate.
+- Compound checkpoints (top-level loops, `if`, `with`, `try`, `match`, definitions) can only
+  complete (continue after them) or propagate.
 
 Never instrumented even if a table names them (defence against a bad table): docstrings,
 `from __future__` imports, `global`/`nonlocal`/`pass`/`break`/`continue`, statements inside a
@@ -63,7 +67,6 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
-DECISION_NAME = "__aiython_d__"
 RECOVER_NAME = "_aiython_recover"
 
 
@@ -271,8 +274,7 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool,
         key = (site.node.lineno, columns.char(site.node.lineno, site.node.col_offset))
         by_start.setdefault(key, site)
         by_line.setdefault(site.node.lineno, []).append(site)
-    taken = identifiers(tree)
-    r_name, d_name = fresh_name(recover_name, taken), fresh_name(DECISION_NAME, taken)
+    r_name = fresh_name(recover_name, identifiers(tree))
     chosen: dict[int, tuple[int, dict, Site]] = {}  # id(statement) -> (index, info, site)
     resolved, skipped = [], []
     for entry_info in table:
@@ -298,12 +300,12 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool,
         chosen[id(node)] = (first_index + len(resolved), info, site)
         resolved.append(info)
     if chosen:
-        _rewrite_bodies(tree, chosen, r_name, d_name)
+        _rewrite_bodies(tree, chosen, r_name)
         ast.fix_missing_locations(tree)
     return Instrumented(tree, resolved, r_name, skipped)
 
 
-def _rewrite_bodies(tree, chosen, r_name, d_name):
+def _rewrite_bodies(tree, chosen, r_name):
     pending = [tree]
     while pending:
         node = pending.pop()
@@ -313,46 +315,47 @@ def _rewrite_bodies(tree, chosen, r_name, d_name):
                 hit = chosen.get(id(child))
                 if hit is not None:
                     index, info, site = hit
-                    body[position] = _wrap(child, index, info, site.scope == "async", r_name, d_name)
+                    body[position] = _wrap(child, index, info, site.scope == "async", r_name)
 
 
-def _wrap(stmt, index, info, is_async, r_name, d_name):
+def _wrap(stmt, index, info, is_async, r_name):
     where = {"lineno": stmt.lineno, "col_offset": stmt.col_offset,
              "end_lineno": stmt.end_lineno, "end_col_offset": stmt.end_col_offset}
 
-    def name(identifier, store=False):
-        return ast.Name(id=identifier, ctx=ast.Store() if store else ast.Load(), **where)
-
-    def attr(base, attribute):
-        return ast.Attribute(value=name(base), attr=attribute, ctx=ast.Load(), **where)
-
-    def assign(value, target=d_name):
-        return ast.Assign(targets=[name(target, store=True)], value=value, **where)
-
-    def consult(*args):
-        call = ast.Call(func=attr(r_name, "arecover" if is_async else "recover"),
-                        args=[ast.Constant(value=a, **where) if isinstance(a, int) else a for a in args],
-                        keywords=[], **where)
-        return assign(ast.Await(value=call, **where) if is_async else call)
+    def call(method, awaited=False):
+        value = ast.Call(func=ast.Attribute(value=ast.Name(id=r_name, ctx=ast.Load(), **where), attr=method,
+                                            ctx=ast.Load(), **where),
+                         args=[ast.Constant(value=index, **where)], keywords=[], **where)
+        return ast.Await(value=value, **where) if awaited else value
 
     def handler(body):
-        return ast.ExceptHandler(type=attr(r_name, "Exception"), name=None, body=body, **where)
+        exception = ast.Attribute(value=ast.Name(id=r_name, ctx=ast.Load(), **where), attr="Exception",
+                                  ctx=ast.Load(), **where)
+        return ast.ExceptHandler(type=exception, name=None, body=body, **where)
 
-    forget = ast.Delete(targets=[name(d_name, store=False)], **where)
-    forget.targets[0].ctx = ast.Del()
-    steps = [consult(index)]
-    if info["retry_allowed"]:
-        retry = ast.Try(body=[copy.deepcopy(stmt)], handlers=[handler([consult(index, name(d_name))])],
-                        orelse=[assign(attr(r_name, "DONE"))], finalbody=[], **where)
-        steps.append(ast.While(test=attr(d_name, "retry"), body=[retry], orelse=[], **where))
-    steps.append(ast.If(test=attr(d_name, "propagate"), body=[copy.deepcopy(forget), ast.Raise(exc=None, cause=None, **where)],
-                        orelse=[], **where))
-    if info["target"]:
-        steps.append(ast.If(test=attr(d_name, "bind"), body=[assign(attr(d_name, "value"), info["target"])],
-                            orelse=[], **where))
-    steps.append(forget)
-    if info["is_return"]:
-        steps.append(ast.Return(value=None, **where))
+    def statement(expression):
+        return ast.Expr(value=expression, **where)
+
+    def raise_if(condition):
+        return ast.If(test=condition, body=[ast.Raise(exc=None, cause=None, **where)], orelse=[], **where)
+
+    ending = [ast.Return(value=None, **where)] if info["is_return"] else []
+    if not info["retry_allowed"] and not info["target"]:
+        steps = [raise_if(call("asettle" if is_async else "settle", is_async)), *ending]
+    else:
+        consult = call("arecover" if is_async else "recover", is_async)
+        if info["retry_allowed"]:
+            retry = ast.Try(body=[copy.deepcopy(stmt)], handlers=[handler([statement(call("failed"))])],
+                            orelse=[statement(call("succeeded"))], finalbody=[], **where)
+            decide = ast.While(test=consult, body=[retry], orelse=[], **where)
+        else:
+            decide = statement(consult)
+        body = [decide, raise_if(call("raising"))]
+        if info["target"]:
+            bind = ast.Assign(targets=[ast.Name(id=info["target"], ctx=ast.Store(), **where)], value=call("value"),
+                              **where)
+            body.append(ast.If(test=call("binding"), body=[bind], orelse=[], **where))
+        steps = [ast.Try(body=body + ending, handlers=[], orelse=[], finalbody=[statement(call("forget"))], **where)]
     return ast.Try(body=[stmt], handlers=[handler(steps)], orelse=[], finalbody=[], **where)
 
 

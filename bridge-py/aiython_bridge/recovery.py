@@ -73,17 +73,27 @@ class Note(str):
 
 
 class Decision:
-    """What the instrumented handler does next (see instrument.py)."""
+    """A consultation's outcome: "retry", "complete", "bind" (with `value`) or "propagate"."""
 
-    __slots__ = ("retry", "propagate", "bind", "value", "attempt", "original")
+    __slots__ = ("action", "value")
 
-    def __init__(self, *, retry=False, propagate=False, bind=False, value=None, attempt=0, original=None):
-        self.retry, self.propagate, self.bind, self.value = retry, propagate, bind, value
-        self.attempt, self.original = attempt, original
+    def __init__(self, action: str, value=None):
+        self.action, self.value = action, value
 
 
-PROPAGATE = Decision(propagate=True)
-DONE = Decision()
+PROPAGATE = Decision("propagate")
+DONE = Decision("complete")
+RETRY = Decision("retry")
+
+
+class _Failure:
+    """One failing execution of one checkpoint statement in one frame, while its handler runs:
+    the original exception, consultations so far, the retry's failure still to decide."""
+
+    __slots__ = ("original", "attempt", "pending", "decision")
+
+    def __init__(self, original):
+        self.original, self.attempt, self.pending, self.decision = original, 0, original, PROPAGATE
 
 
 def eligible(exc) -> bool:
@@ -150,7 +160,6 @@ class CheckpointRuntime:
     """Bound in builtins under the name(s) instrument.py chose; one per process."""
 
     Exception = Exception  # the handler's `except R.Exception`, immune to a rebound `Exception`
-    DONE = DONE
 
     def __init__(self, decisions, *, project_root: str | None = None, context_values: bool = True):
         self.decisions = decisions
@@ -161,6 +170,9 @@ class CheckpointRuntime:
         self._ranges: dict[str, list] = {}
         self._kinds: dict[str, str] = {}
         self._handlers: dict[str, list] = {}
+        # Open failures by (id(original exception), id(frame), checkpoint index): the handler binds
+        # no name, so its state lives here from its first call until forget()/settle() ends it.
+        self._failures: dict[tuple[int, int, int], _Failure] = {}
 
     # ---- registration (instrument.py) ----
 
@@ -176,57 +188,150 @@ class CheckpointRuntime:
         if getattr(builtins, recover_name, None) is not self:
             setattr(builtins, recover_name, self)
 
-    # ---- the handler's calls ----
+    # ---- the handler's calls (instrument.py): `sys.exception()` is the statement's failure ----
 
-    def recover(self, index: int, previous: Decision | None = None) -> Decision:
+    def recover(self, index: int) -> bool:
+        """Decide the pending failure of the statement; True: run the statement again."""
         exc, frame = sys.exception(), sys._getframe(1)
         try:
-            step = self._step(index, previous, exc, frame)
-            return step if isinstance(step, Decision) else self.decisions.consult(step)
-        except Exception as failure:  # the bridge's own fault: the program's exception goes on
-            return _internal(previous, exc, failure)
+            failure = self._open(index, exc, frame)
+            self._consult(failure, self._step(index, failure, frame))
+            return failure.decision is RETRY
         finally:
             del frame
 
-    def arecover(self, index: int, previous: Decision | None = None):
-        """recover() for `async def` bodies: checks run now, a consultation is awaited."""
+    def arecover(self, index: int):
+        """recover() in `async def` bodies: the checks run now, a consultation is awaited."""
         exc, frame = sys.exception(), sys._getframe(1)
         try:
-            step = self._step(index, previous, exc, frame)
-        except Exception as failure:
-            step = _internal(previous, exc, failure)
+            failure = self._open(index, exc, frame)
+            step = self._step(index, failure, frame)
         finally:
             del frame
-        return self._await(step, previous, exc)
+        return self._aconsult(failure, step, lambda: failure.decision is RETRY)
 
-    async def _await(self, step, previous, exc):
-        if isinstance(step, Decision):
-            return step
+    def settle(self, index: int) -> bool:
+        """The whole decision for a statement that can be neither retried nor bound: True: raise."""
+        exc, frame = sys.exception(), sys._getframe(1)
+        key = (id(exc), id(frame), index)
         try:
-            return await self.decisions.aconsult(step)
-        except Exception as failure:
-            return _internal(previous, exc, failure)
+            failure = self._open(index, exc, frame)
+            self._consult(failure, self._step(index, failure, frame))
+            return failure.decision is not DONE
+        finally:
+            self._failures.pop(key, None)
+            del frame
+
+    def asettle(self, index: int):
+        exc, frame = sys.exception(), sys._getframe(1)
+        key = (id(exc), id(frame), index)
+        try:
+            failure = self._open(index, exc, frame)
+            step = self._step(index, failure, frame)
+        finally:
+            del frame
+
+        def result():
+            self._failures.pop(key, None)
+            return failure.decision is not DONE
+
+        return self._aconsult(failure, step, result, lambda: self._failures.pop(key, None))
+
+    def failed(self, index: int) -> None:
+        """The retried statement raised `sys.exception()`: decided by the next recover()."""
+        failure = self._find(index, sys._getframe(1))
+        if failure is not None:
+            failure.pending = sys.exception()
+
+    def succeeded(self, index: int) -> None:
+        failure = self._find(index, sys._getframe(1))
+        if failure is not None:
+            failure.decision = DONE
+
+    def raising(self, index: int) -> bool:
+        failure = self._find(index, sys._getframe(1))
+        return failure is None or failure.decision.action == "propagate"
+
+    def binding(self, index: int) -> bool:
+        failure = self._find(index, sys._getframe(1))
+        return failure is not None and failure.decision.action == "bind"
+
+    def value(self, index: int):
+        return self._find(index, sys._getframe(1)).decision.value
+
+    def forget(self, index: int) -> None:
+        """The handler is left (any way: done, raise, return, a generator closed mid-retry)."""
+        failure = self._find(index, sys._getframe(1))
+        if failure is not None:
+            self._failures.pop((id(failure.original), id(sys._getframe(1)), index), None)
 
     # ---- the decision steps ----
 
-    def _step(self, index, previous, exc, frame):
-        checkpoint = self._checkpoints[index]
-        if previous is None:
-            if not self.may_recover(exc, frame):
+    def _open(self, index, exc, frame) -> _Failure:
+        key = (id(exc), id(frame), index)
+        failure = self._failures.get(key)
+        if failure is None or failure.original is not exc:
+            failure = self._failures[key] = _Failure(exc)
+        return failure
+
+    def _find(self, index, frame) -> _Failure | None:
+        """The open failure of this handler: `sys.exception()` is its original exception, or (in
+        the retry's handler, or while a BaseException passes) has it as a `__context__`."""
+        exc, hops = sys.exception(), 0
+        while exc is not None and hops < 64:
+            failure = self._failures.get((id(exc), id(frame), index))
+            if failure is not None and failure.original is exc:
+                return failure
+            exc, hops = exc.__context__, hops + 1
+        return None
+
+    def _consult(self, failure, step) -> None:
+        if isinstance(step, Decision):
+            failure.decision = step
+            return
+        try:
+            failure.decision = self.decisions.consult(step)
+        except Exception as fault:  # the bridge's own fault: the program's exception goes on
+            failure.decision = _internal(failure.original, fault)
+
+    async def _aconsult(self, failure, step, result, cleanup=None):
+        try:
+            if isinstance(step, Decision):
+                failure.decision = step
+            else:
+                try:
+                    failure.decision = await self.decisions.aconsult(step)
+                except Exception as fault:
+                    failure.decision = _internal(failure.original, fault)
+            return result()
+        finally:
+            if cleanup is not None:
+                cleanup()
+
+    def _step(self, index, failure, frame):
+        """A RecoveryPause for the failure to decide now, or the final Decision without one."""
+        exc = failure.pending
+        if exc is None:
+            return failure.decision  # nothing new since the last decision (a retry succeeded)
+        failure.pending = None
+        try:
+            checkpoint = self._checkpoints[index]
+            if failure.attempt == 0:
+                if not self.may_recover(exc, frame):
+                    return PROPAGATE
+            elif not eligible(exc) or decided(exc):
+                add_note(failure.original, f"not recovered: the retried statement raised {_describe_exception(exc)}")
                 return PROPAGATE
-            attempt, original = 1, exc
-        else:
-            attempt, original = previous.attempt + 1, previous.original
-            if not eligible(exc) or decided(exc):
-                add_note(original, f"not recovered: the retried statement raised {_describe_exception(exc)}")
+            elif failure.attempt >= MAX_CONSULTATIONS:
+                add_note(failure.original, f"not recovered: the statement failed again after {MAX_CONSULTATIONS} "
+                                           f"consultations ({_describe_exception(exc)})")
                 return PROPAGATE
-            if attempt > MAX_CONSULTATIONS:
-                add_note(original, f"not recovered: the statement failed again after {MAX_CONSULTATIONS} "
-                                   f"consultations ({_describe_exception(exc)})")
-                return PROPAGATE
-        retry_allowed = checkpoint.retry_allowed and not self.through_other_project_frame(frame, exc, checkpoint)
-        return RecoveryPause(self, checkpoint, frame, exc, attempt=attempt, original=original,
-                             retry_allowed=retry_allowed)
+            failure.attempt += 1
+            retry_allowed = checkpoint.retry_allowed and not self.through_other_project_frame(frame, exc, checkpoint)
+            return RecoveryPause(self, checkpoint, frame, exc, attempt=failure.attempt, original=failure.original,
+                                 retry_allowed=retry_allowed)
+        except Exception as fault:
+            return _internal(failure.original, fault)
 
     def may_recover(self, exc, frame) -> bool:
         if not eligible(exc) or decided(exc):
@@ -343,8 +448,7 @@ def thrown_in(frame, exc) -> bool:
     return False
 
 
-def _internal(previous, exc, failure) -> Decision:
-    original = previous.original if previous is not None else exc
+def _internal(original, failure) -> Decision:
     if isinstance(failure, RecursionError):  # e.g. the program's own RecursionError, at full depth
         add_note(original, "not recovered: too little stack left to consult the model")
     else:
@@ -477,7 +581,7 @@ class RecoveryPause(pauses.Pause):
         if action == "retry":
             if not self.retry_allowed:
                 raise ToolError("RetryNotAllowed", self._retry_refusal())
-            return Decision(retry=True, attempt=self.attempt, original=self.original)
+            return RETRY
         if action == "reraise":
             if self.attempt > 1:
                 add_note(self.original, f"after a retry the statement failed with {_describe_exception(self.exception)}")
@@ -492,7 +596,7 @@ class RecoveryPause(pauses.Pause):
                                           "takes no outcome; omit it")
         if outcome.get("kind") == "error":
             raise ToolError("ValueError", 'recover cannot use outcome kind "error"; use action "reraise"')
-        return Decision(bind=True, value=self._outcome_value(args))
+        return Decision("bind", self._outcome_value(args))
 
     def _retry_refusal(self) -> str:
         if not self.checkpoint.retry_allowed:

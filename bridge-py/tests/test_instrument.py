@@ -67,6 +67,8 @@ class Program:
                 exec(code, self.namespace)
             except BaseException as exc:  # noqa: BLE001 - the program's ending is the result
                 error = exc
+        # Invariant of every run: each handler that was entered has forgotten its failure state.
+        assert not self.runtime._failures, f"failure states left open: {self.runtime._failures}"
         return out.getvalue(), error
 
 
@@ -373,13 +375,35 @@ class TransformRules(unittest.TestCase):
         result = instrument.instrument(ast.parse(source), table, source=source, entry=False)
         self.assertEqual([c["id"] for c in result.checkpoints], [c["id"] for c in table])
 
-    def test_introduced_names_avoid_program_names(self):
-        source = "_aiython_recover = 1\n__aiython_d__ = 2\ndef f():\n    return _aiython_recover + __aiython_d__\n"
+    def test_the_runtime_name_avoids_program_names(self):
+        source = "_aiython_recover = 1\ndef f():\n    return _aiython_recover\n"
         tree = ast.parse(source)
         table = instrument.select_checkpoints(tree, source, entry=True)
         result = instrument.instrument(tree, table, source=source, entry=True)
         self.assertEqual(result.recover_name, "_aiython_recover1")
-        self.assertIn("__aiython_d1__", ast.unparse(result.tree))
+        self.assertIn("_aiython_recover1.recover(", ast.unparse(result.tree))
+
+    def test_functions_gain_no_local_variables(self):
+        program = Program(self, """
+            def f(a, b):
+                total = a + b
+                for i in range(3):
+                    total += i
+                return total
+            async def g(x):
+                y = await x
+                return y
+            class C:
+                def m(self):
+                    return super().m()
+        """)
+        program.run(instrumented=False)
+        plain = program.namespace
+        program.run(instrumented=True)
+        for name, get in {"f": lambda ns: ns["f"], "g": lambda ns: ns["g"], "C.m": lambda ns: ns["C"].m}.items():
+            code, plain_code = get(program.namespace).__code__, get(plain).__code__
+            self.assertEqual(code.co_varnames, plain_code.co_varnames, name)
+            self.assertEqual(code.co_cellvars + code.co_freevars, plain_code.co_cellvars + plain_code.co_freevars, name)
 
     def test_no_introduced_name_is_left_behind_after_a_recovery(self):
         program = Program(self, """

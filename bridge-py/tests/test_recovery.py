@@ -392,6 +392,26 @@ class Decisions(unittest.TestCase):
         self.assertEqual(out, "enter\nafter\n")  # the context manager's generator never resumed
         self.assertEqual([r["statement"].splitlines()[0] for r in program.requests], ["with tag():"])
 
+    def test_a_generator_closed_while_suspended_in_a_retry_leaves_nothing_open(self):
+        def decide(request, op):
+            op("execute", {"code": "data['key'] = 'fixed'"})
+            op("recover", {"action": "retry"})
+
+        program = Program(self, """
+            data = {}
+            def stream():
+                received = yield data["key"]
+                print("never", received)
+            g = stream()
+            print(next(g))
+            g.close()
+            print("closed")
+        """, decide)
+        out, error = program.run()  # the harness checks that no failure state is left open
+        self.assertIsNone(error)
+        self.assertEqual(out, "fixed\nclosed\n")
+        self.assertEqual(len(program.requests), 1)
+
     def test_runaway_recursion_propagates_with_one_note(self):
         program = Program(self, """
             def down(n):

@@ -3,12 +3,14 @@
 Over 400 lines: eligibility, the frame walk, the pause of mode "recovery", its decisions and the
 two decision sources (host, in-process) share the Decision and note vocabulary; each part is small.
 
-instrument.py wraps each checkpoint statement in a `try` whose handler calls
-`R.recover(K)` / `await R.arecover(K)` (R: the CheckpointRuntime, bound in builtins) and acts on
-the returned Decision: propagate (bare `raise` of the original exception), retry (run the
-statement again, then `R.recover(K, D)` if it fails again), bind (store `value` in the target
-name) or nothing (continue with the next statement). The exception is read with
-`sys.exception()`, the frame with `sys._getframe(1)`.
+instrument.py wraps each checkpoint statement in a `try` whose handler calls the
+CheckpointRuntime R (bound in builtins): `R.recover(K)` / `await R.arecover(K)` decides and says
+whether to run the statement again, `R.failed(K)` / `R.succeeded(K)` report a retry, then
+`R.raising(K)` (bare `raise` of the original exception), `R.binding(K)` / `R.value(K)` (store a
+value in the target name) and `R.forget(K)` in a `finally`; `R.settle(K)` does it all for
+statements that can be neither retried nor bound. The handler binds no name: each call finds its
+exception with `sys.exception()` and its frame with `sys._getframe(1)`, and the failure's state
+(attempts, the retry's failure, the decision) is kept here by (original exception, frame, K).
 
 A failure is NOT put to the model (the original exception propagates untouched) when:
 - it is not eligible: not an `Exception`; aiython's own (`AIError` and subclasses, including

@@ -510,9 +510,9 @@ class ProjectModules(unittest.TestCase):
         return {"rewritten": None, "runtimeName": "_rt", "blocks": [], "diagnostics": [],
                 "checkpoints": instrument.select_checkpoints(tree, message["source"], entry=True)}
 
-    def install(self, plans):
+    def install(self, plans, model_configured=True):
         server = FakeServer(plans)
-        import_hook.install(server, {"project_root": self.root, "model_configured": True})
+        import_hook.install(server, {"project_root": self.root, "model_configured": model_configured})
         return server
 
     def test_project_module_gets_its_nested_checkpoints(self):
@@ -530,6 +530,34 @@ class ProjectModules(unittest.TestCase):
         # Top-level statements of an imported module are never checkpoints, even if the plan names them.
         ids = [c.id for c in self.program.runtime._checkpoints if c.filename.endswith("helper.py")]
         self.assertEqual(len(ids), 2)
+
+    def test_blocks_of_a_module_call_a_runtime_of_their_own(self):
+        rewritten = "def ask():\n    return _rt.block(1)\n"
+        block = {"id": "helper.py:1", "index": 1, "statement": "ask the oracle", "kind": "expression",
+                 "span": {"line": 2, "column": 11, "end_line": 2, "end_column": 25}, "target": None,
+                 "output_type": None, "requires_result": True, "directive": {}, "is_async": False, "function": "ask"}
+        # Without a model a reached block raises AIError: enough to see which runtime it called.
+        self.install({"rewritten": rewritten, "runtimeName": "_rt", "blocks": [block], "checkpoints": [],
+                      "diagnostics": []}, model_configured=False)
+        sentinel = object()
+        builtins._rt = sentinel  # the entry program's runtime: must stay untouched
+        self.addCleanup(delattr, builtins, "_rt")
+        self.addCleanup(lambda: hasattr(builtins, "_rt1") and delattr(builtins, "_rt1"))
+        import helper
+        from aiython_bridge.errors import AIError
+
+        with self.assertRaisesRegex(AIError, "no model configured"):
+            helper.ask()
+        self.assertIs(builtins._rt, sentinel)
+        self.assertEqual(type(builtins._rt1).__name__, "Runtime")
+
+    def test_diagnostics_fail_the_import_as_a_syntax_error(self):
+        self.install({"rewritten": None, "runtimeName": "_rt", "blocks": [], "checkpoints": [],
+                      "diagnostics": [{"line": 3, "column": 4, "message": "malformed directive"}]})
+        with self.assertRaises(SyntaxError) as caught:
+            import helper  # noqa: F401
+        self.assertEqual((caught.exception.msg, caught.exception.lineno, caught.exception.offset),
+                         ("malformed directive", 3, 5))
 
     def test_a_null_plan_imports_the_module_unchanged(self):
         server = self.install(None)

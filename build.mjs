@@ -3,6 +3,7 @@
 // Native addons stay external (they are loaded from node_modules at run time).
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 
 rmSync("dist", { recursive: true, force: true });
 await build({
@@ -22,3 +23,8 @@ await build({
   },
   logLevel: "warning",
 });
+
+// Byte-compile the bridge for the build's Python, so that its first import is fast even where
+// PYTHONDONTWRITEBYTECODE keeps Python from caching it at run time. Optional: without python3
+// here, Python compiles the bridge when it first runs.
+spawnSync("python3", ["-m", "compileall", "-q", "bridge-py/aiython_bridge", "bridge-py/aiython"], { stdio: "ignore" });

@@ -63,6 +63,12 @@ class Server:
             slot[0].release()
         elif "pause" in message and self.pause_router is not None:
             self.pause_router(message)
+        elif kind == protocol.COMPILE:
+            # The host plans an imported project module while the program runs (import hook).
+            from aiython_bridge import oracle
+
+            value = oracle.check(message["items"])
+            self.channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         else:
             raise protocol.ProtocolViolation("unexpected %r message while the program runs" % kind)
 

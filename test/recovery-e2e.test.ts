@@ -1,0 +1,106 @@
+// End-to-end: recovery checkpoints through the built CLI and the loopback model (SPEC §4.2, §5
+// `recover`). The bridge's own unit tests (bridge-py/tests/test_recovery.py) cover the many
+// Python shapes with an in-process decision source; these prove the whole path a user runs.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { aiython, cleanEnv, python, ROOT } from "./support/run-cli.js";
+import { startLoopbackModel, toolCall, type RecordedRequest, type ScriptedReply } from "./support/loopback-model.js";
+
+const FIXTURES = path.join(ROOT, "test", "fixtures", "recovery");
+
+function project(files: string[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-recovery-"));
+  fs.mkdirSync(path.join(dir, ".git"));
+  for (const file of files) fs.copyFileSync(path.join(FIXTURES, file), path.join(dir, file));
+  return dir;
+}
+
+async function run(files: string[], script: ScriptedReply[] | null) {
+  const dir = project(files);
+  const server = script ? await startLoopbackModel({ script }) : null;
+  try {
+    const env = server ? cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url }) : cleanEnv();
+    const result = await aiython(["--no-journal", files[0]], { cwd: dir, env });
+    const requests = server?.requests.filter((r) => r.path.endsWith("/chat/completions")) ?? [];
+    return { ...result, requests, dir };
+  } finally {
+    await server?.close();
+  }
+}
+
+const recover = (args: object, extra: ScriptedReply["toolCalls"] = []): ScriptedReply => ({ toolCalls: [...extra, toolCall("recover", args)] });
+const stable = (r: RecordedRequest) => JSON.parse(r.body.messages[1].content);
+const live = (r: RecordedRequest) => JSON.parse(r.body.messages[2].content);
+
+test("a NameError is completed with a replacement value of the target's type", async () => {
+  const result = await run(["name_error.py"], [recover({ action: "complete", outcome: { kind: "literal", value: 0.25 } })]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "rate 0.25\n");
+  assert.equal(result.requests.length, 1);
+  const request = result.requests[0];
+  assert.equal(stable(request).mode, "recovery");
+  assert.equal(live(request).recovery?.exception_type ?? stable(request).recovery?.exception_type, "NameError");
+  const tools = request.body.tools.map((t: { function: { name: string } }) => t.function.name);
+  assert.ok(tools.includes("recover") && !tools.includes("finish"));
+});
+
+test("a loop repaired by execute + retry on each of 3 iterations appends exactly 3 times", async () => {
+  const repair = recover({ action: "retry" }, [toolCall("execute", { code: "ticket.title = ticket.text" })]);
+  const result = await run(["loop_retry.py"], [repair, repair, repair]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "A\nB\nC\nappended 3 times\n");
+  assert.equal(result.requests.length, 3);
+});
+
+test("reraise: the original exception propagates with the model's explanation as a note", async () => {
+  const result = await run(["reraise.py"], [recover({ action: "reraise", explanation: "the key 'b' is missing from the input; add it" })]);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /KeyError: 'b'\n.*the key 'b' is missing from the input; add it/s);
+  assert.doesNotMatch(result.stderr, /aiython_bridge/);
+});
+
+test("a user try/except handles the error and the model is never called", async () => {
+  const result = await run(["user_handles.py"], []);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "value -1\n");
+  assert.equal(result.requests.length, 0);
+});
+
+test("attempt limit: two consultations, then the original exception", async () => {
+  const retry = recover({ action: "retry" });
+  const result = await run(["reraise.py"], [retry, retry, retry]);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /KeyError: 'b'/);
+  assert.equal(result.requests.length, 2, "exactly two consultations");
+});
+
+test("recovery inside an imported project module", async () => {
+  const result = await run(["uses_module.py", "helpers.py"], [recover({ action: "retry" }, [toolCall("execute", { code: "import builtins; builtins.PREFIX = 'item-'" })])]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "item-3\n");
+  assert.equal(result.requests.length, 1);
+  assert.match(stable(result.requests[0]).statement, /text = PREFIX \+ str\(n\)/);
+});
+
+test("unconfigured: an uncaught exception is exactly python3's", async () => {
+  const dir = project(["reraise.py"]);
+  const [ours, theirs] = await Promise.all([
+    aiython(["reraise.py"], { cwd: dir, env: cleanEnv() }),
+    python(["reraise.py"], { cwd: dir, env: cleanEnv() }),
+  ]);
+  assert.equal(ours.stderr, theirs.stderr);
+  assert.equal(ours.stdout, theirs.stdout);
+  assert.equal(ours.exitCode, theirs.exitCode);
+});
+
+test("configured but the model is down: the original exception, with a note saying why", async () => {
+  const dir = project(["reraise.py"]);
+  const result = await aiython(["--no-journal", "reraise.py"], { cwd: dir, env: cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }) });
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /KeyError: 'b'/);
+  assert.match(result.stderr, /127\.0\.0\.1:9/);
+});

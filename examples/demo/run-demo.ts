@@ -1,5 +1,6 @@
-// `npm run demo`: starts the stand-in model on 127.0.0.1 and runs examples/tickets.py with the
-// built CLI against it, exactly as a user would with a real OpenAI-compatible server.
+// `npm run demo [-- SCRIPT]`: starts the stand-in model on 127.0.0.1 and runs examples/tickets.py
+// (or SCRIPT) with the built CLI against it, exactly as a user would with a real
+// OpenAI-compatible server.
 
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -9,10 +10,11 @@ import { startStandInModel } from "./stand-in-model.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const model = await startStandInModel();
 process.stderr.write(`demo: stand-in model at ${model.url}\n`);
-process.stderr.write("demo: AIYTHON_MODEL=openai/stand-in OPENAI_BASE_URL=<that url> bin/aiython examples/tickets.py\n");
+process.stderr.write(`demo: AIYTHON_MODEL=openai/stand-in OPENAI_BASE_URL=<that url> bin/aiython ${process.argv[2] ?? "examples/tickets.py"}\n`);
 const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "openai/stand-in", OPENAI_BASE_URL: model.url };
 delete env.OPENAI_API_KEY;
-const child = spawn(path.join(root, "bin", "aiython"), [path.join(root, "examples", "tickets.py")], { stdio: "inherit", env });
+const script = process.argv[2] ?? path.join(root, "examples", "tickets.py");
+const child = spawn(path.join(root, "bin", "aiython"), [script], { stdio: "inherit", env });
 child.on("close", async (code, signal) => {
   await model.close();
   process.stderr.write(`demo: ${model.requests.length} model requests\n`);

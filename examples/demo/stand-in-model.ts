@@ -1,9 +1,10 @@
 // A rule-based stand-in for a real model, so that `npm run demo` shows examples/tickets.py end
 // to end on a machine with no network and no API key. It speaks the OpenAI-compatible protocol
 // through the test suite's loopback server and knows exactly two instructions of the tickets
-// example; anything else gets an `error` outcome saying so. It is not a model.
+// example and one recovery decision (skip the failing statement, for examples/recovery.py);
+// anything else gets an `error` outcome saying so. It is not a model.
 
-import { finishCall, startLoopbackModel, type ScriptedReply } from "../../test/support/loopback-model.js";
+import { finishCall, startLoopbackModel, toolCall, type ScriptedReply } from "../../test/support/loopback-model.js";
 
 interface Related {
   name: string;
@@ -14,11 +15,20 @@ function request(body: { messages: { role: string; content: string | null }[] })
   const users = body.messages.filter((m) => m.role === "user").map((m) => JSON.parse(m.content ?? "{}"));
   const stable = users[0] ?? {};
   const live = users[1] ?? {};
-  return { statement: String(stable.statement ?? ""), related: (live.related_objects ?? []) as Related[], rounds: body.messages.filter((m) => m.role === "tool").length };
+  return {
+    mode: String(stable.mode ?? "syntax"),
+    statement: String(stable.statement ?? ""),
+    related: (live.related_objects ?? []) as Related[],
+    rounds: body.messages.filter((m) => m.role === "tool").length,
+  };
 }
 
 export function standInReply(body: { messages: { role: string; content: string | null }[] }): ScriptedReply {
-  const { statement, related, rounds } = request(body);
+  const { statement, related, rounds, mode } = request(body);
+  if (mode === "recovery") {
+    // examples/recovery.py: a record without a readable age is skipped (the statement counts as done).
+    return { toolCalls: [toolCall("recover", { action: "complete", explanation: "skipped a record without a readable age" })] };
+  }
   if (rounds > 0) return finishCall({ kind: "error", reason: "the stand-in model cannot repair an answer" });
   if (/classify/.test(statement)) {
     const ticket = String(related.find((r) => r.name === "ticket")?.value ?? "");

@@ -23,6 +23,19 @@ await build({
   },
   logLevel: "warning",
 });
+// bin/aiython's entry: CommonJS, so that the interpreter is spawned before Node initialises its
+// ES module loader for the rest (src/early-start.ts).
+await build({
+  entryPoints: { early: "src/early-entry.ts" },
+  outfile: "dist/early.cjs",
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  external: ["./cli.js"],
+  logLevel: "warning",
+});
 
 // Byte-compile the bridge for the build's Python, so that its first import is fast even where
 // PYTHONDONTWRITEBYTECODE keeps Python from caching it at run time. Optional: without python3

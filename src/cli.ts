@@ -2,39 +2,23 @@
 // commander, dispatches, and is the only place that sets the exit status. User mistakes end
 // with one `aiython: …` line on stderr; nothing else of aiython's ever goes to stdout.
 
-import { AiythonError, ExitStatus, UsageError } from "./errors.js";
+import { ExitStatus, isAiythonError, UsageError } from "./errors.js";
 import { splitArgv } from "./cli-args.js";
 import type { CliOptions } from "./cli-options.js";
-import { runProgram, type RunOutcome } from "./main.js";
-import { startBridge } from "./start-bridge.js";
+import type { RunOutcome } from "./main.js";
+import { earlyStart, takeHandoff } from "./early-start.js";
+import { BRIDGE_DIR } from "./start-bridge.js";
 import type { BridgeProcess } from "./recovery/bridge-process.js";
 
 async function main(argv: string[]): Promise<RunOutcome> {
   const split = splitArgv(argv);
-  const early = startEarly(split);
+  const early = takeHandoff(argv) ?? earlyStart(argv, BRIDGE_DIR);
   try {
     return await dispatch(split, early);
   } catch (error) {
     early?.kill("SIGKILL");
     throw error;
   }
-}
-
-/** For a plain program run, start the interpreter before anything else is loaded. */
-function startEarly(split: ReturnType<typeof splitArgv>): BridgeProcess | undefined {
-  if (split.subcommand || split.optionArgs.some((a) => a === "--explain" || a === "-h" || a === "--help" || a === "--version")) return undefined;
-  if (split.program === null && process.stdin.isTTY) return undefined;
-  const python = peekValue(split.optionArgs, "--python");
-  return startBridge(python, split.optionArgs.includes("-i"), process.env);
-}
-
-function peekValue(optionArgs: string[], name: string): string | undefined {
-  let value: string | undefined;
-  optionArgs.forEach((arg, i) => {
-    if (arg === name) value = optionArgs[i + 1];
-    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
-  });
-  return value;
 }
 
 async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProcess | undefined): Promise<RunOutcome> {
@@ -94,6 +78,7 @@ async function dispatch(split: ReturnType<typeof splitArgv>, early: BridgeProces
     }
     split.program = { kind: "stdin" };
   }
+  const { runProgram } = await import("./main.js");
   return runProgram({
     program: split.program,
     programArgs: split.programArgs,
@@ -128,7 +113,7 @@ function finish(outcome: RunOutcome): void {
 }
 
 main(process.argv.slice(2)).then(finish, (error: unknown) => {
-  if (error instanceof AiythonError) {
+  if (isAiythonError(error)) {
     process.stderr.write(`aiython: ${error.message}\n`);
     process.exitCode = error.exitStatus;
     return;

@@ -44,6 +44,12 @@ export class InternalError extends AiythonError {
 /** The bridge broke the wire protocol (bad frame, oversize frame, unknown message). */
 export class ProtocolError extends InternalError {}
 
+/** True for aiython's own errors, also those made by the CommonJS entry bundle (dist/early.cjs),
+ * whose classes are copies: checked by shape, not by `instanceof`. */
+export function isAiythonError(error: unknown): error is AiythonError {
+  return error instanceof AiythonError || (error instanceof Error && typeof (error as { exitStatus?: unknown }).exitStatus === "number");
+}
+
 export function assertNever(value: never, what = "value"): never {
   throw new InternalError(`unexpected ${what}: ${JSON.stringify(value)}`);
 }

@@ -34,6 +34,18 @@ def _move_high(fd):
     return new_fd
 
 
+def wait_for_host_close(fd, seconds=5.0):
+    """Keep the channel open until the host closes it (it does on our end-of-stream): a host
+    write racing our exit would otherwise fail with EPIPE and lose what we sent."""
+    import select
+
+    try:
+        while select.select([fd], [], [], seconds)[0] and os.read(fd, 65536):
+            pass
+    except (OSError, ValueError):
+        pass
+
+
 def main():
     import json
 
@@ -57,6 +69,7 @@ def main():
     _send_raw(control, json.dumps(hello).encode("utf-8"))
     if tuple(info[:2]) < MIN_VERSION:
         _send_raw(control, b"")  # end of stream; the host explains the refusal
+        wait_for_host_close(control)
         os._exit(0)
 
     from aiython_bridge.server import serve

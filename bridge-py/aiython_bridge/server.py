@@ -128,6 +128,9 @@ def serve(control_fd, signal_fd):
     except BaseException:
         server._report_fatal("the bridge failed before the program started", _format_exc())
         channel.send_end_of_stream()
+        from aiython_bridge.boot import wait_for_host_close
+
+        wait_for_host_close(channel.fd)
         os._exit(70)
 
     from aiython_bridge.runner import run_program

@@ -143,7 +143,10 @@ export class BridgeProcess {
       });
       this.child.on("close", (code, signal) => {
         if (spawnError) return;
-        rejectHello(new UsageError(`${describeChoice(choice)} did not start as a Python interpreter (exit status ${code ?? signal})`));
+        // After anything the channel still has to deliver (a `hello` naming an old Python wins).
+        setImmediate(() =>
+          rejectHello(new UsageError(`${describeChoice(choice)} did not start as a Python interpreter (exit status ${code ?? signal})`)),
+        );
         for (const waiter of this.pending.values()) {
           waiter({ type: "result", id: "", ok: false, error: { type: "bridge_exited", message: "the Python process ended" } });
         }

@@ -59,6 +59,7 @@ export class Channel {
         this.ended = true;
         this.buffered = [];
         this.bufferedBytes = 0;
+        this.end(); // the bridge may be waiting for our close before it exits
         this.events.endOfStream();
         return;
       }

@@ -1,0 +1,49 @@
+// End-to-end: while a model request is in flight and stderr is a terminal, a spinner on stderr
+// names the block's file:line and the elapsed seconds, and is erased (SPEC §2); with stderr not a
+// terminal, nothing of it appears. `script` gives the CLI a pseudo-terminal.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { execa } from "execa";
+import { aiython, cleanEnv, CLI, ROOT } from "./support/run-cli.js";
+import { finishCall, startLoopbackModel } from "./support/loopback-model.js";
+
+const hasScript = fs.existsSync("/usr/bin/script");
+
+function project(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-spinner-"));
+  fs.mkdirSync(path.join(dir, ".git"));
+  fs.copyFileSync(path.join(ROOT, "test", "fixtures", "ai", "one_block.py"), path.join(dir, "one_block.py"));
+  return dir;
+}
+
+test("on a terminal: the spinner shows the block's line and is erased; the program's output is intact", { skip: !hasScript && "needs script(1)" }, async () => {
+  const server = await startLoopbackModel({ script: [{ ...finishCall({ kind: "literal", value: "high" }), delayMs: 700 }] });
+  try {
+    const dir = project();
+    const env = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url, TERM: "xterm" });
+    const result = await execa("script", ["-qec", `${CLI} --no-journal one_block.py`, "/dev/null"], { cwd: dir, env, extendEnv: false, reject: false });
+    const screen = String(result.stdout);
+    assert.equal(result.exitCode, 0, screen);
+    assert.match(screen, /aiython: one_block\.py:4 \d+\.\ds/);
+    assert.match(screen, /\r\x1b\[2K/, "the line is erased");
+    assert.match(screen, /high str/);
+  } finally {
+    await server.close();
+  }
+});
+
+test("not a terminal: no spinner at all", async () => {
+  const server = await startLoopbackModel({ script: [{ ...finishCall({ kind: "literal", value: "low" }), delayMs: 400 }] });
+  try {
+    const result = await aiython(["--no-journal", "one_block.py"], { cwd: project(), env: cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url }) });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "low str\n");
+    assert.equal(result.stderr, "");
+  } finally {
+    await server.close();
+  }
+});

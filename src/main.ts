@@ -8,7 +8,7 @@ import { ConfigError, ExitStatus, InternalError } from "./errors.js";
 import { loadConfig, profileFor, type ResolvedConfig } from "./capabilities/config/index.js";
 import { BridgeProcess, type BridgeEnd } from "./recovery/bridge-process.js";
 import { startBridge } from "./start-bridge.js";
-import type { PauseCoordinator } from "./recovery/pause-coordinator.js";
+import type { InvocationRunner, PauseCoordinator } from "./recovery/pause-coordinator.js";
 import type { BridgeMessage, HostMessage, RunTarget } from "./recovery/protocol.js";
 import { relaySignals } from "./recovery/signal-relay.js";
 import { QUIET_SIGNALS } from "./defaults.js";
@@ -98,13 +98,16 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
     const profile = config.modelConfigured ? profileFor(config, null) : null;
     planImports = config.modelConfigured;
     if (config.modelConfigured) {
-      // Loaded only when a model is configured: the orchestrator brings ajv, the client openai.
-      const [{ makeInvocationRunner }, { PauseCoordinator }, { Spinner }] = await Promise.all([
-        import("./invocation-wiring.js"),
-        import("./recovery/pause-coordinator.js"),
-        import("./recovery/spinner.js"),
-      ]);
-      const runner = makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring });
+      const { PauseCoordinator } = await import("./recovery/pause-coordinator.js");
+      // The orchestrator (ajv) and the model client (openai) load at the first pause: a run with
+      // a model configured that never reaches a block or a failure never pays for them.
+      let wired: Promise<InvocationRunner> | null = null;
+      const runner: InvocationRunner = async (context) => {
+        wired ??= Promise.all([import("./invocation-wiring.js"), import("./recovery/spinner.js")]).then(
+          ([{ makeInvocationRunner }, { Spinner }]) => makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring }),
+        );
+        return (await wired)(context);
+      };
       coordinator = new PauseCoordinator((m) => bridge.send(m), runner, (error) => {
         void stop(internal((error as Error).message));
       });

@@ -250,3 +250,37 @@ test("execute_code denied: evaluate/execute are not offered, a literal still wor
   assert.ok(!offered.includes("evaluate") && !offered.includes("execute"), `offered: ${offered}`);
   assert.ok(offered.includes("finish"));
 });
+
+test("HTTP 429 with Retry-After is waited out and retried within the deadline", async () => {
+  const run = await runFixture("one_block.py", {
+    script: [{ status: 429, headers: { "retry-after": "1" } }, finishCall({ kind: "literal", value: "low" })],
+  });
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "low str\n");
+  assert.equal(run.requests.length, 2);
+  assert.ok(run.requests[1].receivedAt - run.requests[0].receivedAt >= 900, "waited for Retry-After");
+});
+
+test("HTTP 500 is retried", async () => {
+  const run = await runFixture("one_block.py", { script: [{ status: 500 }, finishCall({ kind: "literal", value: "high" })] });
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "high str\n");
+  assert.equal(run.requests.length, 2);
+});
+
+test("a malformed response body ends the block with AIError, no provider text shown", async () => {
+  const run = await runFixture("one_block.py", { script: [{ rawBody: `{"choices": [ ${LOOPBACK_SECRET}` }] });
+  assertAIError(run, /AIError: .*/);
+  assert.ok(!run.stderr.includes(LOOPBACK_SECRET));
+});
+
+test("non-JSON tool arguments are an invalid batch the model is told about, then repaired", async () => {
+  const run = await runFixture("one_block.py", {
+    script: [{ toolCalls: [toolCall("finish", "{outcome: high}")] }, finishCall({ kind: "literal", value: "high" })],
+  });
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "high str\n");
+  const [feedback] = toolMessages(run.requests[1]);
+  assert.equal(feedback.status, "error");
+  assert.match(feedback.message, /JSON/);
+});

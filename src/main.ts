@@ -158,7 +158,7 @@ export async function runProgram(command: RunCommand, started?: BridgeProcess): 
     clock.programEnded();
     coordinator?.cancelAll();
     await coordinator?.settled();
-    const outcome = problem ?? outcomeOf(end, target, relay.relayed);
+    const outcome = problem ?? outcomeOf(end, relay.relayed);
     await observers?.finish(
       { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null },
       clock.timings(),
@@ -188,7 +188,7 @@ function internal(message: string): RunOutcome {
   return { kind: "status", status: ExitStatus.internal, message: new InternalError(message).message };
 }
 
-function outcomeOf(end: BridgeEnd, _target: RunTarget, relayed: NodeJS.Signals | null): RunOutcome {
+function outcomeOf(end: BridgeEnd, relayed: NodeJS.Signals | null): RunOutcome {
   if (end.fatal) return internal(end.fatal.message);
   if (end.protocolError) return { kind: "status", status: ExitStatus.internal, message: end.protocolError.message };
   if (end.signal) {

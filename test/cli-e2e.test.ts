@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { aiython, both, PROGRAMS, python } from "./support/run-cli.js";
+import { aiython, both } from "./support/run-cli.js";
 
 async function assertSame(args: string[], options: Parameters<typeof both>[1] = {}) {
   const { ours, theirs } = await both(args, options);
@@ -104,9 +104,4 @@ test("a file with a syntax error that no AI block explains fails as in CPython w
   const ours = await assertSame(["-c", "return 5"]);
   assert.equal(ours.exitCode, 1);
   assert.match(ours.stderr, /SyntaxError: 'return' outside function/);
-});
-
-test("python3 and the fixtures agree on the folder the tests run in", async () => {
-  const theirs = await python(["-c", "import os; print(os.getcwd())"]);
-  assert.equal(theirs.stdout.trim(), PROGRAMS);
 });

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: { cli: "src/cli.ts" },
+  entryPoints: { cli: "src/cli/main.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -26,7 +26,7 @@ await build({
 // bin/aiython's entry: CommonJS, so that the interpreter is spawned before Node initialises its
 // ES module loader for the rest (src/early-start.ts).
 await build({
-  entryPoints: { early: "src/early-entry.ts" },
+  entryPoints: { early: "src/cli/early-entry.ts" },
   outfile: "dist/early.cjs",
   bundle: true,
   format: "cjs",

@@ -4,9 +4,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runInvocation } from "../src/recovery/orchestrator.js";
-import { parseArguments } from "../src/recovery/batch-validation.js";
-import type { PauseRequest, ToolCall } from "../src/recovery/ports.js";
+import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
+import { parseArguments } from "../src/recovery/invocation/batch-validation.js";
+import type { PauseRequest, ToolCall } from "../src/recovery/invocation/ports.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./support/scripted-model.js";
 import { FakeFrame } from "./support/fake-frame.js";
 import { checkpoint, expressionBlock, settings, statementBlock } from "./support/pause-requests.js";

@@ -18,9 +18,9 @@ import {
   renderConfigShow,
   type ConfigInputs,
   type ResolvedConfig,
-} from "../src/capabilities/config/index.js";
-import { parseDotenv } from "../src/capabilities/config/dotenv.js";
-import { CONFIG_SCHEMA } from "../src/capabilities/config/schema.js";
+} from "../src/config/index.js";
+import { parseDotenv } from "../src/config/dotenv.js";
+import { CONFIG_SCHEMA } from "../src/config/schema.js";
 
 const FAKE_KEY = "sk-test-FAKEKEY-4f9c2e7a1b";
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "config", "invalid");
@@ -525,7 +525,7 @@ describe("the schema and the bundle", () => {
     const entry = path.join(out, "entry.ts");
     writeFileSync(
       entry,
-      `import { loadConfig, renderConfigShow } from ${JSON.stringify(path.resolve("src/capabilities/config/index.ts"))};\n` +
+      `import { loadConfig, renderConfigShow } from ${JSON.stringify(path.resolve("src/config/index.ts"))};\n` +
         `const config = await loadConfig({ scriptPath: null, cwd: process.cwd(), env: {} });\n` +
         `process.stdout.write(renderConfigShow(config));\n`,
     );

@@ -3,8 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openJournal } from "../src/capabilities/journal/index.js";
-import { runRunsCommand } from "../src/runs-command.js";
+import { openJournal } from "../src/journal/index.js";
+import { runRunsCommand } from "../src/cli/commands/runs.js";
 import { UsageError } from "../src/errors.js";
 import { counters, tempProject } from "./support/journal-helpers.js";
 

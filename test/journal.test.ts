@@ -9,7 +9,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { exchangeKey, exchangeRequestJson, journalPath, JournalUnavailableError, openJournal, SCHEMA_VERSION } from "../src/capabilities/journal/index.js";
+import { exchangeKey, exchangeRequestJson, journalPath, JournalUnavailableError, openJournal, SCHEMA_VERSION } from "../src/journal/index.js";
 import { counters, makeUnwritable, tempProject } from "./support/journal-helpers.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

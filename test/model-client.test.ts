@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
-import { createModelClient } from "../src/capabilities/model/model-client.js";
-import { ModelCallError } from "../src/capabilities/model/errors.js";
-import type { ModelRequestLike, RouteLike, ToolSpecLike } from "../src/capabilities/model/types.js";
+import { createModelClient } from "../src/capabilities/chat/model-client.js";
+import { ModelCallError } from "../src/capabilities/chat/errors.js";
+import type { ModelRequestLike, RouteLike, ToolSpecLike } from "../src/capabilities/chat/types.js";
 import { LOOPBACK_SECRET, echoFinishResponder, finishCall, startLoopbackModel, toolCall, type LoopbackModel, type ScriptedReply } from "./support/loopback-model.js";
-import { parseRetryAfter, planRetry } from "../src/capabilities/model/retry.js";
-import { StreamAssembler, normaliseCompletion } from "../src/capabilities/model/normalise-response.js";
-import { runInvocation } from "../src/recovery/orchestrator.js";
-import type { ModelPort } from "../src/recovery/ports.js";
+import { parseRetryAfter, planRetry } from "../src/capabilities/chat/retry.js";
+import { StreamAssembler, normaliseCompletion } from "../src/capabilities/chat/normalise-response.js";
+import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
+import type { ModelPort } from "../src/recovery/invocation/ports.js";
 import { FakeFrame } from "./support/fake-frame.js";
 import { expressionBlock, settings } from "./support/pause-requests.js";
 
@@ -438,7 +438,7 @@ describe("cancellation and deadlines", () => {
 });
 
 test("the openai package is only imported dynamically, so loading the client costs nothing", () => {
-  const folder = new URL("../src/capabilities/model/", import.meta.url);
+  const folder = new URL("../src/capabilities/chat/", import.meta.url);
   for (const name of readdirSync(folder)) {
     const text = readFileSync(new URL(name, folder), "utf8");
     for (const line of text.split("\n")) {

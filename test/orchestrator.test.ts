@@ -3,10 +3,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runInvocation, type InvocationEvent } from "../src/recovery/orchestrator.js";
-import { ModelCallError, type ChatMessage, type ModelRequest, type PauseRequest } from "../src/recovery/ports.js";
-import { SYSTEM_PROMPT, canonicalJson } from "../src/recovery/prompt.js";
-import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/recovery/limits.js";
+import { runInvocation, type InvocationEvent } from "../src/recovery/invocation/orchestrator.js";
+import { ModelCallError, type ChatMessage, type ModelRequest, type PauseRequest } from "../src/recovery/invocation/ports.js";
+import { SYSTEM_PROMPT, canonicalJson } from "../src/recovery/invocation/prompt.js";
+import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/recovery/invocation/limits.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./support/scripted-model.js";
 import { FakeFrame, ok, opError, type OpHandler } from "./support/fake-frame.js";
 import { checkpoint, expressionBlock, settings, statementBlock } from "./support/pause-requests.js";

@@ -7,11 +7,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { loadConfig, profileFor, type ResolvedConfig } from "../src/capabilities/config/index.js";
-import { journalPath } from "../src/capabilities/journal/index.js";
-import { startObservers, type Observers } from "../src/observability.js";
-import type { ModelPort, ModelRequest, ModelResponse } from "../src/recovery/ports.js";
-import { initialMessages } from "../src/recovery/prompt.js";
+import { loadConfig, profileFor, type ResolvedConfig } from "../src/config/index.js";
+import { journalPath } from "../src/journal/index.js";
+import { startObservers, type Observers } from "../src/run/observers.js";
+import type { ModelPort, ModelRequest, ModelResponse } from "../src/recovery/invocation/ports.js";
+import { initialMessages } from "../src/recovery/invocation/prompt.js";
 import { expressionBlock } from "./support/pause-requests.js";
 import { filesUnder, makeUnwritable, tempProject } from "./support/journal-helpers.js";
 

@@ -3,8 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { statsJsonLine, statsText } from "../src/capabilities/observe/stats-render.js";
-import type { ObservedInvocation } from "../src/capabilities/observe/types.js";
+import { statsJsonLine, statsText } from "../src/observe/stats-render.js";
+import type { ObservedInvocation } from "../src/observe/types.js";
 import { counters } from "./support/journal-helpers.js";
 
 const FIELDS = [

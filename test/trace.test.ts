@@ -5,8 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { openTraceWriter, TraceFileError } from "../src/capabilities/observe/trace-writer.js";
-import { makeRedactor, secretsFrom, REDACTED } from "../src/capabilities/observe/redact.js";
+import { openTraceWriter, TraceFileError } from "../src/observe/trace-writer.js";
+import { makeRedactor, secretsFrom, REDACTED } from "../src/observe/redact.js";
 import { tempProject } from "./support/journal-helpers.js";
 
 const KEY = "sk-test-FAKE-KEY-0123456789abcdef";

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import type { InvocationCounters } from "../../src/capabilities/journal/index.js";
+import type { InvocationCounters } from "../../src/journal/index.js";
 
 export function tempProject(prefix = "aiython-journal-"): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));

@@ -4,7 +4,7 @@
 // open the new journal and write to it at the same time.
 //   node --import tsx test/support/journal-writer.ts PROJECT TAG COUNT START
 
-import { openJournal } from "../../src/capabilities/journal/index.js";
+import { openJournal } from "../../src/journal/index.js";
 import { counters } from "./journal-helpers.js";
 
 const [root, tag, count, start] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // Pause requests for orchestrator tests, shaped like what the bridge sends (SPEC §5.1): a one-line
 // expression block with small related values, a statement block, and a failed checkpoint.
 
-import type { InvocationSettings, PauseRequest } from "../../src/recovery/ports.js";
+import type { InvocationSettings, PauseRequest } from "../../src/recovery/invocation/ports.js";
 
 const ROUTE_SOURCE = [
   "def route(ticket: str) -> str:",

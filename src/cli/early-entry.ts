@@ -1,0 +1,12 @@
+// Entry of bin/aiython, built as CommonJS (dist/early.cjs): start the interpreter for a plain run
+// first, then load the CLI (an ES module) and hand it the started process. Both paths below are
+// as seen from dist/: the package root is one folder up, and `./cli.js` is the bundle of
+// src/cli/main.ts (kept external by build.mjs).
+
+import path from "node:path";
+import { earlyStart, handOff } from "./early-start.js";
+
+const argv = process.argv.slice(2);
+handOff({ argv, bridge: earlyStart(argv, path.resolve(__dirname, "..", "bridge-py")) });
+// @ts-expect-error: dist/cli.js exists only in the build
+void import("./cli.js");

@@ -1,0 +1,118 @@
+// From a validated aiython.toml document to resolved profiles (SPEC §7). The top level is the
+// `default` profile; `profiles.NAME` overrides it key by key, with two refinements:
+//   - `api_base` / `api_key_env` qualify `model`: a profile that sets its own `model` does not
+//     inherit the top-level ones; a profile that inherits `model` may still override them.
+//   - `capabilities` merge per capability name; every other key replaces the inherited value.
+// Layer-level `api_base` / `api_key_env` apply to string routes and to route tables lacking them.
+
+import { ConfigError } from "../errors.js";
+import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "./defaults.js";
+import { resolveEnvFile, type CredentialLookup } from "./credentials.js";
+import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
+import type { ConfigDocument, RouteSpec, SettingsTable } from "./schema.js";
+import type { Permission, ProfileSettings, Route } from "./types.js";
+
+export interface DocumentContext {
+  configName: string;
+  projectRoot: string;
+  credentials: CredentialLookup;
+  /** `--model ID` and the profile it replaces the model of. */
+  modelOverride: { id: string; profile: string } | null;
+}
+
+export function profilesFromDocument(doc: ConfigDocument, ctx: DocumentContext): Map<string, ProfileSettings> {
+  const named = doc.profiles ?? {};
+  if (Object.hasOwn(named, DEFAULT_PROFILE)) {
+    throw new ConfigError(
+      `${ctx.configName}: profiles.${DEFAULT_PROFILE}: "${DEFAULT_PROFILE}" is reserved for the top-level settings; ` +
+        `move these keys to the top level or choose another profile name`,
+    );
+  }
+  checkApiBases(doc, "", ctx.configName);
+  for (const [name, table] of Object.entries(named)) checkApiBases(table, `profiles.${name}.`, ctx.configName);
+
+  const profiles = new Map<string, ProfileSettings>();
+  profiles.set(DEFAULT_PROFILE, resolveProfile(DEFAULT_PROFILE, doc, null, ctx));
+  for (const [name, table] of Object.entries(named)) profiles.set(name, resolveProfile(name, doc, table, ctx));
+  return profiles;
+}
+
+function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | null, ctx: DocumentContext): ProfileSettings {
+  const pick = <K extends keyof SettingsTable>(key: K): { value: SettingsTable[K]; at: string } | null => {
+    if (own && own[key] !== undefined) return { value: own[key], at: `profiles.${name}.${key}` };
+    if (top[key] !== undefined) return { value: top[key], at: key };
+    return null;
+  };
+  const ownsModel = own?.model !== undefined;
+  const qualifier = (key: "api_base" | "api_key_env") => (ownsModel ? own?.[key] : (own?.[key] ?? top[key]));
+  const layerBase = qualifier("api_base");
+  const layerKeyEnv = qualifier("api_key_env");
+
+  const envFileSetting = pick("env_file");
+  const envFile = envFileSetting
+    ? resolveEnvFile(envFileSetting.value as string, ctx.projectRoot, envFileSetting.at, ctx.configName)
+    : null;
+
+  let routes: Route[];
+  if (ctx.modelOverride && ctx.modelOverride.profile === name) {
+    // `--model` with a known prefix goes to that provider; a bare id stays on this profile's server.
+    const prefixed = knownProvider(ctx.modelOverride.id) !== null;
+    routes = [
+      buildRoute(
+        {
+          id: ctx.modelOverride.id,
+          apiBase: prefixed ? undefined : layerBase,
+          apiKeyEnv: prefixed ? undefined : layerKeyEnv,
+          where: "--model",
+          baseSetting: `api_base in ${ctx.configName}`,
+          envFile,
+        },
+        ctx.credentials,
+      ),
+    ];
+  } else {
+    const model = pick("model");
+    const specs: RouteSpec[] = model === null ? [] : Array.isArray(model.value) ? model.value : [model.value as RouteSpec];
+    routes = specs.map((spec, i) => {
+      const at = model && Array.isArray(model.value) ? `${model.at}[${i}]` : (model?.at ?? "model");
+      const table = typeof spec === "string" ? { model: spec } : spec;
+      return buildRoute(
+        {
+          id: table.model,
+          apiBase: table.api_base ?? layerBase,
+          apiKeyEnv: table.api_key_env ?? layerKeyEnv,
+          where: `${ctx.configName}: ${at}`,
+          baseSetting: "api_base",
+          envFile,
+        },
+        ctx.credentials,
+      );
+    });
+  }
+
+  return {
+    name,
+    routes,
+    prompt: pick("prompt")?.value ?? CONFIG_DEFAULTS.prompt,
+    timeoutSeconds: pick("timeout")?.value ?? CONFIG_DEFAULTS.timeoutSeconds,
+    maxRounds: pick("max_rounds")?.value ?? CONFIG_DEFAULTS.maxRounds,
+    contextValues: pick("context_values")?.value ?? CONFIG_DEFAULTS.contextValues,
+    permissions: new Set((pick("permissions")?.value as Permission[] | undefined) ?? CONFIG_DEFAULTS.permissions),
+    journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
+    maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
+    envFile,
+    capabilities: { ...(top.capabilities ?? {}), ...(own?.capabilities ?? {}) },
+  };
+}
+
+/** Every api_base written in a table (its own and its route tables'), checked where it is written. */
+function checkApiBases(table: SettingsTable, prefix: string, configName: string): void {
+  if (table.api_base !== undefined) checkApiBase(table.api_base, `${configName}: ${prefix}api_base`);
+  const model = table.model;
+  const specs = model === undefined ? [] : Array.isArray(model) ? model : [model];
+  specs.forEach((spec, i) => {
+    if (typeof spec === "string" || spec.api_base === undefined) return;
+    const at = Array.isArray(model) ? `${prefix}model[${i}].api_base` : `${prefix}model.api_base`;
+    checkApiBase(spec.api_base, `${configName}: ${at}`);
+  });
+}

@@ -1,0 +1,10 @@
+// The public surface of the journal (SPEC §11): the only module that touches SQLite. Callers
+// import from here only.
+
+export { openJournal, journalPath, JournalUnavailableError, type OpenJournalOptions } from "./open-journal.js";
+export { Journal } from "./journal.js";
+export { exchangeKey, exchangeRequestJson, argsHash, type ExchangeRequest } from "./exchange-key.js";
+export { canonicalJson } from "../canonical-json.js";
+export { SCHEMA_VERSION } from "./migrations.js";
+export { JOURNAL_DIR, JOURNAL_FILE, RUNS_LIST_DEFAULT_LIMIT } from "./defaults.js";
+export type { InvocationCounters, InvocationEntry, InvocationSummary, RunEnd, RunStart, RunSummary, StoredExchange } from "./types.js";

@@ -1,0 +1,51 @@
+// What a model request is to the journal (SPEC §11): its canonical request JSON and key, and the
+// stored form of an answer. The recording and replaying model ports both use these, so a request
+// recorded by one run is found by the next.
+
+import { canonicalJson, exchangeKey, exchangeRequestJson } from "../journal/index.js";
+import type { ModelRequestLike, ModelResponseLike } from "../capabilities/chat/types.js";
+
+export interface RouteName {
+  /** The profile's primary route id, e.g. "openai/gpt-4.1-mini". */
+  id: string;
+  model: string;
+}
+
+export function requestKey(route: RouteName, request: ModelRequestLike): { key: string; requestJson: string } {
+  const requestJson = exchangeRequestJson({
+    route: route.id,
+    model: route.model,
+    messages: request.messages,
+    tools: request.tools,
+    parameters: { tool_choice: request.toolChoice },
+  });
+  return { key: exchangeKey(requestJson), requestJson };
+}
+
+/** The answer as stored: everything but the provider's timing, which a replay does not spend. */
+export function responseJson(response: ModelResponseLike): string {
+  return canonicalJson({ message: response.message, usage: response.usage, request_bytes: response.requestBytes, route: response.route });
+}
+
+export function responseFromJson(json: string): ModelResponseLike {
+  const stored = JSON.parse(json) as { message: ModelResponseLike["message"]; usage?: ModelResponseLike["usage"]; request_bytes: number; route: string };
+  return {
+    message: { content: stored.message.content ?? null, tool_calls: stored.message.tool_calls ?? [] },
+    ...(stored.usage ? { usage: stored.usage } : {}),
+    requestBytes: stored.request_bytes,
+    providerSeconds: 0,
+    route: stored.route,
+  };
+}
+
+/** "tickets.py:9": the block a request is about, from its stable user message (§5.1). */
+export function blockOf(request: ModelRequestLike, display: (file: string) => string): string {
+  const stable = request.messages.find((message) => message.role === "user");
+  try {
+    const location = (JSON.parse(stable?.content ?? "") as { location?: { file?: unknown; line?: unknown } }).location;
+    if (typeof location?.file === "string" && typeof location.line === "number") return `${display(location.file)}:${location.line}`;
+  } catch {
+    // Not the orchestrator's JSON: fall through to a generic name.
+  }
+  return "this block";
+}

@@ -1,0 +1,25 @@
+// A ModelPort that passes every request to the live client and hands each successful
+// request/answer pair to the journal (SPEC §11). Failures pass through unrecorded: a replay of a
+// failed call should fail the same way, by finding nothing.
+
+import type { ModelPortLike } from "../capabilities/chat/types.js";
+import { requestKey, responseJson, type RouteName } from "./exchange-of.js";
+
+export interface RecordedExchange {
+  key: string;
+  route: string;
+  model: string;
+  requestJson: string;
+  responseJson: string;
+}
+
+export function recordingModel(live: ModelPortLike, route: RouteName, record: (exchange: RecordedExchange) => void): ModelPortLike {
+  return {
+    async complete(request, options) {
+      const response = await live.complete(request, options);
+      const { key, requestJson } = requestKey(route, request);
+      record({ key, route: route.id, model: route.model, requestJson, responseJson: responseJson(response) });
+      return response;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// What the command line asks to run, checked before the interpreter starts so that user mistakes
+// get one clear line and exit 2 (SPEC §2): a missing script, a folder without __main__.py, an
+// unreadable file.
+
+import fs from "node:fs";
+import path from "node:path";
+import { UsageError } from "../errors.js";
+import type { RunTarget } from "../recovery/bridge/protocol.js";
+
+export type ProgramSpec =
+  | { kind: "script"; path: string }
+  | { kind: "module"; name: string }
+  | { kind: "code"; code: string }
+  | { kind: "stdin" };
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+export function resolveTarget(spec: ProgramSpec): RunTarget {
+  switch (spec.kind) {
+    case "module":
+      return { kind: "module", name: spec.name };
+    case "code":
+      return { kind: "code", code: spec.code };
+    case "stdin":
+      return { kind: "stdin" };
+    case "script":
+      return resolveScript(spec.path);
+  }
+}
+
+function resolveScript(file: string): RunTarget {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    throw new UsageError(`can't open file '${path.resolve(file)}': ${reason(error)}`);
+  }
+  if (stat.isDirectory()) {
+    const main = ["__main__.py", "__main__.pyc"].find((name) => fs.existsSync(path.join(file, name)));
+    if (!main) {
+      throw new UsageError(`'${file}' is a folder without __main__.py: run a .py file inside it, or add __main__.py to run the folder`);
+    }
+    return { kind: "directory", path: file };
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch (error) {
+    throw new UsageError(`can't open file '${path.resolve(file)}': ${reason(error)}`);
+  }
+  try {
+    const head = Buffer.alloc(4);
+    const n = fs.readSync(fd, head, 0, 4, 0);
+    if (n === 4 && head.equals(ZIP_MAGIC)) return { kind: "directory", path: file };
+  } catch (error) {
+    throw new UsageError(`can't read file '${path.resolve(file)}': ${reason(error)}`);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return { kind: "file", path: file };
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ENOENT":
+      return "No such file or directory";
+    case "EACCES":
+    case "EPERM":
+      return "Permission denied (check the file's permissions)";
+    case "EISDIR":
+      return "Is a directory";
+    default:
+      return (error as Error).message;
+  }
+}

@@ -14,6 +14,7 @@ import { analyzeSource } from "../src/frontend/index.js";
 import { parsePython } from "../src/frontend/syntax-tree.js";
 import { startPythonOracle } from "../test/support/python-oracle.js";
 import { buildBigProgram } from "./frontend/big-program.js";
+import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 
 const PYTHON = process.env.AIYTHON_TEST_PYTHON ?? "python3";
 const which = process.argv[2] ?? "all";
@@ -32,7 +33,7 @@ async function big(): Promise<void> {
     const onPhase = (name: string): void => {
       laps.push(`${name} ${(performance.now() - t0).toFixed(0)}`);
     };
-    const plan = await analyzeSource({ source, filename: "/bench/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, onPhase });
+    const plan = await analyzeSource({ source, filename: "/bench/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, onPhase });
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     cpus.push(`node ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, python ${cpuOf(oracle.pid)} ms`);
@@ -125,7 +126,7 @@ async function stdlib(): Promise<void> {
     if (source.startsWith("\uFEFF")) source = source.slice(1);
     bytes += source.length;
     try {
-      const plan = await analyzeSource({ source, filename: f.path, displayName: f.path.split("/").pop() ?? f.path, oracle, entryModule: true, checkpoints: true });
+      const plan = await analyzeSource({ source, filename: f.path, displayName: f.path.split("/").pop() ?? f.path, oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES });
       checkpoints += plan.checkpoints.length;
       if (plan.blocks.length > 0) failures.push(`${f.path}: ${plan.blocks.length} blocks, first at line ${plan.blocks[0].span.line}: ${JSON.stringify(plan.blocks[0].statement.slice(0, 60))}`);
       if (plan.diagnostics.length > 0) failures.push(`${f.path}: diagnostics ${JSON.stringify(plan.diagnostics)}`);

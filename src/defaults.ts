@@ -6,8 +6,5 @@ export const KILL_GRACE_MS = Number(process.env.AIYTHON_KILL_GRACE_MS) > 0 ? Num
 /** How long the host waits for the interpreter to report a SIGINT before relaying one itself. */
 export const SIGINT_NOTICE_WAIT_MS = 100;
 
-/** How long the host waits for the control channel to drain after the interpreter exits. */
-export const CLOSE_WAIT_MS = 500;
-
 /** Signals that end a run without a message: the user or the system asked for it. */
 export const QUIET_SIGNALS: ReadonlySet<string> = new Set(["SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE"]);

@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { analyzeSource, type CompileItem, type CompileOracle, type CompileVerdict, type Plan } from "../src/frontend/index.js";
 import { LineIndex } from "../src/frontend/positions.js";
 import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
+import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 
 let oracle: PythonOracle;
 before(() => {
@@ -25,6 +26,7 @@ function analyze(source: string, options: { entryModule?: boolean; checkpoints?:
     oracle: options.oracle ?? oracle,
     entryModule: options.entryModule ?? true,
     checkpoints: options.checkpoints ?? true,
+    capabilityNames: CAPABILITY_NAMES,
   });
 }
 

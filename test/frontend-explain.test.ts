@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { analyzeSource, renderExplainJson, renderExplainText, type Plan } from "../src/frontend/index.js";
 import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
+import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 
 const TICKETS = `from typing import Literal
 
@@ -23,7 +24,7 @@ let oracle: PythonOracle;
 let plan: Plan;
 before(async () => {
   oracle = startPythonOracle();
-  plan = await analyzeSource({ source: TICKETS, filename: "/tmp/tickets.py", displayName: "tickets.py", oracle, entryModule: true, checkpoints: true });
+  plan = await analyzeSource({ source: TICKETS, filename: "/tmp/tickets.py", displayName: "tickets.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES });
 });
 after(async () => {
   await oracle.close();
@@ -86,7 +87,7 @@ describe("--explain for people", () => {
 
   test("a file without blocks says so", async () => {
     const source = "x = 1\nprint(x)\n";
-    const valid = await analyzeSource({ source, filename: "/tmp/v.py", displayName: "v.py", oracle, entryModule: true, checkpoints: true });
+    const valid = await analyzeSource({ source, filename: "/tmp/v.py", displayName: "v.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES });
     assert.match(renderExplainText(valid, source, { color: false }), /\nno AI blocks \(CPython compiles the file as it is\), 2 checkpoints\n$/);
   });
 });

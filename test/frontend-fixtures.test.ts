@@ -19,6 +19,7 @@ import { after, before, describe, test } from "node:test";
 import { analyzeSource, renderExplainJson, renderExplainText, type Plan, type Span } from "../src/frontend/index.js";
 import { LineIndex, countCodePoints } from "../src/frontend/positions.js";
 import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
+import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 
 const DIR = new URL("./fixtures/frontend/", import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
@@ -42,7 +43,7 @@ describe("frontend fixtures", () => {
       const source = readFileSync(new URL(name, DIR), "utf8");
       assert.match(source, /^#/, `${name} must start with a comment saying what it tests`);
       const options = optionsOf(source);
-      const plan = await analyzeSource({ source, filename: `/fixtures/${name}`, displayName: name, oracle, entryModule: options.entryModule, checkpoints: options.checkpoints });
+      const plan = await analyzeSource({ source, filename: `/fixtures/${name}`, displayName: name, oracle, entryModule: options.entryModule, checkpoints: options.checkpoints, capabilityNames: CAPABILITY_NAMES });
 
       await checkInvariants(name, source, plan);
 

@@ -10,18 +10,19 @@ import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import { createModelClient } from "../src/capabilities/chat/model-client.js";
 import { ModelCallError } from "../src/capabilities/chat/errors.js";
-import type { ModelRequestLike, RouteLike, ToolSpecLike } from "../src/capabilities/chat/types.js";
+import type { ChatRoute } from "../src/capabilities/chat/types.js";
+import type { ModelRequest, ToolSpec } from "../src/model-port.js";
 import { LOOPBACK_SECRET, echoFinishResponder, finishCall, startLoopbackModel, toolCall, type LoopbackModel, type ScriptedReply } from "./support/loopback-model.js";
 import { parseRetryAfter, planRetry } from "../src/capabilities/chat/retry.js";
 import { StreamAssembler, normaliseCompletion } from "../src/capabilities/chat/normalise-response.js";
 import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
-import type { ModelPort } from "../src/recovery/invocation/ports.js";
+import type { ModelPort } from "../src/model-port.js";
 import { FakeFrame } from "./support/fake-frame.js";
 import { expressionBlock, settings } from "./support/pause-requests.js";
 
 const API_KEY = "sk-test-ROUTEKEY-5b1e0c9d7a3f";
 
-const finishTool: ToolSpecLike = {
+const finishTool: ToolSpec = {
   type: "function",
   function: {
     name: "finish",
@@ -29,7 +30,7 @@ const finishTool: ToolSpecLike = {
     parameters: { type: "object", properties: { outcome: { type: "object" } }, required: ["outcome"], additionalProperties: false },
   },
 };
-const evaluateTool: ToolSpecLike = {
+const evaluateTool: ToolSpec = {
   type: "function",
   function: {
     name: "evaluate",
@@ -38,7 +39,7 @@ const evaluateTool: ToolSpecLike = {
   },
 };
 
-const request: ModelRequestLike = {
+const request: ModelRequest = {
   messages: [
     { role: "system", content: "You complete Python blocks." },
     { role: "user", content: '{"mode":"syntax","statement":"total = sum of prices in café ✓"}' },
@@ -58,7 +59,7 @@ async function loopback(script: ScriptedReply[]): Promise<LoopbackModel> {
   return server;
 }
 
-function routeFor(server: { url: string }, overrides: Partial<RouteLike> = {}): RouteLike {
+function routeFor(server: { url: string }, overrides: Partial<ChatRoute> = {}): ChatRoute {
   return { id: "loopback/test-model", model: "test-model", apiBase: server.url, apiKey: API_KEY, apiKeyEnv: "LOOPBACK_API_KEY", ...overrides };
 }
 

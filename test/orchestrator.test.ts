@@ -4,7 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { runInvocation, type InvocationEvent } from "../src/recovery/invocation/orchestrator.js";
-import { ModelCallError, type ChatMessage, type ModelRequest, type PauseRequest } from "../src/recovery/invocation/ports.js";
+import { ModelCallError, type ChatMessage, type ModelRequest } from "../src/model-port.js";
+import type { PauseRequest } from "../src/recovery/bridge/protocol.js";
 import { SYSTEM_PROMPT, canonicalJson } from "../src/recovery/invocation/prompt.js";
 import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/recovery/invocation/limits.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./support/scripted-model.js";
@@ -433,7 +434,7 @@ test("canonical JSON sorts keys at every level, is compact and refuses NaN and I
 
 test("the stable message is byte-identical across invocations of the same block", async () => {
   const first = await run({ steps: [{ calls: [toolCall("c1", "finish", literal("bug"))] }] });
-  const changed = expressionBlock({ related_objects: [{ name: "ticket", type: "str", value: "The app crashes on start." }] });
+  const changed = expressionBlock({ related_objects: [{ name: "ticket", type: "str", module: "builtins", qualname: "str", value: "The app crashes on start." }] });
   const second = await run({ request: changed, steps: [{ calls: [toolCall("c1", "finish", literal("bug"))] }] });
   const [a, b] = [first, second].map((r) => r.model.requests[0].request.messages as { content: string }[]);
   assert.equal(a[0].content, b[0].content);

@@ -10,7 +10,7 @@ import path from "node:path";
 import { loadConfig, profileFor, type ResolvedConfig } from "../src/config/index.js";
 import { journalPath } from "../src/journal/index.js";
 import { startObservers, type Observers } from "../src/run/observers.js";
-import type { ModelPort, ModelRequest, ModelResponse } from "../src/recovery/invocation/ports.js";
+import type { ModelPort, ModelRequest, ModelResponse } from "../src/model-port.js";
 import { initialMessages } from "../src/recovery/invocation/prompt.js";
 import { expressionBlock } from "./support/pause-requests.js";
 import { filesUnder, makeUnwritable, tempProject } from "./support/journal-helpers.js";
@@ -50,7 +50,11 @@ class FakeLive implements ModelPort {
 }
 
 async function observe(config: ResolvedConfig, replay: boolean, journal = true): Promise<Observers> {
-  return startObservers({ config, stats: false, traceFile: null, replay, journal, script: "tickets.py", args: ["--account", KEY], env: { OPENAI_API_KEY: KEY } });
+  const command = {
+    program: { kind: "script" as const, path: "tickets.py" }, programArgs: ["--account", KEY], inspect: false,
+    stats: false as const, traceFile: null, replay, journal, env: { OPENAI_API_KEY: KEY },
+  };
+  return startObservers({ config, command });
 }
 
 function captureStderr(): { lines: string[]; restore: () => void } {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { statsJsonLine, statsText } from "../src/observe/stats-render.js";
-import type { ObservedInvocation } from "../src/observe/types.js";
+import type { InvocationRecord } from "../src/invocation-record.js";
 import { counters } from "./support/journal-helpers.js";
 
 const FIELDS = [
@@ -12,7 +12,7 @@ const FIELDS = [
   "invalid_batches", "empty_responses", "tool_failures", "provider_seconds", "invocation_seconds",
 ];
 
-const invocations: ObservedInvocation[] = [
+const invocations: InvocationRecord[] = [
   { id: "inv-1", filename: "/p/tickets.py", line: 15, mode: "syntax", stats: counters({ provider_seconds: 0.1 + 0.2 }), end: { status: "finished" } },
   {
     id: "inv-2", filename: "/p/tickets.py", line: 18, mode: "recovery",

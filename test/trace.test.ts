@@ -15,9 +15,9 @@ test("events become JSON lines in order, in an owner-only file", () => {
   const file = path.join(tempProject(), "trace.jsonl");
   const warnings: string[] = [];
   const trace = openTraceWriter(file, { redact: (t) => t, warn: (m) => warnings.push(m) });
-  trace.write({ type: "model_request", invocation: "inv-1", at: 1 });
-  trace.write({ type: "model_response", invocation: "inv-1", at: 2 });
-  trace.write({ type: "outcome", invocation: "inv-1", at: 3 });
+  trace.write({ type: "model_request", invocation: "inv-1", at: 1, round: 1, messages: [], message_count: 0, tools: [] });
+  trace.write({ type: "model_response", invocation: "inv-1", at: 2, round: 1, content: null, tool_calls: [], request_bytes: 10, provider_seconds: 0, route: "openai/m" });
+  trace.write({ type: "outcome", invocation: "inv-1", at: 3, end: { status: "finished" } });
   trace.close();
   const lines = fs.readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
   assert.deepEqual(lines.map((event) => [event.type, event.at]), [["model_request", 1], ["model_response", 2], ["outcome", 3]]);

@@ -57,7 +57,7 @@ def main():
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 1,
+        "protocol": 2,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),

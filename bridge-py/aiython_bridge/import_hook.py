@@ -92,7 +92,7 @@ class ProjectFinder:
 
     def _plan(self, text: str, path: str, fullname: str):
         try:
-            reply = self.server.request({"type": "plan", "path": path, "source": text, "module": fullname})
+            reply = self.server.request({"type": "plan", "path": path, "source": text, "module": fullname, "entry": False})
         except OSError:
             return None
         if not isinstance(reply, dict) or not reply.get("ok"):

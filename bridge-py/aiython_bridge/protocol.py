@@ -3,7 +3,7 @@
 src/recovery/protocol.ts is the host's mirror; keep both in step with the document.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge

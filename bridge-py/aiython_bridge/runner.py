@@ -1,8 +1,9 @@
 """Runs the program as CPython's own `python3` would: `__main__`, sys.argv, sys.path[0],
 `__file__`, `__spec__`, atexit, exit status and traceback text (SPEC §2, §4.1).
 
-prepare_run() turns a `run` request into a ready program (or asks the host for a plan when the
-source does not compile); run_program() executes it. Exceptions from the program propagate out
+prepare_run() turns a `run` request into a ready program, asking the host for a plan (the
+`plan` request, as for imported modules) when the source does not compile or a model is
+configured; run_program() executes it. Exceptions from the program propagate out
 of the interpreter's top level exactly as they would from a script, so CPython itself applies
 its rules (SystemExit codes, the KeyboardInterrupt exit by SIGINT, "Error in sys.excepthook");
 tracebacks.py only hides the bridge's own frames from the printed traceback.
@@ -47,21 +48,20 @@ def _read_source(kind, target):
     return target["code"]
 
 
-def _ask_for_plan(server, message, source, filename, reason):
-    decoded = source if isinstance(source, str) else _decode(source)
-    server.channel.send({
-        "type": protocol.RESULT, "id": message["id"], "ok": False,
-        "error": {"type": "needs_plan", "message": reason, "source": decoded, "filename": filename},
-    })
+def _ask_for_plan(server, source, filename):
+    """The host's plan for the entry program (docs/protocol.md `plan`), or None."""
+    reply = server.request({"type": protocol.PLAN, "path": filename, "source": source, "module": "__main__", "entry": True})
+    if not reply.get("ok"):
+        raise protocol.ProtocolViolation("the host did not plan the program: %s" % (reply.get("error") or {}).get("message"))
+    plan = reply.get("value")
+    return plan if isinstance(plan, dict) else None
 
 
 def prepare_run(server, message):
-    """Return a Prepared program, or None after answering `needs_plan`."""
+    """A Prepared program for a `run` request (the reader thread already serves the channel)."""
     target = message["target"]
     kind = target["kind"]
-    plan = message.get("plan")
     prepared = Prepared(kind)
-    prepared.plan = plan
     prepared.options = message.get("options") or {}
     if kind == "module":
         prepared.module = target["name"]
@@ -70,26 +70,39 @@ def prepare_run(server, message):
     else:
         source = _read_source(kind, target)
         filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
-        if plan is None and prepared.options.get("plan_always"):
-            # A model is configured: the host plans every program (checkpoints, SPEC §4.2).
-            _ask_for_plan(server, message, source, filename, "the host plans every program when a model is configured")
-            return None
-        text = plan["rewritten"] if plan and plan.get("rewritten") is not None else source
         try:
-            prepared.code = _compile_program(server, text, filename, plan, prepared.options)
+            prepared.code = _prepare_code(server, prepared, source, filename)
         except (SyntaxError, ValueError) as exc:
-            if plan is None:
-                _ask_for_plan(server, message, source, filename, str(exc))
-                return None
-            if plan.get("rewritten") is not None:
-                raise  # a rewritten program that does not compile is a bug: reported as internal
             prepared.syntax_error = exc  # no AI block here: fail exactly as CPython does
     _set_process_view(kind, target, message)
     return prepared
 
 
+def _prepare_code(server, prepared, source, filename):
+    """Code for the entry program: compiled as it is, or from the host's plan (SPEC §4.1)."""
+    options = prepared.options
+    if not options.get("plan_always"):
+        try:
+            return compile(source, filename, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            pass  # perhaps an AI block: the host finds out
+    try:
+        text = source if isinstance(source, str) else _decode(source)
+    except (SyntaxError, UnicodeDecodeError):
+        return compile(source, filename, "exec", dont_inherit=True)  # CPython's own error for the bytes
+    plan = prepared.plan = _ask_for_plan(server, text, filename)
+    if plan is None:
+        return compile(text, filename, "exec", dont_inherit=True)
+    if plan.get("rewritten") is None:
+        return _compile_program(server, text, filename, plan, options)
+    try:
+        return _compile_program(server, plan["rewritten"], filename, plan, options)
+    except (SyntaxError, ValueError) as exc:  # a rewritten program that does not compile is a bug
+        raise RuntimeError("the rewritten program does not compile: %s" % exc) from None
+
+
 def _compile_program(server, text, filename, plan, options):
-    if plan and plan.get("checkpoints") and options.get("model_configured"):
+    if plan.get("checkpoints") and options.get("model_configured"):
         # Recovery checkpoints (SPEC §4.2): instrument.py wraps the statements the plan names.
         from aiython_bridge import instrument, recovery
 
@@ -155,7 +168,6 @@ def run_program(server, prepared):
 
     outcome = {"exception": None}
     atexit.register(_report_exit, server, outcome)  # registered first, so it runs last
-    server.start_reader()
     _install_public_module()
     if prepared.options.get("model_configured"):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)

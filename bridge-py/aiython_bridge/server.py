@@ -1,9 +1,10 @@
 """The bridge's control loop: handshake, compile requests, then the program run.
 
-Before the program starts, the main thread reads the channel itself (init, compile, run). Once
-the program runs, a reader thread started with `_thread` (invisible to `threading.enumerate()`)
-owns the channel: it routes answers and pause operations, and if the host vanishes (the channel
-closes without end-of-stream) it ends this process so nothing is left behind.
+Until the `run` request, the main thread reads the channel itself (init, compile, run). From
+then on a reader thread started with `_thread` (invisible to `threading.enumerate()`) owns the
+channel: it answers compile requests, routes answers to the bridge's own requests (the entry
+program's plan, imported modules' plans) and pause operations, and if the host vanishes (the
+channel closes without end-of-stream) it ends this process so nothing is left behind.
 """
 
 import _thread
@@ -127,6 +128,7 @@ def serve(control_fd, signal_fd):
         raise
     except BaseException:
         server._report_fatal("the bridge failed before the program started", _format_exc())
+        server.exiting = True  # the host's close that follows is expected, not the host dying
         channel.send_end_of_stream()
         from aiython_bridge.boot import wait_for_host_close
 
@@ -156,8 +158,8 @@ def _handshake_and_prepare(server):
         elif kind == protocol.RUN:
             from aiython_bridge.runner import prepare_run
 
-            ready = prepare_run(server, message)
-            if ready is not None:
-                return ready
+            # From here the reader thread owns the channel: preparing may ask the host for a plan.
+            server.start_reader()
+            return prepare_run(server, message)
         else:
             raise protocol.ProtocolViolation("unexpected %r message before the program runs" % kind)

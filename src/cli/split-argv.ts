@@ -55,16 +55,3 @@ export function splitArgv(argv: readonly string[]): SplitArgs {
   return { optionArgs, program: null, programArgs: [], subcommand: null };
 }
 
-/** What python3 would have seen as its argv after the interpreter name (for sys.orig_argv). */
-export function pythonStyleArgv(program: ProgramSpec, programArgs: readonly string[]): string[] {
-  switch (program.kind) {
-    case "script":
-      return [program.path, ...programArgs];
-    case "module":
-      return ["-m", program.name, ...programArgs];
-    case "code":
-      return ["-c", program.code, ...programArgs];
-    case "stdin":
-      return ["-", ...programArgs];
-  }
-}

@@ -47,7 +47,6 @@ const settings = {
   },
 } as const;
 
-export const SETTING_KEYS = Object.keys(settings);
 
 export const CONFIG_SCHEMA = {
   type: "object",

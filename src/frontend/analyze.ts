@@ -39,6 +39,8 @@ export interface AnalyzeArgs {
   entryModule: boolean;
   /** Select checkpoints (recovery enabled, or `--explain`). */
   checkpoints: boolean;
+  /** Capability names a `capability` directive may give (src/capabilities/names.ts). */
+  capabilityNames: readonly string[];
   /** Called as each phase ends (for benchmarks and `--stats`): "windows", "parsed", "searched", "confirmed", "described". */
   onPhase?: (phase: string) => void;
 }
@@ -93,7 +95,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   phase("parsed");
   let search = await searching;
   phase("searched");
-  const directivesOf = (text: string) => (DIRECTIVE_TEXT.test(text) ? readDirectives(scan(text, { tokens: false }), new LineIndex(text), plan.diagnostics) : { applied: [] });
+  const directivesOf = (text: string) => (DIRECTIVE_TEXT.test(text) ? readDirectives(scan(text, { tokens: false }), new LineIndex(text), plan.diagnostics, args.capabilityNames) : { applied: [] });
 
   if (search.blocks.length === 0) {
     directivesOf(source);

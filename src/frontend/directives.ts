@@ -20,12 +20,6 @@ export const DIRECTIVE_KEYS = ["profile", "prompt", "capability", "provider"] as
 type Key = (typeof DIRECTIVE_KEYS)[number];
 type Settings = Partial<Record<Key, string>>;
 
-/** Capability names of SPEC §10 that a `capability` directive may name. */
-export const CAPABILITIES = [
-  "vision", "document_understanding", "embedding", "reranking", "speech_to_text", "text_to_speech",
-  "image_generation", "image_editing", "video", "indexing", "semantic_search",
-];
-
 interface Applied {
   /** Physical lines covered, inclusive. */
   from: number;
@@ -43,7 +37,8 @@ export interface DirectiveIndex {
 const MARK = /^([ \t\f]*)#[ \t]*aiython:(.*)$/;
 const PAIR = /\s*([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*/y;
 
-export function readDirectives(sc: Scan, index: LineIndex, diagnostics: Diagnostic[]): DirectiveIndex {
+/** `capabilities`: the names a `capability` directive may give (SPEC §10; the caller owns the list). */
+export function readDirectives(sc: Scan, index: LineIndex, diagnostics: Diagnostic[], capabilities: readonly string[]): DirectiveIndex {
   const applied: Applied[] = [];
   const open: { line: number; column: number; indent: string; settings: Settings }[] = [];
   let order = 0;
@@ -63,7 +58,7 @@ export function readDirectives(sc: Scan, index: LineIndex, diagnostics: Diagnost
     const m = MARK.exec(index.lineText(line));
     if (!m) continue;
     const indent = m[1];
-    const parsed = parseDirective(m[2]);
+    const parsed = parseDirective(m[2], capabilities);
     if ("error" in parsed) {
       at(parsed.error);
       continue;
@@ -109,7 +104,7 @@ export function directiveFor(directives: DirectiveIndex, line: number): BlockDir
 
 type Parsed = { kind: "point" | "begin" | "end"; settings: Settings } | { error: string };
 
-export function parseDirective(body: string): Parsed {
+export function parseDirective(body: string, capabilities: readonly string[]): Parsed {
   let rest = body.trim();
   let kind: "point" | "begin" | "end" = "point";
   const word = /^(begin|end)(?![A-Za-z0-9_=-])/.exec(rest);
@@ -147,8 +142,8 @@ export function parseDirective(body: string): Parsed {
     if (i < rest.length && !/\s/.test(rest[i])) return { error: `expected a space after the value of '${key}'` };
     if (settings[key as Key] !== undefined) return { error: `duplicate directive key '${key}'` };
     if (decoded.trim() === "") return { error: `the value of '${key}' is empty` };
-    if (key === "capability" && !CAPABILITIES.includes(decoded)) {
-      return { error: `unknown capability '${decoded}'; expected one of ${CAPABILITIES.join(", ")}` };
+    if (key === "capability" && !capabilities.includes(decoded)) {
+      return { error: `unknown capability '${decoded}'; expected one of ${capabilities.join(", ")}` };
     }
     settings[key as Key] = decoded;
   }

@@ -7,4 +7,4 @@ export { exchangeKey, exchangeRequestJson, argsHash, type ExchangeRequest } from
 export { canonicalJson } from "../canonical-json.js";
 export { SCHEMA_VERSION } from "./migrations.js";
 export { JOURNAL_DIR, JOURNAL_FILE, RUNS_LIST_DEFAULT_LIMIT } from "./defaults.js";
-export type { InvocationCounters, InvocationEntry, InvocationSummary, RunEnd, RunStart, RunSummary, StoredExchange } from "./types.js";
+export type { InvocationStats, InvocationEntry, InvocationSummary, RunEnd, RunStart, RunSummary, StoredExchange } from "./types.js";

@@ -20,7 +20,7 @@ export interface RunEnd {
   executionSeconds: number;
 }
 
-export interface InvocationCounters {
+export interface InvocationStats {
   model_calls: number;
   tool_calls: number;
   tool_counts: Record<string, number>;
@@ -43,7 +43,7 @@ export interface InvocationEntry {
   status: "finished" | "failed";
   action: string | null;
   missingCapability: string | null;
-  counters: InvocationCounters;
+  counters: InvocationStats;
   endedAt: Date;
 }
 

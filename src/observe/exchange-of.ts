@@ -3,7 +3,7 @@
 // recorded by one run is found by the next.
 
 import { canonicalJson, exchangeKey, exchangeRequestJson } from "../journal/index.js";
-import type { ModelRequestLike, ModelResponseLike } from "../capabilities/chat/types.js";
+import type { ModelRequest, ModelResponse } from "../model-port.js";
 
 export interface RouteName {
   /** The profile's primary route id, e.g. "openai/gpt-4.1-mini". */
@@ -11,7 +11,7 @@ export interface RouteName {
   model: string;
 }
 
-export function requestKey(route: RouteName, request: ModelRequestLike): { key: string; requestJson: string } {
+export function requestKey(route: RouteName, request: ModelRequest): { key: string; requestJson: string } {
   const requestJson = exchangeRequestJson({
     route: route.id,
     model: route.model,
@@ -23,12 +23,12 @@ export function requestKey(route: RouteName, request: ModelRequestLike): { key: 
 }
 
 /** The answer as stored: everything but the provider's timing, which a replay does not spend. */
-export function responseJson(response: ModelResponseLike): string {
+export function responseJson(response: ModelResponse): string {
   return canonicalJson({ message: response.message, usage: response.usage, request_bytes: response.requestBytes, route: response.route });
 }
 
-export function responseFromJson(json: string): ModelResponseLike {
-  const stored = JSON.parse(json) as { message: ModelResponseLike["message"]; usage?: ModelResponseLike["usage"]; request_bytes: number; route: string };
+export function responseFromJson(json: string): ModelResponse {
+  const stored = JSON.parse(json) as { message: ModelResponse["message"]; usage?: ModelResponse["usage"]; request_bytes: number; route: string };
   return {
     message: { content: stored.message.content ?? null, tool_calls: stored.message.tool_calls ?? [] },
     ...(stored.usage ? { usage: stored.usage } : {}),
@@ -39,7 +39,7 @@ export function responseFromJson(json: string): ModelResponseLike {
 }
 
 /** "tickets.py:9": the block a request is about, from its stable user message (§5.1). */
-export function blockOf(request: ModelRequestLike, display: (file: string) => string): string {
+export function blockOf(request: ModelRequest, display: (file: string) => string): string {
   const stable = request.messages.find((message) => message.role === "user");
   try {
     const location = (JSON.parse(stable?.content ?? "") as { location?: { file?: unknown; line?: unknown } }).location;

@@ -2,7 +2,7 @@
 // request/answer pair to the journal (SPEC §11). Failures pass through unrecorded: a replay of a
 // failed call should fail the same way, by finding nothing.
 
-import type { ModelPortLike } from "../capabilities/chat/types.js";
+import type { ModelPort } from "../model-port.js";
 import { requestKey, responseJson, type RouteName } from "./exchange-of.js";
 
 export interface RecordedExchange {
@@ -13,7 +13,7 @@ export interface RecordedExchange {
   responseJson: string;
 }
 
-export function recordingModel(live: ModelPortLike, route: RouteName, record: (exchange: RecordedExchange) => void): ModelPortLike {
+export function recordingModel(live: ModelPort, route: RouteName, record: (exchange: RecordedExchange) => void): ModelPort {
   return {
     async complete(request, options) {
       const response = await live.complete(request, options);

@@ -3,14 +3,13 @@
 // ModelCallError whose message names the block and the fix; the orchestrator raises it in the
 // program as AIError.
 
-import { ModelCallError } from "../capabilities/chat/errors.js";
-import type { ModelPortLike } from "../capabilities/chat/types.js";
+import { ModelCallError, type ModelPort } from "../model-port.js";
 import { blockOf, requestKey, responseFromJson, type RouteName } from "./exchange-of.js";
 
 /** The stored answer's JSON; null when there is none; `unavailable` when the journal could not be opened. */
 export type ExchangeLookup = (key: string) => Promise<string | null | { unavailable: string }>;
 
-export function replayingModel(route: RouteName, lookup: ExchangeLookup, display: (file: string) => string): ModelPortLike {
+export function replayingModel(route: RouteName, lookup: ExchangeLookup, display: (file: string) => string): ModelPort {
   return {
     async complete(request) {
       const { key } = requestKey(route, request);

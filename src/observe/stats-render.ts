@@ -3,12 +3,13 @@
 // line `aiython stats: {"invocations": [...], "run": {...}}` whose invocation fields are exactly
 // the §11 list.
 
-import type { ObservedInvocation, RunTimings } from "./types.js";
+import type { InvocationRecord } from "../invocation-record.js";
+import type { RunTimings } from "./types.js";
 
 /** Names a block's file for people: relative to the working directory when inside it. */
 export type DisplayFile = (file: string) => string;
 
-export function statsJsonLine(invocations: readonly ObservedInvocation[], run: RunTimings, display: DisplayFile): string {
+export function statsJsonLine(invocations: readonly InvocationRecord[], run: RunTimings, display: DisplayFile): string {
   const body = {
     invocations: invocations.map((inv) => ({
       filename: display(inv.filename),
@@ -35,8 +36,8 @@ export function statsJsonLine(invocations: readonly ObservedInvocation[], run: R
   return `aiython stats: ${JSON.stringify(body)}\n`;
 }
 
-export function statsText(invocations: readonly ObservedInvocation[], run: RunTimings, display: DisplayFile): string {
-  const total = (pick: (inv: ObservedInvocation) => number) => invocations.reduce((sum, inv) => sum + pick(inv), 0);
+export function statsText(invocations: readonly InvocationRecord[], run: RunTimings, display: DisplayFile): string {
+  const total = (pick: (inv: InvocationRecord) => number) => invocations.reduce((sum, inv) => sum + pick(inv), 0);
   const lines: string[] = [];
   if (invocations.length === 0) {
     lines.push("aiython stats: no AI invocations");

@@ -6,10 +6,10 @@
 
 import fs from "node:fs";
 import type { Redactor } from "./redact.js";
-import type { TraceEventLike } from "./types.js";
+import type { InvocationEvent } from "../invocation-record.js";
 
 export interface TraceWriter {
-  write(event: TraceEventLike): void;
+  write(event: InvocationEvent): void;
   close(): void;
 }
 

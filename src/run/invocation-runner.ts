@@ -4,19 +4,11 @@
 
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
 import { createModelClient, type ModelClient } from "../capabilities/chat/model-client.js";
-import { runInvocation, type InvocationStats } from "../recovery/invocation/orchestrator.js";
+import { runInvocation } from "../recovery/invocation/orchestrator.js";
 import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
-import type { InvocationEnd, InvocationEvent, ModelPort } from "../recovery/invocation/ports.js";
+import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
+import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-
-export interface InvocationRecord {
-  id: string;
-  filename: string;
-  line: number;
-  mode: "syntax" | "recovery";
-  stats: InvocationStats;
-  end: InvocationEnd;
-}
 
 export interface InvocationWiring {
   spinner: Spinner;

@@ -1,10 +1,11 @@
-// Plans a program whose source CPython cannot compile: the frontend finds its AI blocks with the
-// bridge's interpreter as the compile oracle (one process: the one that will run the program).
-// Loaded only when a source does not compile, so tree-sitter never costs a plain run anything.
+// Plans a source for the bridge (SPEC §4.1): the frontend finds its AI blocks and checkpoints,
+// with the bridge's interpreter as the compile oracle (one process: the one that will run the
+// program). Loaded at the first `plan` request, so tree-sitter never costs a run that has none.
 
-import { analyzeSource, type Plan } from "../frontend/index.js";
-import type { CompileOracle } from "../frontend/oracle.js";
+import { CAPABILITY_NAMES } from "../capabilities/names.js";
+import { analyzeSource, type CompileOracle, type Plan } from "../frontend/index.js";
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
+import type { PlanRequest } from "../recovery/bridge/protocol.js";
 
 export type Planned = { kind: "plan"; plan: Plan } | { kind: "diagnostics"; message: string };
 
@@ -13,27 +14,27 @@ export function bridgeOracle(bridge: BridgeProcess): CompileOracle {
     async check(items) {
       const result = await bridge.request({ type: "compile", items });
       if (!result.ok) throw new Error(`the compile oracle failed: ${result.error.message}`);
-      return result.value as Awaited<ReturnType<CompileOracle["check"]>>;
+      return result.value;
     },
   };
 }
 
-export async function planProgram(
+/** The plan the bridge asked for; `shownAs` names the file in diagnostics. */
+export async function planRequested(
   bridge: BridgeProcess,
-  source: { source: string; filename: string; shownAs: string },
-  options: { checkpoints?: boolean; entryModule?: boolean } = {},
+  request: PlanRequest,
+  options: { checkpoints: boolean; shownAs: string },
 ): Promise<Planned> {
   const plan = await analyzeSource({
-    source: source.source,
-    filename: source.filename,
-    displayName: displayName(source.filename),
+    source: request.source,
+    filename: request.path,
+    displayName: displayName(request.path),
     oracle: bridgeOracle(bridge),
-    entryModule: options.entryModule ?? true,
-    checkpoints: options.checkpoints ?? false,
+    entryModule: request.entry,
+    checkpoints: options.checkpoints,
+    capabilityNames: CAPABILITY_NAMES,
   });
-  if (plan.diagnostics.length > 0) {
-    return { kind: "diagnostics", message: formatDiagnostics(source.shownAs, plan) };
-  }
+  if (plan.diagnostics.length > 0) return { kind: "diagnostics", message: formatDiagnostics(options.shownAs, plan) };
   return { kind: "plan", plan };
 }
 

@@ -74,3 +74,36 @@ function reason(error: unknown): string {
       return (error as Error).message;
   }
 }
+
+/** The program file for configuration discovery (SPEC §7), or null for -m, -c and stdin. */
+export function scriptPathOf(target: RunTarget): string | null {
+  return target.kind === "file" || target.kind === "directory" ? target.path : null;
+}
+
+/** What python3 would have seen as its argv after the interpreter name (for sys.orig_argv). */
+export function pythonStyleArgv(program: ProgramSpec, programArgs: readonly string[]): string[] {
+  switch (program.kind) {
+    case "script":
+      return [program.path, ...programArgs];
+    case "module":
+      return ["-m", program.name, ...programArgs];
+    case "code":
+      return ["-c", program.code, ...programArgs];
+    case "stdin":
+      return ["-", ...programArgs];
+  }
+}
+
+/** The journal's `script` column: the path as given, "-m NAME", "-c" (never the code) or "-". */
+export function scriptLabel(program: ProgramSpec): string {
+  switch (program.kind) {
+    case "script":
+      return program.path;
+    case "module":
+      return `-m ${program.name}`;
+    case "code":
+      return "-c";
+    case "stdin":
+      return "-";
+  }
+}

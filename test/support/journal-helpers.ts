@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import type { InvocationCounters } from "../../src/journal/index.js";
+import type { InvocationStats } from "../../src/journal/index.js";
 
 export function tempProject(prefix = "aiython-journal-"): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
@@ -42,7 +42,7 @@ export function makeUnwritable(dir: string): (() => void) | null {
   }
 }
 
-export function counters(overrides: Partial<InvocationCounters> = {}): InvocationCounters {
+export function counters(overrides: Partial<InvocationStats> = {}): InvocationStats {
   return {
     model_calls: 1,
     tool_calls: 1,

@@ -1,7 +1,7 @@
 // A scripted fake ModelPort: answers each request with the next scripted step and records every
 // request (deep-copied) with its call options, so tests can assert exactly what a model saw.
 
-import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse, TokenUsage, ToolCall } from "../../src/recovery/invocation/ports.js";
+import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse, TokenUsage, ToolCall } from "../../src/model-port.js";
 
 /** What one scripted turn produces: tool calls, a thrown error, or a function of the request. */
 export type ScriptStep =

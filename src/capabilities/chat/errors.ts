@@ -3,31 +3,11 @@
 // header or the provider's raw error body (SPEC §5.4, §9) — only the HTTP status and, when it is
 // a plain identifier such as "model_not_found", the provider's error code.
 
-import type { RouteLike } from "./types.js";
+import { ModelCallError } from "../../model-port.js";
+import type { ChatRoute } from "./types.js";
 
-export type ModelCallErrorKind =
-  | "auth"
-  | "not_found"
-  | "rate_limited"
-  | "server"
-  | "network"
-  | "timeout"
-  | "malformed"
-  | "cancelled"
-  | "permission";
+export { ModelCallError };
 
-/**
- * Same name, fields and kinds as ModelCallError in src/recovery/ports.ts; the orchestrator
- * recognises it by `name === "ModelCallError"` and reads `kind`. `message` is safe to show.
- */
-export class ModelCallError extends Error {
-  readonly kind: ModelCallErrorKind;
-  constructor(kind: ModelCallErrorKind, message: string) {
-    super(message);
-    this.name = "ModelCallError";
-    this.kind = kind;
-  }
-}
 
 /** The base URL without credentials, query or fragment, for messages. */
 export function displayBase(apiBase: string): string {
@@ -59,12 +39,12 @@ function statusLabel(status: number, code: string | null): string {
   return code ? `HTTP ${status}, code ${code}` : `HTTP ${status}`;
 }
 
-function keyHint(route: RouteLike): string {
+function keyHint(route: ChatRoute): string {
   return route.apiKeyEnv ? `check ${route.apiKeyEnv}` : "check the key named by api_key_env in aiython.toml";
 }
 
 /** 401/403/404 and other 4xx answers: fail at once. */
-export function statusError(route: RouteLike, status: number, code: string | null): ModelCallError {
+export function statusError(route: ChatRoute, status: number, code: string | null): ModelCallError {
   const label = statusLabel(status, code);
   if (status === 401) {
     if (route.apiKey === null) {
@@ -97,7 +77,7 @@ export function statusError(route: RouteLike, status: number, code: string | nul
   );
 }
 
-export function rateLimitedError(route: RouteLike, detail: { retries: number; waitMs?: number }): ModelCallError {
+export function rateLimitedError(route: ChatRoute, detail: { retries: number; waitMs?: number }): ModelCallError {
   const why =
     detail.waitMs !== undefined
       ? `the provider asked to wait ${Math.ceil(detail.waitMs / 1000)} s (HTTP 429), past the invocation deadline`
@@ -109,7 +89,7 @@ export function rateLimitedError(route: RouteLike, detail: { retries: number; wa
 }
 
 /** `what` is the last failure's label, e.g. "HTTP 503" or "an error event in the stream". */
-export function serverError(route: RouteLike, what: string | null, retries: number): ModelCallError {
+export function serverError(route: ChatRoute, what: string | null, retries: number): ModelCallError {
   return new ModelCallError(
     "server",
     `the provider failed (${what ?? "server error"}) for route ${route.id} through ${retries} retries; ` +
@@ -118,7 +98,7 @@ export function serverError(route: RouteLike, what: string | null, retries: numb
 }
 
 /** The deadline came (or the next attempt could only start after it); `last` says what was going on. */
-export function timeoutError(route: RouteLike, last: string | null): ModelCallError {
+export function timeoutError(route: ChatRoute, last: string | null): ModelCallError {
   const cause = last ? ` (last answer: ${last})` : "";
   return new ModelCallError(
     "timeout",
@@ -127,7 +107,7 @@ export function timeoutError(route: RouteLike, last: string | null): ModelCallEr
   );
 }
 
-export function networkError(route: RouteLike, reason: string): ModelCallError {
+export function networkError(route: ChatRoute, reason: string): ModelCallError {
   return new ModelCallError(
     "network",
     `cannot reach the model server at ${hostPort(route.apiBase)} for route ${route.id} (${reason}); ` +
@@ -135,7 +115,7 @@ export function networkError(route: RouteLike, reason: string): ModelCallError {
   );
 }
 
-export function malformedError(route: RouteLike, detail: string): ModelCallError {
+export function malformedError(route: ChatRoute, detail: string): ModelCallError {
   return new ModelCallError(
     "malformed",
     `the answer from ${displayBase(route.apiBase)} for route ${route.id} is not a usable chat completion (${detail}); ` +
@@ -143,6 +123,6 @@ export function malformedError(route: RouteLike, detail: string): ModelCallError
   );
 }
 
-export function cancelledError(route: RouteLike): ModelCallError {
+export function cancelledError(route: ChatRoute): ModelCallError {
   return new ModelCallError("cancelled", `the model request for route ${route.id} was cancelled`);
 }

@@ -21,17 +21,10 @@ import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "./model-defaults.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
 import { makeRouteClient, runAttempt } from "./run-attempt.js";
-import type {
-  ModelCallOptionsLike,
-  ModelClientOptions,
-  ModelPortLike,
-  ModelRequestLike,
-  ModelResponseLike,
-  RouteLike,
-  SleepFn,
-} from "./types.js";
+import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
+import type { ChatRoute, ModelClientOptions, SleepFn } from "./types.js";
 
-export interface ModelClient extends ModelPortLike {
+export interface ModelClient extends ModelPort {
   /** Starts loading the openai package now, so the first model call does not wait for it. */
   preload(): Promise<void>;
 }
@@ -50,10 +43,10 @@ const defaultSleep: SleepFn = (ms, signal) =>
 
 /** How one route ended: an answer, or a 429 that lets the next route try. Other failures throw. */
 type RouteOutcome =
-  | { kind: "answer"; response: Omit<ModelResponseLike, "providerSeconds"> }
+  | { kind: "answer"; response: Omit<ModelResponse, "providerSeconds"> }
   | { kind: "rate_limited"; error: ModelCallError };
 
-export function createModelClient(routes: RouteLike[], opts: ModelClientOptions = {}): ModelClient {
+export function createModelClient(routes: ChatRoute[], opts: ModelClientOptions = {}): ModelClient {
   if (routes.length === 0) throw new InternalError("createModelClient needs at least one route");
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
@@ -62,7 +55,7 @@ export function createModelClient(routes: RouteLike[], opts: ModelClientOptions 
   const maxRetries = opts.maxRetries ?? MODEL_CLIENT_DEFAULTS.maxRetries;
 
   /** Waits `ms` unless the caller cancels first. */
-  async function pause(ms: number, route: RouteLike, signal?: AbortSignal): Promise<void> {
+  async function pause(ms: number, route: ChatRoute, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw cancelledError(route);
     await sleep(ms, signal);
     if (signal?.aborted) throw cancelledError(route);
@@ -70,10 +63,10 @@ export function createModelClient(routes: RouteLike[], opts: ModelClientOptions 
 
   async function tryRoute(
     mod: OpenAIModuleType,
-    route: RouteLike,
+    route: ChatRoute,
     isLast: boolean,
-    request: ModelRequestLike,
-    options: ModelCallOptionsLike,
+    request: ModelRequest,
+    options: ModelCallOptions,
   ): Promise<RouteOutcome> {
     const { client, sink } = makeRouteClient(mod, route, baseFetch);
     const stream = route.stream ?? opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
@@ -142,7 +135,7 @@ export function createModelClient(routes: RouteLike[], opts: ModelClientOptions 
  * turned into the error to throw right away.
  */
 function retryableFailure(
-  route: RouteLike,
+  route: ChatRoute,
   failure: AttemptFailure,
   signal: AbortSignal | undefined,
   last: string | null,

@@ -6,10 +6,10 @@
 // batch validation's job (SPEC §5.3).
 
 import { randomBytes } from "node:crypto";
-import type { TokenUsageLike, ToolCallLike } from "./types.js";
+import type { TokenUsage, ToolCall } from "../../model-port.js";
 
 export type Normalised =
-  | { ok: true; message: { content: string | null; tool_calls: ToolCallLike[] }; usage?: TokenUsageLike }
+  | { ok: true; message: { content: string | null; tool_calls: ToolCall[] }; usage?: TokenUsage }
   | { ok: false; detail: string };
 
 type Json = Record<string, unknown>;
@@ -23,9 +23,9 @@ export function freshCallId(): string {
   return `call_${randomBytes(9).toString("base64url")}`;
 }
 
-export function mapUsage(raw: unknown): TokenUsageLike | undefined {
+export function mapUsage(raw: unknown): TokenUsage | undefined {
   if (!isObject(raw)) return undefined;
-  const usage: TokenUsageLike = {};
+  const usage: TokenUsage = {};
   for (const key of ["prompt_tokens", "completion_tokens", "total_tokens"] as const) {
     if (typeof raw[key] === "number") usage[key] = raw[key] as number;
   }
@@ -50,10 +50,10 @@ function contentText(raw: unknown): string | null {
   return null;
 }
 
-function toolCallsOf(raw: unknown): ToolCallLike[] | string {
+function toolCallsOf(raw: unknown): ToolCall[] | string {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) return "tool_calls is not a list";
-  const calls: ToolCallLike[] = [];
+  const calls: ToolCall[] = [];
   for (const entry of raw) {
     if (!isObject(entry) || !isObject(entry.function)) return "a tool call has no function";
     const name = entry.function.name;
@@ -94,7 +94,7 @@ export class StreamAssembler {
   private content: string | null = null;
   private readonly calls: PartialCall[] = [];
   private readonly byIndex = new Map<number, PartialCall>();
-  private usage: TokenUsageLike | undefined;
+  private usage: TokenUsage | undefined;
   private problem: string | null = null;
 
   add(chunk: unknown): void {

@@ -11,7 +11,8 @@ import { classifyFailure, type AttemptFailure } from "./classify-failure.js";
 import type { OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "./model-defaults.js";
 import { normaliseCompletion, StreamAssembler, type Normalised } from "./normalise-response.js";
-import type { ModelRequestLike, RouteLike } from "./types.js";
+import type { ModelRequest } from "../../model-port.js";
+import type { ChatRoute } from "./types.js";
 
 export type AttemptResult =
   | { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number }
@@ -34,7 +35,7 @@ function bodyBytes(body: unknown): number {
 /** An openai client for one route whose every request reports its body size to `sink`. */
 export function makeRouteClient(
   mod: OpenAIModuleType,
-  route: RouteLike,
+  route: ChatRoute,
   baseFetch: typeof fetch,
 ): { client: InstanceType<OpenAIModuleType["OpenAI"]>; sink: BodySink } {
   const sink: BodySink = { bytes: 0 };
@@ -64,8 +65,8 @@ export interface AttemptInput {
   mod: OpenAIModuleType;
   client: InstanceType<OpenAIModuleType["OpenAI"]>;
   sink: BodySink;
-  route: RouteLike;
-  request: ModelRequestLike;
+  route: ChatRoute;
+  request: ModelRequest;
   stream: boolean;
   /** Time left before the deadline, ms; the attempt aborts itself when it runs out. */
   remainingMs: number;

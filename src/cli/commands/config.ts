@@ -2,7 +2,7 @@
 
 import { UsageError } from "../../errors.js";
 import { loadConfig, renderConfigShow } from "../../config/index.js";
-import type { RunOutcome } from "../../run/run-program.js";
+import type { RunOutcome } from "../../errors.js";
 import { writeStdout } from "../stdout.js";
 
 export async function configCommand(

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { UsageError } from "../../errors.js";
 import { chooseInterpreter, describeChoice } from "../../recovery/bridge/interpreter.js";
-import type { RunOutcome } from "../../run/run-program.js";
+import type { RunOutcome } from "../../errors.js";
 
 export function runConsole(args: { python?: string; env: NodeJS.ProcessEnv }): Promise<RunOutcome> {
   const choice = chooseInterpreter(args.python, args.env);

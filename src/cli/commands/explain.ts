@@ -1,16 +1,14 @@
-// `aiython --explain [--json] PATH` (SPEC §3.4): runs nothing and calls no model; it starts the
-// interpreter only as the compile oracle, and writes nothing next to the program.
+// `aiython --explain [--json] PATH` (SPEC §3.4): reads the file, has run/explain.ts plan it, and
+// prints the plan for people (highlighted source) or as JSON. Runs nothing, calls no model.
 
 import fs from "node:fs";
 import path from "node:path";
-import { ExitStatus, UsageError } from "../../errors.js";
-import { configSummaryForExplain, loadConfig } from "../../config/index.js";
-import { analyzeSource, renderExplainJson, renderExplainText } from "../../frontend/index.js";
-import { BridgeProcess } from "../../recovery/bridge/bridge-process.js";
-import { chooseInterpreter } from "../../recovery/bridge/interpreter.js";
-import { BRIDGE_DIR, type RunOutcome } from "../../run/run-program.js";
-import { bridgeOracle, displayName, formatDiagnostics } from "../../run/plan-source.js";
+import { ExitStatus, UsageError, type RunOutcome } from "../../errors.js";
+import { renderExplainJson, renderExplainText } from "../../frontend/index.js";
 import { decodeSource } from "../../frontend/source-text.js";
+import { explainPlan } from "../../run/explain.js";
+import type { CliOptions } from "../options.js";
+import type { SplitArgs } from "../split-argv.js";
 import { writeStdout } from "../stdout.js";
 
 export interface ExplainCommand {
@@ -25,46 +23,40 @@ export interface ExplainCommand {
   env: NodeJS.ProcessEnv;
 }
 
+export async function explainCommand(split: SplitArgs, options: CliOptions): Promise<RunOutcome> {
+  if (!split.program || split.program.kind !== "script") throw new UsageError("--explain needs a file: aiython --explain [--json] PATH");
+  if (split.programArgs.length > 0) throw new UsageError(`--explain takes one file, not '${split.programArgs[0]}' as well`);
+  const { supportsColor } = await import("chalk");
+  return explainFile({
+    file: split.program.path,
+    json: Boolean(options.json),
+    python: options.python,
+    configFile: options.config,
+    profile: options.profile,
+    forceProfile: options.forceProfile,
+    model: options.model,
+    color: Boolean(supportsColor),
+    env: process.env,
+  });
+}
+
 export async function explainFile(command: ExplainCommand): Promise<RunOutcome> {
-  let bytes: Buffer;
+  const source = decodeSource(readProgram(command.file));
+  const explained = await explainPlan({ ...command, source });
+  if (explained.kind === "diagnostics") return { kind: "status", status: ExitStatus.config, message: explained.message };
+  const output = command.json
+    ? renderExplainJson(explained.plan, { file: command.file, python: explained.python, config: explained.config })
+    : renderExplainText(explained.plan, source, { color: command.color });
+  await writeStdout(output.endsWith("\n") ? output : `${output}\n`);
+  return { kind: "status", status: 0 };
+}
+
+function readProgram(file: string): Buffer {
   try {
-    bytes = fs.readFileSync(command.file);
+    return fs.readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === "EISDIR" ? `--explain needs a .py file, and '${command.file}' is a folder` : `can't open file '${path.resolve(command.file)}': ${code === "ENOENT" ? "No such file or directory" : (error as Error).message}`);
-  }
-  const source = decodeSource(bytes);
-  const config = await loadConfig({
-    scriptPath: command.file,
-    cwd: process.cwd(),
-    configFile: command.configFile,
-    profile: command.profile,
-    forceProfile: command.forceProfile,
-    model: command.model,
-    env: command.env,
-  });
-  const bridge = new BridgeProcess(chooseInterpreter(command.python, command.env), BRIDGE_DIR, { env: command.env, stdin: "ignore" });
-  try {
-    const python = await bridge.hello;
-    const filename = path.resolve(command.file);
-    const plan = await analyzeSource({
-      source,
-      filename,
-      displayName: displayName(filename),
-      oracle: bridgeOracle(bridge),
-      entryModule: true,
-      checkpoints: true,
-    });
-    if (plan.diagnostics.length > 0) {
-      return { kind: "status", status: ExitStatus.config, message: formatDiagnostics(command.file, plan) };
-    }
-    const output = command.json
-      ? renderExplainJson(plan, { file: command.file, python: python.version, config: configSummaryForExplain(config, { cwd: process.cwd() }) })
-      : renderExplainText(plan, source, { color: command.color });
-    await writeStdout(output.endsWith("\n") ? output : `${output}\n`);
-    return { kind: "status", status: 0 };
-  } finally {
-    bridge.close();
-    await bridge.ended;
+    if (code === "EISDIR") throw new UsageError(`--explain needs a .py file, and '${file}' is a folder`);
+    throw new UsageError(`can't open file '${path.resolve(file)}': ${code === "ENOENT" ? "No such file or directory" : (error as Error).message}`);
   }
 }

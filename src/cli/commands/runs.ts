@@ -9,7 +9,7 @@ import { journalPath, openJournal, RUNS_LIST_DEFAULT_LIMIT, type InvocationSumma
 import { JournalUnavailableError } from "../../journal/index.js";
 import { kilobytes, outcomeLabel, table } from "../../observe/stats-render.js";
 import { UsageError } from "../../errors.js";
-import type { RunOutcome } from "../../run/run-program.js";
+import type { RunOutcome } from "../../errors.js";
 
 export interface RunsContext {
   cwd: string;

@@ -1,24 +1,34 @@
-// The bridge child process: the only place that spawns the interpreter. The program inherits
-// fds 0–2; fd 3 is the control channel and fd 4 carries signal notices (docs/protocol.md). The
-// host's first messages are sent right after spawning, without waiting for `hello`, so a plain
-// run costs one process start and no extra round trip.
+// The bridge child process: the only place that spawns the interpreter to run a program or serve
+// the compile oracle (console.ts starts CPython's bare console; docs/architecture.md lists the
+// spawners). The program inherits fds 0–2; fd 3 is the control channel and fd 4 carries signal
+// notices (docs/protocol.md). The host's first messages are sent right after spawning, without
+// waiting for `hello`, so a plain run costs one process start and no extra round trip.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Duplex } from "node:stream";
 import { InternalError, ProtocolError, UsageError } from "../../errors.js";
 import { Channel } from "./channel.js";
 import { describeChoice, type InterpreterChoice } from "./interpreter.js";
-import { type BridgeMessage, type HostMessage, MIN_PYTHON, PROTOCOL_VERSION, type PythonInfo } from "./protocol.js";
+import {
+  MIN_PYTHON,
+  PROTOCOL_VERSION,
+  type BridgeMessage,
+  type CompileRequest,
+  type ErrorInfo,
+  type FatalMessage,
+  type HelloMessage,
+  type HostMessage,
+  type PythonInfo,
+  type RequestValues,
+} from "./protocol.js";
 
-type Result = Extract<BridgeMessage, { type: "result" }>;
-type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+/** The answer to a host request, with its value typed by the request. */
+export type RequestResult<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
 
 export interface BridgeEnd {
   code: number | null;
   signal: NodeJS.Signals | null;
-  endOfStream: boolean;
-  exitMessage: Extract<BridgeMessage, { type: "exit" }> | null;
-  fatal: Extract<BridgeMessage, { type: "fatal" }> | null;
+  fatal: FatalMessage | null;
   protocolError: ProtocolError | null;
 }
 
@@ -31,7 +41,7 @@ export interface BridgeOptions {
 }
 
 export interface BridgeHandlers {
-  /** pause / pause_end / pause results / plan requests: everything that is not a reply to the host. */
+  /** pause / pause_end / op results / plan requests: everything that is not a reply to the host. */
   onMessage?(message: BridgeMessage): void;
 }
 
@@ -43,125 +53,32 @@ export class BridgeProcess {
   readonly ended: Promise<BridgeEnd>;
   /** Time (ms) the interpreter last reported receiving SIGINT, 0 if never. */
   lastSigintNotice = 0;
-  private readonly channel: Channel;
-  private readonly pending = new Map<string, (result: Result) => void>();
-  private nextId = 0;
-  private exitMessage: BridgeEnd["exitMessage"] = null;
-  private fatal: BridgeEnd["fatal"] = null;
-  private protocolError: ProtocolError | null = null;
-  private sigintWaiters: (() => void)[] = [];
-
   /** Where messages that are not replies go; may be set after the process is started. */
   handlers: BridgeHandlers;
+  private readonly channel: Channel;
+  private readonly pending = new Map<string, (result: RequestResult<unknown>) => void>();
+  private nextId = 0;
+  private fatal: FatalMessage | null = null;
+  private protocolError: ProtocolError | null = null;
+  private sigintWaiters: (() => void)[] = [];
+  private settleHello!: { resolve: (info: PythonInfo) => void; reject: (error: Error) => void };
 
-  constructor(choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions = {}) {
+  constructor(private readonly choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions = {}) {
     this.handlers = options.handlers ?? {};
-    const boot = `__import__('sys').path.insert(0, ${JSON.stringify(bridgeDir)});__import__('aiython_bridge.boot').boot.main()`;
-    // `-i` is passed to the interpreter itself, so the console after the program, sys.flags and
-    // SystemExit under -i behave exactly as with `python3 -i`.
-    const args = options.inspect ? ["-i", "-c", boot] : ["-c", boot];
-    this.child = spawn(choice.command, args, {
-      stdio: [options.stdin ?? "inherit", "inherit", "inherit", "pipe", "pipe"],
-      env: options.env ?? process.env,
-    });
-    const control = this.child.stdio[3] as Duplex;
-    const notices = this.child.stdio[4] as Duplex;
-
-    let resolveHello!: (info: PythonInfo) => void;
-    let rejectHello!: (error: Error) => void;
+    this.child = spawnInterpreter(choice, bridgeDir, options);
     this.hello = new Promise((resolve, reject) => {
-      resolveHello = resolve;
-      rejectHello = reject;
+      this.settleHello = { resolve, reject };
     });
     this.hello.catch(() => undefined);
-
-    this.channel = new Channel(control, {
-      message: (message) => {
-        switch (message.type) {
-          case "hello": {
-            if (message.protocol !== PROTOCOL_VERSION) {
-              rejectHello(new InternalError(`the bridge speaks protocol ${message.protocol}, the host ${PROTOCOL_VERSION}`));
-              return;
-            }
-            const [major, minor] = message.python.version_info;
-            if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
-              rejectHello(new UsageError(
-                `Python ${message.python.version} at ${message.python.executable} is too old: aiython needs Python ${MIN_PYTHON.join(".")} or newer (choose one with --python PATH or AIYTHON_PYTHON)`,
-              ));
-              return;
-            }
-            resolveHello(message.python);
-            return;
-          }
-          case "result": {
-            const waiter = message.pause === undefined ? this.pending.get(message.id) : undefined;
-            if (waiter) {
-              this.pending.delete(message.id);
-              waiter(message);
-              return;
-            }
-            this.handlers.onMessage?.(message);
-            return;
-          }
-          case "exit":
-            this.exitMessage = message;
-            return;
-          case "fatal":
-            this.fatal = message;
-            return;
-          default:
-            this.handlers.onMessage?.(message);
-        }
-      },
-      endOfStream: () => undefined,
+    this.channel = new Channel(this.child.stdio[3] as Duplex, {
+      message: (message) => this.receive(message),
       violation: (error) => {
         this.protocolError = error;
         this.child.kill("SIGKILL");
       },
     });
-
-    notices.on("data", (chunk: Buffer) => {
-      if (chunk.includes(SIGINT_NUMBER)) {
-        this.lastSigintNotice = Date.now();
-        const waiters = this.sigintWaiters;
-        this.sigintWaiters = [];
-        for (const wake of waiters) wake();
-      }
-    });
-    notices.on("error", () => undefined);
-
-    this.ended = new Promise((resolve) => {
-      let spawnError: NodeJS.ErrnoException | null = null;
-      this.child.on("error", (error: NodeJS.ErrnoException) => {
-        spawnError = error;
-        rejectHello(
-          error.code === "ENOENT"
-            ? new UsageError(`Python interpreter ${describeChoice(choice)} not found: install Python ${MIN_PYTHON.join(".")}+ or choose one with --python PATH or AIYTHON_PYTHON`)
-            : new UsageError(`cannot start Python interpreter ${describeChoice(choice)}: ${error.message}`),
-        );
-        resolve({ code: null, signal: null, endOfStream: false, exitMessage: null, fatal: null, protocolError: null });
-      });
-      this.child.on("close", (code, signal) => {
-        if (spawnError) return;
-        // After anything the channel still has to deliver (a `hello` naming an old Python wins).
-        setImmediate(() =>
-          rejectHello(new UsageError(`${describeChoice(choice)} did not start as a Python interpreter (exit status ${code ?? signal})`)),
-        );
-        for (const waiter of this.pending.values()) {
-          waiter({ type: "result", id: "", ok: false, error: { type: "bridge_exited", message: "the Python process ended" } });
-        }
-        this.pending.clear();
-        resolve({
-          code,
-          signal,
-          endOfStream: this.channel.sawEndOfStream,
-          exitMessage: this.exitMessage,
-          fatal: this.fatal,
-          protocolError: this.protocolError,
-        });
-      });
-    });
-
+    this.listenForNotices(this.child.stdio[4] as Duplex);
+    this.ended = this.whenEnded();
     this.send({ type: "init", protocol: PROTOCOL_VERSION });
   }
 
@@ -170,11 +87,11 @@ export class BridgeProcess {
   }
 
   /** Send a request (an id is added) and wait for its `result`. */
-  request(message: DistributiveOmit<Extract<HostMessage, { type: "compile" | "run" }>, "id">): Promise<Result> {
+  request(message: Omit<CompileRequest, "id">): Promise<RequestResult<RequestValues["compile"]>> {
     const id = `h${++this.nextId}`;
     return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.send({ ...message, id } as HostMessage);
+      this.pending.set(id, resolve as (result: RequestResult<unknown>) => void);
+      this.send({ ...message, id });
     });
   }
 
@@ -205,4 +122,87 @@ export class BridgeProcess {
   kill(signal: NodeJS.Signals): void {
     if (this.running) this.child.kill(signal);
   }
+
+  private receive(message: BridgeMessage): void {
+    switch (message.type) {
+      case "hello":
+        return this.greeted(message);
+      case "result": {
+        const waiter = message.pause === undefined ? this.pending.get(message.id) : undefined;
+        if (!waiter) return this.handlers.onMessage?.(message);
+        this.pending.delete(message.id);
+        return waiter(message.ok ? { ok: true, value: message.value } : { ok: false, error: message.error });
+      }
+      case "fatal":
+        this.fatal = message;
+        return;
+      case "exit":
+        return; // the exit status comes with the process's end
+      default:
+        this.handlers.onMessage?.(message);
+    }
+  }
+
+  /** The handshake: the same protocol, and a Python that is new enough (SPEC §2). */
+  private greeted(message: HelloMessage): void {
+    if (message.protocol !== PROTOCOL_VERSION) {
+      return this.settleHello.reject(new InternalError(`the bridge speaks protocol ${message.protocol}, the host ${PROTOCOL_VERSION}`));
+    }
+    const [major, minor] = message.python.version_info;
+    if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
+      return this.settleHello.reject(new UsageError(
+        `Python ${message.python.version} at ${message.python.executable} is too old: aiython needs Python ${MIN_PYTHON.join(".")} or newer (choose one with --python PATH or AIYTHON_PYTHON)`,
+      ));
+    }
+    this.settleHello.resolve(message.python);
+  }
+
+  private listenForNotices(notices: Duplex): void {
+    notices.on("data", (chunk: Buffer) => {
+      if (!chunk.includes(SIGINT_NUMBER)) return;
+      this.lastSigintNotice = Date.now();
+      const waiters = this.sigintWaiters;
+      this.sigintWaiters = [];
+      for (const wake of waiters) wake();
+    });
+    notices.on("error", () => undefined);
+  }
+
+  private whenEnded(): Promise<BridgeEnd> {
+    return new Promise((resolve) => {
+      let spawnError = false;
+      this.child.on("error", (error: NodeJS.ErrnoException) => {
+        spawnError = true;
+        this.settleHello.reject(spawnFailure(this.choice, error));
+        resolve({ code: null, signal: null, fatal: null, protocolError: null });
+      });
+      this.child.on("close", (code, signal) => {
+        if (spawnError) return;
+        // After anything the channel still has to deliver (a `hello` naming an old Python wins).
+        setImmediate(() =>
+          this.settleHello.reject(new UsageError(`${describeChoice(this.choice)} did not start as a Python interpreter (exit status ${code ?? signal})`)),
+        );
+        for (const waiter of this.pending.values()) waiter({ ok: false, error: { type: "bridge_exited", message: "the Python process ended" } });
+        this.pending.clear();
+        resolve({ code, signal, fatal: this.fatal, protocolError: this.protocolError });
+      });
+    });
+  }
+}
+
+function spawnInterpreter(choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions): ChildProcess {
+  const boot = `__import__('sys').path.insert(0, ${JSON.stringify(bridgeDir)});__import__('aiython_bridge.boot').boot.main()`;
+  // `-i` is passed to the interpreter itself, so the console after the program, sys.flags and
+  // SystemExit under -i behave exactly as with `python3 -i`.
+  const args = options.inspect ? ["-i", "-c", boot] : ["-c", boot];
+  return spawn(choice.command, args, {
+    stdio: [options.stdin ?? "inherit", "inherit", "inherit", "pipe", "pipe"],
+    env: options.env ?? process.env,
+  });
+}
+
+function spawnFailure(choice: InterpreterChoice, error: NodeJS.ErrnoException): UsageError {
+  return error.code === "ENOENT"
+    ? new UsageError(`Python interpreter ${describeChoice(choice)} not found: install Python ${MIN_PYTHON.join(".")}+ or choose one with --python PATH or AIYTHON_PYTHON`)
+    : new UsageError(`cannot start Python interpreter ${describeChoice(choice)}: ${error.message}`);
 }

@@ -8,7 +8,6 @@ import { type BridgeMessage, type HostMessage, isBridgeMessage, MAX_FRAME } from
 
 export interface ChannelEvents {
   message(message: BridgeMessage): void;
-  endOfStream(): void;
   violation(error: ProtocolError): void;
 }
 
@@ -43,10 +42,6 @@ export class Channel {
     this.socket.end(Buffer.alloc(4));
   }
 
-  get sawEndOfStream(): boolean {
-    return this.ended;
-  }
-
   private receive(chunk: Buffer): void {
     if (this.ended || this.broken) return;
     this.buffered.push(chunk);
@@ -60,7 +55,6 @@ export class Channel {
         this.buffered = [];
         this.bufferedBytes = 0;
         this.end(); // the bridge may be waiting for our close before it exits
-        this.events.endOfStream();
         return;
       }
       if (length > MAX_FRAME) {

@@ -3,17 +3,19 @@
 // cause (the program was interrupted, e.g. Ctrl-C) cancels that invocation. Several pauses run
 // at once (threads and tasks each stopped at their own block, SPEC §8).
 
-import type { BridgeMessage, HostMessage } from "./protocol.js";
-import type { FrameOpResult, FramePort, InvocationEnd, PauseRequest } from "../invocation/ports.js";
+import type { InvocationEnd, InvocationMode } from "../../invocation-record.js";
+import type { FrameOpResult, FramePort } from "../invocation/ports.js";
+import type { BridgeMessage, HostMessage, OpArguments, OpMessage, OpName, PauseMessage, PauseRequest } from "./protocol.js";
 
 export interface PauseContext {
   pause: string;
-  mode: "syntax" | "recovery";
-  request: PauseRequest & { directive?: { profile?: string | null } };
+  mode: InvocationMode;
+  request: PauseRequest;
   frame: FramePort;
   signal: AbortSignal;
 }
 
+/** Runs the model loop of one pause; the coordinator sends `fail` when it ends `failed`. */
 export type InvocationRunner = (context: PauseContext) => Promise<InvocationEnd>;
 
 interface Live {
@@ -21,6 +23,8 @@ interface Live {
   ops: Map<string, (result: FrameOpResult) => void>;
   ended: boolean;
 }
+
+const PAUSE_ENDED: FrameOpResult = { ok: false, error: { type: "PauseEnded", message: "the program resumed without this block" } };
 
 export class PauseCoordinator {
   private readonly live = new Map<string, Live>();
@@ -37,26 +41,17 @@ export class PauseCoordinator {
   handle(message: BridgeMessage): boolean {
     switch (message.type) {
       case "pause":
-        this.start(message.pause, message.mode, message.request as unknown as PauseContext["request"]);
+        this.start(message);
         return true;
-      case "pause_end": {
-        const live = this.live.get(message.pause);
-        if (live) {
-          live.ended = true;
-          live.controller.abort();
-          for (const resolve of live.ops.values()) {
-            resolve({ ok: false, error: { type: "PauseEnded", message: "the program resumed without this block" } });
-          }
-          live.ops.clear();
-          this.live.delete(message.pause);
-        }
+      case "pause_end":
+        this.end(message.pause);
         return true;
-      }
       case "result": {
         if (message.pause === undefined) return false;
-        const resolve = this.live.get(message.pause)?.ops.get(message.id);
-        if (resolve) {
-          this.live.get(message.pause)!.ops.delete(message.id);
+        const live = this.live.get(message.pause);
+        const resolve = live?.ops.get(message.id);
+        if (live && resolve) {
+          live.ops.delete(message.id);
           resolve(message.ok ? { ok: true, value: message.value } : { ok: false, error: { type: message.error.type, message: message.error.message } });
         }
         return true;
@@ -75,26 +70,37 @@ export class PauseCoordinator {
     await Promise.allSettled([...this.running]);
   }
 
-  private start(pause: string, mode: "syntax" | "recovery", request: PauseContext["request"]): void {
-    const live: Live = { controller: new AbortController(), ops: new Map(), ended: false };
-    this.live.set(pause, live);
-    const frame: FramePort = {
-      op: (op, args) =>
+  /** The paused thread resumed without a terminal op from us: stop its invocation. */
+  private end(pause: string): void {
+    const live = this.live.get(pause);
+    if (!live) return;
+    live.ended = true;
+    live.controller.abort();
+    for (const resolve of live.ops.values()) resolve(PAUSE_ENDED);
+    live.ops.clear();
+    this.live.delete(pause);
+  }
+
+  private frameFor(pause: string, live: Live): FramePort {
+    return {
+      op: <K extends OpName>(op: K, args: OpArguments[K]) =>
         new Promise<FrameOpResult>((resolve) => {
-          if (live.ended) {
-            resolve({ ok: false, error: { type: "PauseEnded", message: "the program resumed without this block" } });
-            return;
-          }
+          if (live.ended) return resolve(PAUSE_ENDED);
           const id = `o${++this.nextOp}`;
           live.ops.set(id, resolve);
-          this.send({ type: "op", pause, id, op, args });
+          this.send({ type: "op", pause, id, op, args } as OpMessage);
         }),
     };
+  }
+
+  private start(message: PauseMessage): void {
+    const { pause, mode, request } = message;
+    const live: Live = { controller: new AbortController(), ops: new Map(), ended: false };
+    this.live.set(pause, live);
+    const frame = this.frameFor(pause, live);
     const task = this.run({ pause, mode, request, frame, signal: live.controller.signal })
       .then(async (end) => {
-        if (end.status === "failed" && !live.ended) {
-          await frame.op("fail", { reason: end.reason });
-        }
+        if (end.status === "failed" && !live.ended) await frame.op("fail", { reason: end.reason });
       })
       .catch((error) => {
         if (!live.ended) void frame.op("fail", { reason: "internal error of aiython while running this block" });

@@ -14,7 +14,8 @@
 //   ambiguous.
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { PauseRequest, ToolCall } from "./ports.js";
+import type { ToolCall } from "../../model-port.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 import { checkOutcome } from "./outcomes.js";
 import {
   isTerminal,

@@ -7,20 +7,11 @@
 // - tool_failures: calls that ran and answered with an error (type violations included).
 // - invalid_batches / empty_responses: rejected batches and responses without a tool call.
 
-import type { ModelResponse, TokenUsage } from "./ports.js";
+import type { InvocationStats } from "../../invocation-record.js";
+import type { ModelResponse, TokenUsage } from "../../model-port.js";
 
-export interface InvocationStats {
-  model_calls: number;
-  tool_calls: number;
-  tool_counts: Record<string, number>;
-  request_bytes: number;
-  token_usage: Required<TokenUsage>;
-  invalid_batches: number;
-  empty_responses: number;
-  tool_failures: number;
-  provider_seconds: number;
-  invocation_seconds: number;
-}
+export type { InvocationStats };
+
 
 export function newInvocationStats(): InvocationStats {
   return {

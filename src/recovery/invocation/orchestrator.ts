@@ -2,24 +2,27 @@
 // batch (batch-validation.ts), run its calls in order against the paused frame, and stop on a
 // terminal call or one of the §5.4 limits. Bad model behaviour becomes tool messages or a
 // `failed` end whose reason the caller raises as AIError; only bugs and broken infrastructure
-// (a frame port that throws, a non-ModelCallError from the model port) are thrown.
+// (a frame port that throws, a model port that throws something other than ModelCallError) are
+// thrown.
 //
 // Counter rules beyond §5.4's wording: a response with tool calls resets the empty-response
 // count; only a valid batch resets the invalid-batch count; any successful call clears the
-// remembered failure. The deadline covers model and frame time: each model call and frame op is
-// raced against it (and against the caller's abort signal), and the model port is given the
-// absolute deadline plus a signal that aborts when the invocation stops waiting.
+// remembered failure. The deadline covers model and frame time (deadline.ts).
 
-import type { FramePort, InvocationEnd, InvocationEvent, InvocationSettings, ModelCallError, ModelPort, PauseRequest, RecoverAction, ToolCall } from "./ports.js";
+import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../../invocation-record.js";
+import { ModelCallError, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../../model-port.js";
+import type { OpArguments, OpName, Outcome, PauseRequest } from "../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
-import { countResponse, countToolCall, newInvocationStats, type InvocationStats } from "./invocation-stats.js";
+import { Deadline, isStopped, type StopReason } from "./deadline.js";
+import { countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW } from "./limits.js";
+import type { FramePort, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
-import type { Outcome } from "./outcomes.js";
 
-export type { InvocationEnd, InvocationEvent, InvocationSettings, PauseRequest } from "./ports.js";
-export type { InvocationStats } from "./invocation-stats.js";
+export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
+export type { InvocationSettings } from "./ports.js";
+export type { PauseRequest } from "../bridge/protocol.js";
 
 export interface InvocationArgs {
   /** Names this invocation in trace events. */
@@ -34,187 +37,206 @@ export interface InvocationArgs {
   now?: () => number;
 }
 
+/** What the loop does after a response or a call: go on, or end the invocation. */
 type Step = { next: "continue" } | { next: "end"; end: InvocationEnd };
-type Stop = { stopped: "timeout" | "cancelled" };
 /** An event without the fields `emit` adds. */
 type EventBody = InvocationEvent extends infer E ? (E extends InvocationEvent ? Omit<E, "invocation" | "at"> : never) : never;
 
 const CONTINUE: Step = { next: "continue" };
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
 const endWith = (end: InvocationEnd): Step => ({ next: "end", end });
-/** setTimeout fires at once for delays beyond this. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function runInvocation(args: InvocationArgs): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
-  const { request, settings, model, frame } = args;
-  const now = args.now ?? Date.now;
-  const started = now();
-  const deadline = started + settings.timeoutSeconds * 1000;
-  const stats = newInvocationStats();
-  const tools = offeredToolSpecs(toolContext(request, settings.permissions));
-  const toolNames = tools.map((tool) => tool.function.name);
-  const messages = initialMessages(request, settings.permissions);
-  const usedCallIds = new Set<string>();
-  const stopper = new AbortController();
-  const onOuterAbort = () => stopper.abort();
-  args.signal?.addEventListener("abort", onOuterAbort, { once: true });
-  let emptyInARow = 0;
-  let invalidInARow = 0;
-  let lastFailure: { key: string; count: number } | null = null;
-  let sentUpTo = 0;
-
-  const emit = (event: EventBody) => args.onEvent?.({ ...event, invocation: args.id, at: now() } as InvocationEvent);
-  const stopReason = (): Stop["stopped"] => (args.signal?.aborted ? "cancelled" : "timeout");
-  const stopEnd = (stopped: Stop["stopped"]): InvocationEnd =>
-    stopped === "cancelled"
-      ? failed("cancelled")
-      : failed(`the model did not finish within the ${settings.timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler`);
-
-  /** Races work against the deadline and the abort signal; on either, aborts `stopper`. */
-  async function guarded<T>(work: () => Promise<T>): Promise<T | Stop> {
-    if (args.signal?.aborted || stopper.signal.aborted || now() >= deadline) return { stopped: stopReason() };
-    let timer: NodeJS.Timeout | undefined;
-    let onStop: (() => void) | undefined;
-    const stop = new Promise<Stop>((resolve) => {
-      timer = setTimeout(() => {
-        resolve({ stopped: stopReason() });
-        stopper.abort();
-      }, Math.min(deadline - now(), MAX_TIMER_MS));
-      onStop = () => resolve({ stopped: stopReason() });
-      stopper.signal.addEventListener("abort", onStop, { once: true });
-    });
-    try {
-      return await Promise.race([work(), stop]);
-    } finally {
-      clearTimeout(timer);
-      stopper.signal.removeEventListener("abort", onStop!);
-    }
-  }
-
-  function answer(call: { id: string; name: string }, result: ToolResult): void {
-    const content = toolResultContent(result);
-    messages.push({ role: "tool", tool_call_id: call.id, content });
-    emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
-  }
-
-  async function runCalls(calls: ParsedCall[]): Promise<Step> {
-    for (const [index, call] of calls.entries()) {
-      emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
-      const outcome = call.args.outcome as Outcome | undefined;
-      if (call.name === "finish" && outcome?.kind === "error") {
-        // §5.2: the block fails with AIError(reason); the frame is not asked.
-        countToolCall(stats, call.name, false);
-        const reason = outcome.reason.slice(0, MAX_ERROR_REASON_CHARS);
-        const end: InvocationEnd = { status: "failed", reason };
-        if (outcome.missing_capability !== undefined) end.missing_capability = outcome.missing_capability;
-        return endWith(end);
-      }
-      const result = await guarded(() => frame.op(call.name, opArguments(call)));
-      if ("stopped" in result) return endWith(stopEnd(result.stopped));
-      countToolCall(stats, call.name, !result.ok);
-      if (result.ok) {
-        lastFailure = null;
-        answer(call, { status: "ok", result: result.value });
-        if (call.name === "finish") return endWith({ status: "finished" });
-        if (call.name === "recover") return endWith({ status: "finished", action: call.args.action as RecoverAction });
-        continue;
-      }
-      answer(call, { status: "error", error: result.error.type, message: result.error.message });
-      for (const rest of calls.slice(index + 1)) answer(rest, EARLIER_CALL_FAILED);
-      const key = `${call.name}:${canonicalJson(call.args)}`;
-      lastFailure = lastFailure?.key === key ? { key, count: lastFailure.count + 1 } : { key, count: 1 };
-      if (lastFailure.count >= MAX_IDENTICAL_FAILURES_IN_A_ROW) {
-        return endWith(failed(`the model repeated a failing ${call.name} call (${result.error.message}); make the instruction or the expected type clearer`));
-      }
-      return CONTINUE;
-    }
-    return CONTINUE;
-  }
-
-  async function handleResponse(content: string | null, calls: ToolCall[]): Promise<Step> {
-    if (calls.length === 0) {
-      stats.empty_responses += 1;
-      emptyInARow += 1;
-      if (emptyInARow >= MAX_EMPTY_RESPONSES_IN_A_ROW) {
-        return endWith(failed(`the model returned no tool call ${emptyInARow} times in a row; use a model that supports tool calling`));
-      }
-      messages.push({ role: "assistant", content: content ?? "" });
-      messages.push({ role: "user", content: emptyResponseReminder(request.mode) });
-      return CONTINUE;
-    }
-    emptyInARow = 0;
-    messages.push({ role: "assistant", content, tool_calls: calls });
-    const verdict = validateBatch(calls, { request, permissions: settings.permissions, usedCallIds });
-    for (const call of calls) if (typeof call.id === "string") usedCallIds.add(call.id);
-    if (verdict.valid) {
-      invalidInARow = 0;
-      return runCalls(verdict.calls);
-    }
-    stats.invalid_batches += 1;
-    invalidInARow += 1;
-    calls.forEach((call, i) => {
-      const problem = verdict.problems[i];
-      answer({ id: call.id, name: String(call.function?.name ?? "") }, problem === null ? BATCH_REJECTED : { status: "error", message: problem });
-    });
-    if (invalidInARow >= MAX_INVALID_BATCHES_IN_A_ROW) {
-      const first = verdict.problems.find((problem) => problem !== null);
-      return endWith(failed(`the model sent ${invalidInARow} invalid tool batches in a row (${first}); try a more capable model or a clearer instruction`));
-    }
-    return CONTINUE;
-  }
-
-  async function loop(): Promise<InvocationEnd> {
-    for (let round = 1; ; round += 1) {
-      if (round > settings.maxRounds) {
-        return failed(`the model made ${settings.maxRounds} requests without finishing (max_rounds = ${settings.maxRounds}); make the instruction simpler or raise max_rounds in aiython.toml`);
-      }
-      emit({ type: "model_request", round, messages: messages.slice(sentUpTo), message_count: messages.length, tools: toolNames });
-      sentUpTo = messages.length;
-      let response;
-      try {
-        response = await guarded(() => model.complete({ messages: [...messages], tools, toolChoice: "required" }, { signal: stopper.signal, deadline }));
-      } catch (err) {
-        if (!(err instanceof Error) || err.name !== "ModelCallError") throw err;
-        const kind = (err as ModelCallError).kind;
-        if (args.signal?.aborted || kind === "cancelled") return stopEnd("cancelled");
-        if (kind === "timeout" || now() >= deadline) return stopEnd("timeout");
-        return failed(err.message);
-      }
-      if ("stopped" in response) return stopEnd(response.stopped);
-      countResponse(stats, response);
-      const calls = response.message.tool_calls ?? [];
-      emit({
-        type: "model_response",
-        round,
-        content: response.message.content,
-        tool_calls: calls,
-        usage: response.usage,
-        request_bytes: response.requestBytes,
-        provider_seconds: response.providerSeconds,
-        route: response.route,
-      });
-      const step = await handleResponse(response.message.content, calls);
-      if (step.next === "end") return step.end;
-    }
-  }
-
+  const loop = new InvocationLoop(args);
   try {
-    const end = await loop();
-    stats.invocation_seconds = (now() - started) / 1000;
-    emit({ type: "outcome", end });
-    return { end, stats };
+    return await loop.run();
   } finally {
-    args.signal?.removeEventListener("abort", onOuterAbort);
+    loop.dispose();
   }
 }
 
-/** Arguments of the frame op for a validated call: its own plus `call_id` (§5.2 references). */
-function opArguments(call: ParsedCall): Record<string, unknown> {
+class InvocationLoop {
+  readonly stats = newInvocationStats();
+  private readonly now: () => number;
+  private readonly started: number;
+  private readonly deadline: Deadline;
+  private readonly tools: ToolSpec[];
+  private readonly messages: ChatMessage[];
+  private readonly usedCallIds = new Set<string>();
+  private emptyInARow = 0;
+  private invalidInARow = 0;
+  /** The last failing call (by name and arguments), how often in a row, and its message. */
+  private lastFailure: { key: string; count: number; message: string } | null = null;
+  private sentUpTo = 0;
+
+  constructor(private readonly args: InvocationArgs) {
+    this.now = args.now ?? Date.now;
+    this.started = this.now();
+    this.deadline = new Deadline(this.started + args.settings.timeoutSeconds * 1000, args.signal, this.now);
+    this.tools = offeredToolSpecs(toolContext(args.request, args.settings.permissions));
+    this.messages = initialMessages(args.request, args.settings.permissions);
+  }
+
+  async run(): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
+    let end: InvocationEnd | null = null;
+    for (let round = 1; end === null; round += 1) end = await this.round(round);
+    this.stats.invocation_seconds = (this.now() - this.started) / 1000;
+    this.emit({ type: "outcome", end });
+    return { end, stats: this.stats };
+  }
+
+  dispose(): void {
+    this.deadline.dispose();
+  }
+
+  /** One model request and its batch; the end of the invocation, or null to ask again. */
+  private async round(round: number): Promise<InvocationEnd | null> {
+    const { maxRounds } = this.args.settings;
+    if (round > maxRounds) {
+      return failed(`the model made ${maxRounds} requests without finishing (max_rounds = ${maxRounds}); make the instruction simpler or raise max_rounds in aiython.toml`);
+    }
+    const response = await this.ask(round);
+    if (!("message" in response)) return response;
+    const step = await this.handleResponse(response.message.content, response.message.tool_calls ?? []);
+    return step.next === "end" ? step.end : null;
+  }
+
+  /** Sends the conversation; the response, or the end a failed or stopped call means. */
+  private async ask(round: number): Promise<ModelResponse | InvocationEnd> {
+    this.emit({ type: "model_request", round, messages: this.messages.slice(this.sentUpTo), message_count: this.messages.length, tools: this.tools.map((t) => t.function.name) });
+    this.sentUpTo = this.messages.length;
+    let response;
+    try {
+      const request = { messages: [...this.messages], tools: this.tools, toolChoice: "required" as const };
+      response = await this.deadline.race(() => this.args.model.complete(request, { signal: this.deadline.signal, deadline: this.deadline.at }));
+    } catch (error) {
+      if (!(error instanceof ModelCallError)) throw error;
+      if (this.args.signal?.aborted || error.kind === "cancelled") return this.stopEnd("cancelled");
+      if (error.kind === "timeout" || this.now() >= this.deadline.at) return this.stopEnd("timeout");
+      return failed(error.message);
+    }
+    if (isStopped(response)) return this.stopEnd(response.stopped);
+    countResponse(this.stats, response);
+    const { content, tool_calls } = response.message;
+    this.emit({
+      type: "model_response", round, content, tool_calls: tool_calls ?? [], usage: response.usage,
+      request_bytes: response.requestBytes, provider_seconds: response.providerSeconds, route: response.route,
+    });
+    return response;
+  }
+
+  private async handleResponse(content: string | null, calls: ToolCall[]): Promise<Step> {
+    if (calls.length === 0) return this.emptyResponse(content);
+    this.emptyInARow = 0;
+    this.messages.push({ role: "assistant", content, tool_calls: calls });
+    const verdict = validateBatch(calls, { request: this.args.request, permissions: this.args.settings.permissions, usedCallIds: this.usedCallIds });
+    for (const call of calls) if (typeof call.id === "string") this.usedCallIds.add(call.id);
+    if (verdict.valid) {
+      this.invalidInARow = 0;
+      return this.runCalls(verdict.calls);
+    }
+    return this.rejectBatch(calls, verdict.problems);
+  }
+
+  private emptyResponse(content: string | null): Step {
+    this.stats.empty_responses += 1;
+    this.emptyInARow += 1;
+    if (this.emptyInARow >= MAX_EMPTY_RESPONSES_IN_A_ROW) {
+      return endWith(failed(`the model returned no tool call ${this.emptyInARow} times in a row; use a model that supports tool calling`));
+    }
+    this.messages.push({ role: "assistant", content: content ?? "" });
+    this.messages.push({ role: "user", content: emptyResponseReminder(this.args.request.mode) });
+    return CONTINUE;
+  }
+
+  private rejectBatch(calls: ToolCall[], problems: (string | null)[]): Step {
+    this.stats.invalid_batches += 1;
+    this.invalidInARow += 1;
+    calls.forEach((call, i) => {
+      const problem = problems[i];
+      this.answer({ id: call.id, name: String(call.function?.name ?? "") }, problem === null ? BATCH_REJECTED : { status: "error", message: problem });
+    });
+    if (this.invalidInARow >= MAX_INVALID_BATCHES_IN_A_ROW) {
+      const first = problems.find((problem) => problem !== null);
+      return endWith(failed(`the model sent ${this.invalidInARow} invalid tool batches in a row (${first}); try a more capable model or a clearer instruction`));
+    }
+    return CONTINUE;
+  }
+
+  private async runCalls(calls: ParsedCall[]): Promise<Step> {
+    for (const [index, call] of calls.entries()) {
+      const step = await this.runCall(call);
+      if (step === "failed") {
+        for (const rest of calls.slice(index + 1)) this.answer(rest, EARLIER_CALL_FAILED);
+        return this.lastFailure && this.lastFailure.count >= MAX_IDENTICAL_FAILURES_IN_A_ROW ? this.repeatedFailure(call) : CONTINUE;
+      }
+      if (step !== null) return step;
+    }
+    return CONTINUE;
+  }
+
+  /** Runs one validated call: the invocation's end, "failed" (the batch stops), or null (go on). */
+  private async runCall(call: ParsedCall): Promise<Step | "failed" | null> {
+    this.emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
+    const outcome = call.args.outcome as Outcome | undefined;
+    if (call.name === "finish" && outcome?.kind === "error") {
+      // §5.2: the block fails with AIError(reason); the frame is not asked.
+      countToolCall(this.stats, call.name, false);
+      const end: InvocationEnd = { status: "failed", reason: outcome.reason.slice(0, MAX_ERROR_REASON_CHARS) };
+      if (outcome.missing_capability !== undefined) end.missing_capability = outcome.missing_capability;
+      return endWith(end);
+    }
+    const result = await this.deadline.race(() => this.args.frame.op(call.name as OpName, opArguments(call)));
+    if (isStopped(result)) return endWith(this.stopEnd(result.stopped));
+    countToolCall(this.stats, call.name, !result.ok);
+    if (!result.ok) {
+      this.answer(call, { status: "error", error: result.error.type, message: result.error.message });
+      this.rememberFailure(call, result.error.message);
+      return "failed";
+    }
+    this.lastFailure = null;
+    this.answer(call, { status: "ok", result: result.value });
+    if (call.name === "finish") return endWith({ status: "finished" });
+    if (call.name === "recover") return endWith({ status: "finished", action: call.args.action as RecoverAction });
+    return null;
+  }
+
+  private rememberFailure(call: ParsedCall, message: string): void {
+    const key = `${call.name}:${canonicalJson(call.args)}`;
+    const count = this.lastFailure?.key === key ? this.lastFailure.count + 1 : 1;
+    this.lastFailure = { key, count, message };
+  }
+
+  private repeatedFailure(call: ParsedCall): Step {
+    return endWith(failed(`the model repeated a failing ${call.name} call (${this.lastFailure?.message}); make the instruction or the expected type clearer`));
+  }
+
+  private answer(call: { id: string; name: string }, result: ToolResult): void {
+    const content = toolResultContent(result);
+    this.messages.push({ role: "tool", tool_call_id: call.id, content });
+    this.emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
+  }
+
+  private stopEnd(stopped: StopReason): InvocationEnd {
+    if (stopped === "cancelled") return failed("cancelled");
+    return failed(`the model did not finish within the ${this.args.settings.timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler`);
+  }
+
+  private emit(event: EventBody): void {
+    this.args.onEvent?.({ ...event, invocation: this.args.id, at: this.now() } as InvocationEvent);
+  }
+}
+
+/**
+ * Arguments of the frame op for a validated call: its own plus `call_id` (§5.2 references).
+ * Batch validation has checked them against the tool's schema, which is what OpArguments types.
+ */
+function opArguments(call: ParsedCall): OpArguments[OpName] {
   const args: Record<string, unknown> = { ...call.args, call_id: call.id };
   // JSON.parse cannot tell 3.0 from 3; the bridge re-reads literal values from the raw text so
   // that a float stays a float (SPEC §6: int is not float).
   if (call.name === "finish" || call.name === "recover") args.raw_arguments = call.raw;
   // outcomes.ts: `none` in recover means the same as no outcome; the frame never sees it.
   if (call.name === "recover" && (args.outcome as Outcome | undefined)?.kind === "none") delete args.outcome;
-  return args;
+  return args as unknown as OpArguments[OpName];
 }

@@ -12,15 +12,9 @@
 //   `error` is refused: giving up is `reraise`.
 // - `expression` additionally needs the `execute_code` permission.
 
-import type { PauseRequest } from "./ports.js";
+import type { Outcome, PauseRequest } from "../bridge/protocol.js";
 
-export type Outcome =
-  | { kind: "literal"; value: unknown }
-  | { kind: "expression"; code: string }
-  | { kind: "reference"; id: string }
-  | { kind: "handle"; id: string }
-  | { kind: "none" }
-  | { kind: "error"; reason: string; missing_capability?: string };
+export type { Outcome };
 
 export type OutcomeKind = Outcome["kind"];
 

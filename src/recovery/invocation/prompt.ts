@@ -5,7 +5,8 @@
 // prompt caches and journal request hashes (§11) warm.
 
 import { canonicalJson } from "../../canonical-json.js";
-import type { ChatMessage, PauseRequest } from "./ports.js";
+import type { ChatMessage } from "../../model-port.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION } from "./limits.js";
 
 export const SYSTEM_PROMPT = [

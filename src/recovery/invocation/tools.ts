@@ -7,7 +7,8 @@
 // valid. The offered schema is narrowed to what this pause accepts, which keeps requests small and
 // lets a model get it right the first time.
 
-import type { PauseRequest, ToolSpec } from "./ports.js";
+import type { ToolSpec } from "../../model-port.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "./limits.js";
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
 

@@ -1,0 +1,34 @@
+// Running a program (SPEC §2): `aiython [OPTIONS] SCRIPT|-m MODULE|-c CODE|- [ARGS...]`, and
+// the interactive console when there is no program and stdin is a terminal.
+
+import type { RunOutcome } from "../../errors.js";
+import type { BridgeProcess } from "../../recovery/bridge/bridge-process.js";
+import type { CliOptions } from "../options.js";
+import type { SplitArgs } from "../split-argv.js";
+
+export async function runCommand(split: SplitArgs, options: CliOptions, early: BridgeProcess | undefined): Promise<RunOutcome> {
+  let program = split.program;
+  if (program === null) {
+    if (process.stdin.isTTY) {
+      const { runConsole } = await import("./console.js");
+      return runConsole({ python: options.python, env: process.env });
+    }
+    program = { kind: "stdin" };
+  }
+  const { runProgram } = await import("../../run/run-program.js");
+  return runProgram({
+    program,
+    programArgs: split.programArgs,
+    python: options.python,
+    inspect: Boolean(options.i),
+    configFile: options.config,
+    profile: options.profile,
+    forceProfile: options.forceProfile,
+    model: options.model,
+    env: process.env,
+    stats: options.stats === undefined ? false : options.stats === "json" ? "json" : "text",
+    traceFile: options.trace ?? null,
+    replay: Boolean(options.replay),
+    journal: options.journal !== false,
+  }, early);
+}

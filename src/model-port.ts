@@ -1,0 +1,82 @@
+// The model port: the one shape every layer uses to talk about a chat model (STYLE: neutral
+// types, never copied). The chat client in src/capabilities implements ModelPort, the journal's
+// recording and replaying ports in src/observe wrap it, and the orchestrator in
+// src/recovery/invocation depends on it. Shapes follow OpenAI-compatible chat completions so the
+// client passes them through without translation. Imports nothing.
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+export interface ToolSpec {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  /** Always "required" (SPEC §5). */
+  toolChoice: "required";
+}
+
+export interface TokenUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  cached_tokens?: number;
+}
+
+export interface ModelResponse {
+  message: { content: string | null; tool_calls: ToolCall[] };
+  usage?: TokenUsage;
+  /** Byte length of the JSON body of the request that produced this answer, as sent. */
+  requestBytes: number;
+  /** Seconds from the first attempt to the answer: retries, backoff and fallbacks included. */
+  providerSeconds: number;
+  /** Id of the route that answered (after fallbacks), e.g. "openai/gpt-4.1-mini". */
+  route: string;
+}
+
+export interface ModelCallOptions {
+  signal?: AbortSignal;
+  /** Absolute deadline of the whole invocation, ms since the epoch; requests and retries stop there. */
+  deadline: number;
+}
+
+export interface ModelPort {
+  complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>;
+}
+
+export type ModelCallErrorKind =
+  | "auth"
+  | "not_found"
+  | "rate_limited"
+  | "server"
+  | "network"
+  | "timeout"
+  | "malformed"
+  | "cancelled"
+  | "permission";
+
+/**
+ * The one error a ModelPort throws for a failed call; the orchestrator turns it into the
+ * AIError reason of the block. `message` is safe to show: it never holds a key, an
+ * Authorization header or a provider's raw error body (SPEC §5.4, §9).
+ */
+export class ModelCallError extends Error {
+  readonly kind: ModelCallErrorKind;
+  constructor(kind: ModelCallErrorKind, message: string) {
+    super(message);
+    this.name = "ModelCallError";
+    this.kind = kind;
+  }
+}

@@ -7,7 +7,7 @@ import { runInvocation, type InvocationEvent } from "../src/recovery/invocation/
 import { ModelCallError, type ChatMessage, type ModelRequest } from "../src/model-port.js";
 import type { PauseRequest } from "../src/recovery/bridge/protocol.js";
 import { SYSTEM_PROMPT, canonicalJson } from "../src/recovery/invocation/prompt.js";
-import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/recovery/invocation/limits.js";
+import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/defaults.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./support/scripted-model.js";
 import { FakeFrame, ok, opError, type OpHandler } from "./support/fake-frame.js";
 import { checkpoint, expressionBlock, settings, statementBlock } from "./support/pause-requests.js";

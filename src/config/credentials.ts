@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../errors.js";
-import { CREDENTIALS_FILE } from "./defaults.js";
+import { CREDENTIALS_FILE } from "../defaults.js";
 import { displayPath } from "./display-path.js";
 import { parseDotenv } from "./dotenv.js";
 import type { CredentialSource } from "./types.js";

@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../errors.js";
-import { CONFIG_FILE_NAME } from "./defaults.js";
+import { CONFIG_FILE_NAME } from "../defaults.js";
 
 /** The nearest aiython.toml at or above `startDir`, or null. */
 export function discoverConfigFile(startDir: string): string | null {

@@ -6,7 +6,7 @@
 // Layer-level `api_base` / `api_key_env` apply to string routes and to route tables lacking them.
 
 import { ConfigError } from "../errors.js";
-import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "./defaults.js";
+import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "../defaults.js";
 import { resolveEnvFile, type CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
 import type { ConfigDocument, RouteSpec, SettingsTable } from "./schema.js";

@@ -5,7 +5,7 @@
 // `OPENAI_API_KEY` when set, none required — a local server usually wants none) and to `openai/`
 // ids (OpenAI-compatible proxy); ids of the other known providers keep their own base.
 
-import { CONFIG_DEFAULTS, DEFAULT_PROFILE, ENV_MODEL, ENV_OPENAI_API_KEY, ENV_OPENAI_BASE_URL } from "./defaults.js";
+import { CONFIG_DEFAULTS, DEFAULT_PROFILE, ENV_MODEL, ENV_OPENAI_API_KEY, ENV_OPENAI_BASE_URL } from "../defaults.js";
 import type { CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
 import type { ProfileSettings, Route } from "./types.js";

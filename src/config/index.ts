@@ -4,7 +4,7 @@ export { loadConfig } from "./load-config.js";
 export { profileFor } from "./profile-for.js";
 export { renderConfigShow, configSummaryForExplain, credentialConfigured } from "./render-config.js";
 export { KNOWN_PROVIDERS } from "./providers.js";
-export { CONFIG_DEFAULTS, CONFIG_FILE_NAME, CREDENTIALS_FILE } from "./defaults.js";
+export { CONFIG_DEFAULTS, CONFIG_FILE_NAME, CREDENTIALS_FILE } from "../defaults.js";
 export { PERMISSIONS } from "./types.js";
 export type {
   ConfigInputs,

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { ConfigError } from "../errors.js";
 import { CredentialLookup } from "./credentials.js";
-import { DEFAULT_PROFILE } from "./defaults.js";
+import { DEFAULT_PROFILE } from "../defaults.js";
 import { discoverConfigFile, discoveryStart, explicitConfigFile } from "./discover.js";
 import { displayPath } from "./display-path.js";
 import { profilesFromDocument } from "./document-form.js";

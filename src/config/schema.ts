@@ -3,7 +3,7 @@
 // is only required to be a table for now. Semantic checks a schema cannot express well (credentials
 // inside api_base, the reserved profile name, env_file outside the project) live in load-config.ts.
 
-import { CONFIG_BOUNDS, CONFIG_VERSION } from "./defaults.js";
+import { CONFIG_BOUNDS, CONFIG_VERSION } from "../defaults.js";
 import { PERMISSIONS } from "./types.js";
 
 /** Matches a POSIX-style environment variable name; a pasted key (`sk-...`) fails it. */

@@ -2,14 +2,9 @@
 // load-config.ts has discovered, parsed, validated and merged aiython.toml (or the environment).
 // Nothing here does I/O.
 
-export const PERMISSIONS = [
-  "read_asset",
-  "read_code",
-  "network",
-  "generate_file",
-  "write_filesystem",
-  "execute_code",
-] as const;
+import { PERMISSIONS } from "../defaults.js";
+
+export { PERMISSIONS };
 
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -16,17 +16,17 @@
 // never throws: it becomes blocks or diagnostics.
 
 import type { CompileOracle } from "./oracle.js";
-import type { BlockInfo, Plan } from "./plan.js";
+import type { BlockInfo, CheckpointInfo, Plan } from "./plan.js";
 import { LineIndex } from "./positions.js";
 import { scan } from "./scanner.js";
-import { findBlocks, trimmed, type FoundBlock, type SearchResult } from "./search.js";
+import { findBlocks, type SearchResult } from "./search.js";
 import { mergeStatementBlocks } from "./merge-blocks.js";
-import { blockScopes, type BlockScope } from "./scopes.js";
-import { applyReplacements, callText, chooseRuntimeName, offsetMap, type OffsetMap, type Replacement } from "./render.js";
+import { chooseRuntimeName, offsetMap, type OffsetMap } from "./render.js";
+import { renderProgram, wholeFileBlock, type Group, type Rendering } from "./render-program.js";
 import { parsePython, type SyntaxTree } from "./syntax-tree.js";
 import { describeBlocks, type CallSite } from "./block-info.js";
 import { selectCheckpoints } from "./checkpoints.js";
-import { directiveFor, readDirectives } from "./directives.js";
+import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
 import { planWindows, type Window } from "./windows.js";
 
@@ -62,21 +62,47 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const runtimeName = chooseRuntimeName(source);
   const index = new LineIndex(source);
   const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [] };
-
-  const nul = source.indexOf("\0");
-  if (nul >= 0) {
-    const p = index.point(nul);
-    plan.diagnostics.push({ line: p.line, column: p.column, message: "source code cannot contain null bytes" });
-    return plan;
-  }
-
+  if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
   const windows = planWindows(source);
   phase("windows");
   const searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
-  // While the oracle compiles the windows: one tree-sitter parse of the source, then each window's
-  // statements indexed from it where tree-sitter saw clean Python there (a window of its own
-  // parse otherwise), yielding between windows so that the search's rounds interleave.
+  const parsed = await indexWindows(source, windows);
+  phase("parsed");
+  const search = await searching;
+  phase("searched");
+  if (search.blocks.length === 0) {
+    directivesOf(source, plan, args);
+    if (args.checkpoints) plan.checkpoints = checkpointsOfValid(source, search, parsed, index, args);
+    return plan;
+  }
+  const { rendering, groups } = await confirmedRendering(args, search, parsed, index, runtimeName);
+  phase("confirmed");
+  describe(plan, rendering, groups, index, args);
+  phase("described");
+  return plan;
+}
+
+/** A null byte is a diagnostic of its own (CPython refuses such a source before parsing). */
+function nullByte(source: string, index: LineIndex, plan: Plan): boolean {
+  const nul = source.indexOf("\0");
+  if (nul < 0) return false;
+  const p = index.point(nul);
+  plan.diagnostics.push({ line: p.line, column: p.column, message: "source code cannot contain null bytes" });
+  return true;
+}
+
+function directivesOf(text: string, plan: Plan, args: AnalyzeArgs): DirectiveIndex {
+  if (!DIRECTIVE_TEXT.test(text)) return { applied: [] };
+  return readDirectives(scan(text, { tokens: false }), new LineIndex(text), plan.diagnostics, args.capabilityNames);
+}
+
+/**
+ * Step 1's JS side, while the oracle compiles the windows: one tree-sitter parse of the source,
+ * then each window's statements indexed from it where tree-sitter saw clean Python there (a
+ * parse of the window alone otherwise), yielding between windows so the search's rounds interleave.
+ */
+async function indexWindows(source: string, windows: Window[]): Promise<Map<number, Parsed>> {
   const whole = parsePython(source);
   const clean = !whole.rootNode.hasError;
   const parsed = new Map<number, Parsed>();
@@ -92,44 +118,44 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
     }
     await nextTurn();
   }
-  phase("parsed");
-  let search = await searching;
-  phase("searched");
-  const directivesOf = (text: string) => (DIRECTIVE_TEXT.test(text) ? readDirectives(scan(text, { tokens: false }), new LineIndex(text), plan.diagnostics, args.capabilityNames) : { applied: [] });
+  return parsed;
+}
 
-  if (search.blocks.length === 0) {
-    directivesOf(source);
-    if (args.checkpoints) {
-      const parts = search.windows.map((w) => reuse(parsed, w) ?? parseGroup(source, { ...w, newStart: w.start, newEnd: w.end, blocks: [] }, (o) => o).part);
-      plan.checkpoints = selectCheckpoints(mergeParts(parts), { displayName, entryModule: args.entryModule, original: index, statementBlocks: [] });
-    }
-    return plan;
+/** The checkpoints of a source without blocks, from the window parses. */
+function checkpointsOfValid(source: string, search: SearchResult, parsed: Map<number, Parsed>, index: LineIndex, args: AnalyzeArgs): CheckpointInfo[] {
+  const parts = search.windows.map((w) => reuse(parsed, w) ?? parseGroup(source, { ...w, newStart: w.start, newEnd: w.end, blocks: [] }, (o) => o).part);
+  return selectCheckpoints(mergeParts(parts), { displayName: args.displayName, entryModule: args.entryModule, original: index, statementBlocks: [] });
+}
+
+/** Steps 2–4: the rendering the oracle confirmed, falling back to a whole-file search, then one block. */
+async function confirmedRendering(
+  args: AnalyzeArgs, first: SearchResult, parsed: Map<number, Parsed>, index: LineIndex, runtimeName: string,
+): Promise<{ rendering: Rendering; groups: ParsedGroup[] }> {
+  const { source } = args;
+  let rendering = renderProgram(source, mergeStatementBlocks(first.blocks, index), first.windows, runtimeName);
+  const confirming = confirm(args, rendering); // the oracle compiles while the groups are parsed
+  const groups = parseGroups(source, rendering, parsed);
+  if (await confirming) return { rendering, groups };
+  const again = await findBlocks({ source, filename: args.filename, oracle: args.oracle, runtimeName });
+  rendering = renderProgram(source, mergeStatementBlocks(again.blocks, index), again.windows, runtimeName);
+  if (!(await confirm(args, rendering))) {
+    rendering = renderProgram(source, wholeFileBlock(source), [{ start: 0, end: source.length, verified: false }], runtimeName);
+    if (!(await confirm(args, rendering))) throw new Error(`the rewritten program of ${args.filename} does not compile even as one block`);
   }
+  return { rendering, groups: parseGroups(source, rendering, new Map()) };
+}
 
-  let rendering = renderProgram(source, mergeStatementBlocks(search.blocks, index), search.windows, runtimeName);
-  let confirming = confirm(args, rendering);
-  let groupsParsed = parseGroups(source, rendering, parsed);
-  if (!(await confirming)) {
-    search = await findBlocks({ source, filename, oracle: args.oracle, runtimeName });
-    rendering = renderProgram(source, mergeStatementBlocks(search.blocks, index), search.windows, runtimeName);
-    confirming = confirm(args, rendering);
-    if (!(await confirming)) {
-      rendering = renderProgram(source, wholeFileBlock(source), [{ start: 0, end: source.length, verified: false }], runtimeName);
-      if (!(await confirm(args, rendering))) throw new Error(`internal error: the rewritten program of ${filename} does not compile even as one block`);
-    }
-    groupsParsed = parseGroups(source, rendering, new Map());
-  }
-  phase("confirmed");
-
-  const text = rendering.text;
-  const directives = directivesOf(text);
+/** Types, directives and checkpoints, read from the rewritten program (valid Python). */
+function describe(plan: Plan, rendering: Rendering, groupsParsed: ParsedGroup[], index: LineIndex, args: AnalyzeArgs): void {
+  const { source, displayName } = args;
+  const directives = directivesOf(rendering.text, plan, args);
   const program = mergeParts(groupsParsed.map((g) => g.part));
   const sites: CallSite[] = rendering.calls.map((call, i) => {
     const g = groupsParsed.find((x) => x.group.blocks.includes(i)) as ParsedGroup;
     return { kind: call.kind, start: call.start - g.group.newStart, end: call.end - g.group.newStart, tree: g.tree, text: g.text, map: g.map };
   });
   const typing = describeBlocks(sites, program);
-  plan.rewritten = text;
+  plan.rewritten = rendering.text;
   plan.blocks = rendering.blocks.map((b, i): BlockInfo => ({
     id: `${displayName}:${i + 1}`,
     index: i + 1,
@@ -147,8 +173,6 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
     const statementBlocks = rendering.blocks.filter((b) => b.kind === "statement");
     plan.checkpoints = selectCheckpoints(program, { displayName, entryModule: args.entryModule, original: index, statementBlocks });
   }
-  phase("described");
-  return plan;
 }
 
 /** Lets pending I/O (oracle answers) run between two pieces of synchronous work. */
@@ -202,106 +226,4 @@ async function confirm(args: AnalyzeArgs, r: Rendering): Promise<boolean> {
   if (texts.length === 0) return true;
   const verdicts = await args.oracle.check(texts.map((text) => ({ source: text, filename: args.filename })));
   return verdicts.every((v) => v.ok);
-}
-
-interface Group {
-  /** Original offsets. */
-  start: number;
-  end: number;
-  /** Offsets in the rewritten text. */
-  newStart: number;
-  newEnd: number;
-  verified?: boolean;
-  /** Indexes into the rendering's blocks. */
-  blocks: number[];
-}
-
-interface Rendering {
-  text: string;
-  blocks: FoundBlock[];
-  /** Original spans and the calls that replace them, in order. */
-  replacements: Replacement[];
-  /** Each call's span in the rewritten text. */
-  calls: { start: number; end: number; kind: FoundBlock["kind"] }[];
-  scopes: BlockScope[];
-  groups: Group[];
-}
-
-/**
- * The rewritten program. Each block's scope (sync or async call) is read from the placeholder
- * program, one window group at a time (a block's scope never reaches outside its top-level
- * statement), then the final calls are rendered.
- */
-function renderProgram(source: string, blocks: FoundBlock[], windows: SearchResult["windows"], runtimeName: string): Rendering {
-  const sync = blocks.map((b, i) => ({ start: b.start, end: b.end, text: callText(source.slice(b.start, b.end), runtimeName, i + 1, false) }));
-  const placeholder = applyReplacements(source, sync);
-  const groups = groupWindows(windows, blocks);
-  const scopes: BlockScope[] = blocks.map(() => ({ isAsync: false, function: null }));
-  const shiftBefore = shifts(sync);
-  for (const g of groups) {
-    if (g.blocks.length === 0) continue;
-    const from = g.start + shiftBefore(g.start);
-    const to = g.end + shiftBefore(g.end);
-    const found = blockScopes(scan(placeholder.text.slice(from, to)), g.blocks.map((i) => placeholder.starts[i] - from));
-    g.blocks.forEach((i, k) => (scopes[i] = found[k]));
-  }
-  const replacements = blocks.map((b, i) => (scopes[i].isAsync ? { ...sync[i], text: callText(source.slice(b.start, b.end), runtimeName, i + 1, true) } : sync[i]));
-  const final = applyReplacements(source, replacements);
-  const shiftFinal = shifts(replacements);
-  for (const g of groups) {
-    g.newStart = g.start + shiftFinal(g.start);
-    g.newEnd = g.end + shiftFinal(g.end);
-  }
-  return {
-    text: final.text,
-    blocks,
-    replacements,
-    calls: blocks.map((b, i) => ({ start: final.starts[i], end: final.starts[i] + replacements[i].text.length, kind: b.kind })),
-    scopes,
-    groups,
-  };
-}
-
-/** Consecutive windows, joined where a block crosses from one into the next. */
-function groupWindows(windows: SearchResult["windows"], blocks: FoundBlock[]): Group[] {
-  const groups: Group[] = [];
-  let b = 0;
-  for (const w of windows) {
-    const last = groups[groups.length - 1];
-    const crossing = last !== undefined && last.blocks.some((i) => blocks[i].end > last.end);
-    const g: Group = crossing ? last : { start: w.start, end: w.end, newStart: w.start, newEnd: w.end, verified: true, blocks: [] };
-    if (crossing) g.end = w.end;
-    else groups.push(g);
-    g.verified = (g.verified ?? true) && w.verified;
-    while (b < blocks.length && blocks[b].start < g.end) g.blocks.push(b++);
-  }
-  return groups;
-}
-
-/** For an original offset outside every replacement: how far the text after it has moved. */
-function shifts(replacements: Replacement[]): (offset: number) => number {
-  const ends = replacements.map((r) => r.end);
-  const cumulative: number[] = [];
-  let total = 0;
-  for (const r of replacements) {
-    total += r.text.length - (r.end - r.start);
-    cumulative.push(total);
-  }
-  return (offset) => {
-    let lo = 0;
-    let hi = ends.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (ends[mid] <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? 0 : cumulative[lo - 1];
-  };
-}
-
-function wholeFileBlock(source: string): FoundBlock[] {
-  const sc = scan(source, { tokens: false });
-  if (sc.lines.length === 0) return [];
-  const first = sc.lines[0];
-  return [trimmed(source, { start: first.indent > 0 ? first.lineStart : first.start, end: sc.lines[sc.lines.length - 1].end, kind: "statement" })];
 }

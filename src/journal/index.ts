@@ -6,5 +6,5 @@ export { Journal } from "./journal.js";
 export { exchangeKey, exchangeRequestJson, argsHash, type ExchangeRequest } from "./exchange-key.js";
 export { canonicalJson } from "../canonical-json.js";
 export { SCHEMA_VERSION } from "./migrations.js";
-export { JOURNAL_DIR, JOURNAL_FILE, RUNS_LIST_DEFAULT_LIMIT } from "./defaults.js";
+export { JOURNAL_DIR, JOURNAL_FILE, RUNS_LIST_DEFAULT_LIMIT } from "../defaults.js";
 export type { InvocationStats, InvocationEntry, InvocationSummary, RunEnd, RunStart, RunSummary, StoredExchange } from "./types.js";

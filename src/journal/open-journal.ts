@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import { JOURNAL_BUSY_TIMEOUT_MS, JOURNAL_DIR, JOURNAL_DIR_MODE, JOURNAL_FILE, JOURNAL_FILE_MODE, JOURNAL_OPEN_ATTEMPTS } from "./defaults.js";
+import { JOURNAL_BUSY_TIMEOUT_MS, JOURNAL_DIR, JOURNAL_DIR_MODE, JOURNAL_FILE, JOURNAL_FILE_MODE, JOURNAL_OPEN_ATTEMPTS } from "../defaults.js";
 import { Journal } from "./journal.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 

@@ -18,7 +18,7 @@ import {
   timeoutError,
 } from "./errors.js";
 import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
-import { MODEL_CLIENT_DEFAULTS } from "./model-defaults.js";
+import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
 import { makeRouteClient, runAttempt } from "./run-attempt.js";
 import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
@@ -48,86 +48,98 @@ type RouteOutcome =
 
 export function createModelClient(routes: ChatRoute[], opts: ModelClientOptions = {}): ModelClient {
   if (routes.length === 0) throw new InternalError("createModelClient needs at least one route");
-  const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? defaultSleep;
-  const random = opts.random ?? Math.random;
-  const baseFetch = opts.fetch ?? globalThis.fetch;
-  const maxRetries = opts.maxRetries ?? MODEL_CLIENT_DEFAULTS.maxRetries;
+  return new RoutedClient(routes, opts);
+}
+
+/** The routes in order, each tried with its own retries; see the header. */
+class RoutedClient implements ModelClient {
+  private readonly now: () => number;
+  private readonly sleep: SleepFn;
+  private readonly random: () => number;
+  private readonly fetch: typeof fetch;
+  private readonly maxRetries: number;
+
+  constructor(private readonly routes: ChatRoute[], private readonly opts: ModelClientOptions) {
+    this.now = opts.now ?? Date.now;
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.random = opts.random ?? Math.random;
+    this.fetch = opts.fetch ?? globalThis.fetch;
+    this.maxRetries = opts.maxRetries ?? MODEL_CLIENT_DEFAULTS.maxRetries;
+  }
+
+  async preload(): Promise<void> {
+    await loadOpenAI();
+  }
+
+  async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
+    const mod = await loadOpenAI();
+    // Timed after the one-off package import, which is not the provider's time.
+    const started = this.now();
+    const limited: ModelCallError[] = [];
+    for (const [index, route] of this.routes.entries()) {
+      const outcome = await this.tryRoute(mod, route, index === this.routes.length - 1, request, options);
+      if (outcome.kind === "answer") return { ...outcome.response, providerSeconds: (this.now() - started) / 1000 };
+      limited.push(outcome.error);
+    }
+    if (limited.length === 1) throw limited[0];
+    throw new ModelCallError(
+      "rate_limited",
+      `every route was rate limited (HTTP 429): ${this.routes.map((r) => r.id).join(", ")}; ` +
+        `wait and run again, raise timeout, or add another route to model`,
+    );
+  }
 
   /** Waits `ms` unless the caller cancels first. */
-  async function pause(ms: number, route: ChatRoute, signal?: AbortSignal): Promise<void> {
+  private async pause(ms: number, route: ChatRoute, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw cancelledError(route);
-    await sleep(ms, signal);
+    await this.sleep(ms, signal);
     if (signal?.aborted) throw cancelledError(route);
   }
 
-  async function tryRoute(
-    mod: OpenAIModuleType,
-    route: ChatRoute,
-    isLast: boolean,
-    request: ModelRequest,
-    options: ModelCallOptions,
-  ): Promise<RouteOutcome> {
-    const { client, sink } = makeRouteClient(mod, route, baseFetch);
-    const stream = route.stream ?? opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
+  private async tryRoute(mod: OpenAIModuleType, route: ChatRoute, isLast: boolean, request: ModelRequest, options: ModelCallOptions): Promise<RouteOutcome> {
+    const { client, sink } = makeRouteClient(mod, route, this.fetch);
+    const stream = route.stream ?? this.opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
     let retries = 0;
     /** What the last failed attempt was, for the timeout message ("HTTP 503"). */
     let last: string | null = null;
     for (;;) {
       if (options.signal?.aborted) throw cancelledError(route);
-      const remainingMs = options.deadline - now();
+      const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
       const result = await runAttempt({ mod, client, sink, route, request, stream, remainingMs, signal: options.signal });
       if (result.ok) {
         const { message, usage } = result.answer;
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };
       }
-      const failure = result.failure;
-      const retryable = retryableFailure(route, failure, options.signal, last);
+      const retryable = retryableFailure(route, result.failure, options.signal, last);
       if (retryable instanceof ModelCallError) throw retryable;
       last = retryable.label;
-      const isRateLimit = failure.kind === "status" && failure.status === 429;
-      const allowed = isRateLimit && !isLast ? Math.min(maxRetries, MODEL_CLIENT_DEFAULTS.rateLimitRetriesBeforeFallback) : maxRetries;
-      const retryAfterMs = failure.kind === "status" ? parseRetryAfter(failure.headers, now()) : null;
-      const decision = planRetry({ retriesDone: retries, maxRetries: allowed, retryAfterMs, now: now(), deadline: options.deadline, random });
-      if (decision.kind === "retry") {
-        await pause(decision.waitMs, route, options.signal);
-        retries += 1;
-        continue;
-      }
-      if (isRateLimit) {
-        const waitMs = decision.reason === "deadline" && decision.fromServer ? decision.waitMs : undefined;
-        return { kind: "rate_limited", error: rateLimitedError(route, { retries, waitMs }) };
-      }
-      if (decision.reason === "deadline") throw timeoutError(route, last);
-      if (failure.kind === "network") throw networkError(route, failure.reason);
-      throw serverError(route, last, retries);
+      const next = this.afterFailure(route, result.failure, { retries, isLast, last, deadline: options.deadline });
+      if (next.kind !== "retry") return next.outcome;
+      await this.pause(next.waitMs, route, options.signal);
+      retries += 1;
     }
   }
 
-  return {
-    async preload() {
-      await loadOpenAI();
-    },
-
-    async complete(request, options) {
-      const mod = await loadOpenAI();
-      // Timed after the one-off package import, which is not the provider's time.
-      const started = now();
-      const limited: ModelCallError[] = [];
-      for (let index = 0; index < routes.length; index += 1) {
-        const outcome = await tryRoute(mod, routes[index], index === routes.length - 1, request, options);
-        if (outcome.kind === "answer") return { ...outcome.response, providerSeconds: (now() - started) / 1000 };
-        limited.push(outcome.error);
-      }
-      if (limited.length === 1) throw limited[0];
-      throw new ModelCallError(
-        "rate_limited",
-        `every route was rate limited (HTTP 429): ${routes.map((r) => r.id).join(", ")}; ` +
-          `wait and run again, raise timeout, or add another route to model`,
-      );
-    },
-  };
+  /** After a retryable failure: wait and retry, give the next route its turn (429), or throw. */
+  private afterFailure(
+    route: ChatRoute,
+    failure: AttemptFailure,
+    at: { retries: number; isLast: boolean; last: string | null; deadline: number },
+  ): { kind: "retry"; waitMs: number } | { kind: "next"; outcome: RouteOutcome } {
+    const isRateLimit = failure.kind === "status" && failure.status === 429;
+    const allowed = isRateLimit && !at.isLast ? Math.min(this.maxRetries, MODEL_CLIENT_DEFAULTS.rateLimitRetriesBeforeFallback) : this.maxRetries;
+    const retryAfterMs = failure.kind === "status" ? parseRetryAfter(failure.headers, this.now()) : null;
+    const decision = planRetry({ retriesDone: at.retries, maxRetries: allowed, retryAfterMs, now: this.now(), deadline: at.deadline, random: this.random });
+    if (decision.kind === "retry") return { kind: "retry", waitMs: decision.waitMs };
+    if (isRateLimit) {
+      const waitMs = decision.reason === "deadline" && decision.fromServer ? decision.waitMs : undefined;
+      return { kind: "next", outcome: { kind: "rate_limited", error: rateLimitedError(route, { retries: at.retries, waitMs }) } };
+    }
+    if (decision.reason === "deadline") throw timeoutError(route, at.last);
+    if (failure.kind === "network") throw networkError(route, failure.reason);
+    throw serverError(route, at.last, at.retries);
+  }
 }
 
 /**

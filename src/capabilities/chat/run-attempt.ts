@@ -9,7 +9,7 @@
 
 import { classifyFailure, type AttemptFailure } from "./classify-failure.js";
 import type { OpenAIModuleType } from "./load-openai.js";
-import { MODEL_CLIENT_DEFAULTS } from "./model-defaults.js";
+import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { normaliseCompletion, StreamAssembler, type Normalised } from "./normalise-response.js";
 import type { ModelRequest } from "../../model-port.js";
 import type { ChatRoute } from "./types.js";

@@ -15,7 +15,7 @@ import type { OpArguments, OpName, Outcome, PauseRequest } from "../bridge/proto
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason } from "./deadline.js";
 import { countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
-import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW } from "./limits.js";
+import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW } from "../../defaults.js";
 import type { FramePort, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";

@@ -7,7 +7,7 @@
 import { canonicalJson } from "../../canonical-json.js";
 import type { ChatMessage } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
-import { EXECUTE_CODE_PERMISSION } from "./limits.js";
+import { EXECUTE_CODE_PERMISSION } from "../../defaults.js";
 
 export const SYSTEM_PROMPT = [
   "You are the runtime of aiython. A Python program is paused at a line CPython cannot parse (mode syntax: an AI block) or at a statement that raised (mode recovery). Act on the live frame only through tools.",

@@ -9,7 +9,7 @@
 
 import type { ToolSpec } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
-import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "./limits.js";
+import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "../../defaults.js";
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
 
 export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover"] as const;

@@ -1,0 +1,111 @@
+// The rewritten program (SPEC §3.1): every block replaced by its runtime call on the same lines,
+// sync or awaited as the block's scope says, with the windows of top-level statements grouped
+// where a block crosses from one into the next. analyze.ts renders, confirms and, as a last
+// resort, renders the whole file as one statement block.
+
+import { blockScopes, type BlockScope } from "./scopes.js";
+import { applyReplacements, callText, type Replacement } from "./render.js";
+import { scan } from "./scanner.js";
+import { trimmed, type FoundBlock, type SearchResult } from "./search.js";
+
+export interface Group {
+  /** Original offsets. */
+  start: number;
+  end: number;
+  /** Offsets in the rewritten text. */
+  newStart: number;
+  newEnd: number;
+  verified?: boolean;
+  /** Indexes into the rendering's blocks. */
+  blocks: number[];
+}
+
+export interface Rendering {
+  text: string;
+  blocks: FoundBlock[];
+  /** Original spans and the calls that replace them, in order. */
+  replacements: Replacement[];
+  /** Each call's span in the rewritten text. */
+  calls: { start: number; end: number; kind: FoundBlock["kind"] }[];
+  scopes: BlockScope[];
+  groups: Group[];
+}
+
+/**
+ * The rewritten program. Each block's scope (sync or async call) is read from the placeholder
+ * program, one window group at a time (a block's scope never reaches outside its top-level
+ * statement), then the final calls are rendered.
+ */
+export function renderProgram(source: string, blocks: FoundBlock[], windows: SearchResult["windows"], runtimeName: string): Rendering {
+  const sync = blocks.map((b, i) => ({ start: b.start, end: b.end, text: callText(source.slice(b.start, b.end), runtimeName, i + 1, false) }));
+  const placeholder = applyReplacements(source, sync);
+  const groups = groupWindows(windows, blocks);
+  const scopes: BlockScope[] = blocks.map(() => ({ isAsync: false, function: null }));
+  const shiftBefore = shifts(sync);
+  for (const g of groups) {
+    if (g.blocks.length === 0) continue;
+    const from = g.start + shiftBefore(g.start);
+    const to = g.end + shiftBefore(g.end);
+    const found = blockScopes(scan(placeholder.text.slice(from, to)), g.blocks.map((i) => placeholder.starts[i] - from));
+    g.blocks.forEach((i, k) => (scopes[i] = found[k]));
+  }
+  const replacements = blocks.map((b, i) => (scopes[i].isAsync ? { ...sync[i], text: callText(source.slice(b.start, b.end), runtimeName, i + 1, true) } : sync[i]));
+  const final = applyReplacements(source, replacements);
+  const shiftFinal = shifts(replacements);
+  for (const g of groups) {
+    g.newStart = g.start + shiftFinal(g.start);
+    g.newEnd = g.end + shiftFinal(g.end);
+  }
+  return {
+    text: final.text,
+    blocks,
+    replacements,
+    calls: blocks.map((b, i) => ({ start: final.starts[i], end: final.starts[i] + replacements[i].text.length, kind: b.kind })),
+    scopes,
+    groups,
+  };
+}
+
+/** Consecutive windows, joined where a block crosses from one into the next. */
+function groupWindows(windows: SearchResult["windows"], blocks: FoundBlock[]): Group[] {
+  const groups: Group[] = [];
+  let b = 0;
+  for (const w of windows) {
+    const last = groups[groups.length - 1];
+    const crossing = last !== undefined && last.blocks.some((i) => blocks[i].end > last.end);
+    const g: Group = crossing ? last : { start: w.start, end: w.end, newStart: w.start, newEnd: w.end, verified: true, blocks: [] };
+    if (crossing) g.end = w.end;
+    else groups.push(g);
+    g.verified = (g.verified ?? true) && w.verified;
+    while (b < blocks.length && blocks[b].start < g.end) g.blocks.push(b++);
+  }
+  return groups;
+}
+
+/** For an original offset outside every replacement: how far the text after it has moved. */
+function shifts(replacements: Replacement[]): (offset: number) => number {
+  const ends = replacements.map((r) => r.end);
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const r of replacements) {
+    total += r.text.length - (r.end - r.start);
+    cumulative.push(total);
+  }
+  return (offset) => {
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : cumulative[lo - 1];
+  };
+}
+
+export function wholeFileBlock(source: string): FoundBlock[] {
+  const sc = scan(source, { tokens: false });
+  if (sc.lines.length === 0) return [];
+  const first = sc.lines[0];
+  return [trimmed(source, { start: first.indent > 0 ? first.lineStart : first.start, end: sc.lines[sc.lines.length - 1].end, kind: "statement" })];
+}

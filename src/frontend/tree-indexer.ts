@@ -1,0 +1,275 @@
+// The cursor walk behind indexTree (program-index.ts): one TreeIndexer per part, moving a single
+// tree cursor over statements, suites and clauses (never into expressions) and filling one
+// IndexPart. Every method says where the cursor is when it is called, and leaves it there.
+
+import { normaliseAnnotation } from "./annotations.js";
+import type { IndexPart, Param, ParamKind, PartMap, Signature, StatementEntry, TopLevelRange } from "./program-index.js";
+import type { SyntaxTree, TreeCursor } from "./syntax-tree.js";
+
+interface Context {
+  scope: string;
+  topLevel: boolean;
+  inTryOrWith: boolean;
+  docstrings: boolean;
+  className: string | null;
+}
+
+// Node type and field names by numeric id: reading the id is a number across the native
+// boundary, the name a new string every time.
+const typeNames: string[] = [];
+const fieldNames: string[] = [];
+
+function typeOf(cursor: TreeCursor): string {
+  const id = cursor.nodeTypeId;
+  return (typeNames[id] ??= cursor.nodeType);
+}
+
+function fieldOf(cursor: TreeCursor): string | undefined {
+  const id = cursor.currentFieldId;
+  if (!id) return undefined;
+  return (fieldNames[id] ??= cursor.currentFieldName);
+}
+
+const SIMPLE = new Set([
+  "expression_statement", "return_statement", "delete_statement", "assert_statement", "import_statement",
+  "import_from_statement", "future_import_statement", "pass_statement", "break_statement", "continue_statement",
+  "raise_statement", "global_statement", "nonlocal_statement", "type_alias_statement", "print_statement", "exec_statement",
+]);
+const CLAUSES = new Set(["elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause", "case_clause"]);
+
+export const MODULE_SCOPE = "module";
+
+const TYPED_PARAMETERS = new Set(["typed_parameter", "default_parameter", "typed_default_parameter"]);
+const SPLATS = new Set(["list_splat_pattern", "dictionary_splat_pattern"]);
+
+export class TreeIndexer {
+  private readonly part: IndexPart = { statements: [], annotations: new Map(), functions: new Map(), methods: new Map() };
+  private readonly cursor: TreeCursor;
+
+  constructor(tree: SyntaxTree, private readonly text: string, private readonly map: PartMap) {
+    this.cursor = tree.walk();
+  }
+
+  /** The whole module. */
+  module(first: boolean): IndexPart {
+    this.suite(moduleContext(first));
+    return this.part;
+  }
+
+  /** The top-level statements inside `range`, or null where tree-sitter did not see clean Python. */
+  range(first: boolean, range: TopLevelRange): IndexPart | null {
+    const { cursor } = this;
+    // The binding returns the child's index, or null when no child reaches the offset (its typings say boolean).
+    const child = cursor.gotoFirstChildForIndex(range.start) as unknown as number | null;
+    if (child === null) return this.part;
+    const ctx = moduleContext(first);
+    let isFirst = first;
+    do {
+      if (cursor.endIndex <= range.start) continue;
+      if (cursor.startIndex >= range.end) break;
+      if (!cursor.nodeIsNamed || typeOf(cursor) === "comment") continue;
+      if (cursor.startIndex < range.start || cursor.endIndex > range.end) return null;
+      if (!range.clean) {
+        const node = cursor.currentNode;
+        if (node.type === "ERROR" || node.hasError) return null;
+      }
+      this.statement(ctx, isFirst);
+      isFirst = false;
+    } while (cursor.gotoNextSibling());
+    return this.part;
+  }
+
+  private slice(): string {
+    return this.text.slice(this.cursor.startIndex, this.cursor.endIndex);
+  }
+
+  private annotate(scope: string, name: string, offset: number, annotation: string): void {
+    let list = this.part.annotations.get(scope);
+    if (!list) this.part.annotations.set(scope, (list = []));
+    list.push({ offset, name, annotation });
+  }
+
+  /** Cursor on a container (module, block): visits its statements. */
+  private suite(ctx: Context): void {
+    const { cursor } = this;
+    if (!cursor.gotoFirstChild()) return;
+    let first = ctx.docstrings;
+    do {
+      if (!cursor.nodeIsNamed || typeOf(cursor) === "comment") continue;
+      this.statement(ctx, first);
+      first = false;
+    } while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+
+  /** Cursor on a statement. */
+  private statement(ctx: Context, first: boolean): void {
+    const { cursor } = this;
+    const type = typeOf(cursor);
+    if (type === "case_clause") return this.clauses(ctx);
+    const entry: StatementEntry = {
+      start: this.map(cursor.startIndex, "start"), end: this.map(cursor.endIndex, "end"), type, compound: !SIMPLE.has(type),
+      topLevel: ctx.topLevel, inTryOrWith: ctx.inTryOrWith, docstring: false, future: type === "future_import_statement",
+      target: null, annotation: null, ownAnnotation: null, scope: ctx.scope,
+    };
+    this.part.statements.push(entry);
+    if (type === "expression_statement") this.expressionStatement(entry, ctx, first);
+    else if (type === "function_definition" || type === "class_definition") this.definition(ctx);
+    else if (type === "decorated_definition") this.eachChild(() => {
+      const t = typeOf(cursor);
+      if (t === "function_definition" || t === "class_definition") this.definition(ctx);
+    });
+    else if (entry.compound) {
+      const inner = type === "try_statement" || type === "with_statement" ? { ...ctx, inTryOrWith: true } : ctx;
+      this.clauses({ ...inner, topLevel: false, docstrings: false });
+    }
+  }
+
+  /** Cursor on a compound statement or clause: walks every block below it and below its clauses. */
+  private clauses(ctx: Context): void {
+    this.eachChild(() => {
+      const t = typeOf(this.cursor);
+      if (t === "block") this.suite({ ...ctx, topLevel: false, docstrings: false });
+      else if (CLAUSES.has(t)) this.clauses(ctx);
+    });
+  }
+
+  private expressionStatement(entry: StatementEntry, ctx: Context, first: boolean): void {
+    const { cursor } = this;
+    if (!cursor.gotoFirstChild()) return;
+    const t = typeOf(cursor);
+    if ((t === "string" || t === "concatenated_string") && first && ctx.docstrings && !cursor.gotoNextSibling()) {
+      entry.docstring = true;
+    } else if (t === "assignment" || t === "augmented_assignment") {
+      this.assignment(entry, ctx, t);
+    }
+    cursor.gotoParent();
+  }
+
+  /** Cursor on an assignment node. */
+  private assignment(entry: StatementEntry, ctx: Context, kind: string): void {
+    let leftName: string | null = null;
+    let annotation: string | null = null;
+    let chained = false;
+    this.eachChild(() => {
+      const f = fieldOf(this.cursor);
+      if (f === "left") leftName = typeOf(this.cursor) === "identifier" ? this.slice() : null;
+      else if (f === "type") annotation = normaliseAnnotation(this.slice());
+      else if (f === "right" && typeOf(this.cursor) === "assignment") chained = true;
+    });
+    if (leftName && annotation && kind === "assignment") this.annotate(ctx.scope, leftName, entry.start, annotation);
+    if (leftName && !chained) {
+      entry.target = leftName;
+      entry.ownAnnotation = annotation;
+    }
+  }
+
+  /** Cursor on a function or class definition: its signature or name, then its body. */
+  private definition(ctx: Context): void {
+    const isFunction = typeOf(this.cursor) === "function_definition";
+    const defStart = this.map(this.cursor.startIndex, "start");
+    const key = `${isFunction ? "function_definition" : "class_definition"}@${defStart}`;
+    let name = "";
+    let returns: string | null = null;
+    const params: Param[] = [];
+    this.eachChild(() => {
+      const f = fieldOf(this.cursor);
+      if (f === "name") name = this.slice();
+      else if (f === "return_type") returns = normaliseAnnotation(this.slice());
+      else if (f === "parameters") this.parameters(params);
+    });
+    if (!isFunction) {
+      this.body({ scope: key, topLevel: false, inTryOrWith: ctx.inTryOrWith, docstrings: true, className: name || null });
+      return;
+    }
+    if (name) this.signature(ctx.className, { name, params, returns, className: ctx.className });
+    for (const p of params) if (p.annotation) this.annotate(key, p.name, defStart, p.annotation);
+    this.body({ scope: key, topLevel: false, inTryOrWith: false, docstrings: true, className: null });
+  }
+
+  private signature(className: string | null, sig: Signature): void {
+    if (!className) return push(this.part.functions, sig.name, sig);
+    let methods = this.part.methods.get(className);
+    if (!methods) this.part.methods.set(className, (methods = new Map()));
+    push(methods, sig.name, sig);
+  }
+
+  /** Cursor on a `parameters` node: appends each parameter with its kind and annotation. */
+  private parameters(out: Param[]): void {
+    let kind: ParamKind = "positional";
+    this.eachChild(() => {
+      const { cursor } = this;
+      if (!cursor.nodeIsNamed) return;
+      const type = typeOf(cursor);
+      if (type === "positional_separator") {
+        for (const q of out) if (q.kind === "positional") q.kind = "positional-only";
+      } else if (type === "keyword_separator") {
+        kind = "keyword-only";
+      } else if (type === "identifier") {
+        out.push({ name: this.slice(), kind, annotation: null });
+      } else if (SPLATS.has(type)) {
+        out.push({ name: this.innerName(), kind: splatKind(type), annotation: null });
+        if (type === "list_splat_pattern") kind = "keyword-only";
+      } else if (TYPED_PARAMETERS.has(type)) {
+        const p = this.typedParameter(kind);
+        if (p.kind === "var-positional") kind = "keyword-only";
+        out.push(p);
+      }
+    });
+  }
+
+  /** Cursor on a typed or defaulted parameter. */
+  private typedParameter(kind: ParamKind): Param {
+    const p: Param = { name: "", kind, annotation: null };
+    this.eachChild(() => {
+      const f = fieldOf(this.cursor);
+      const t = typeOf(this.cursor);
+      if (f === "type") p.annotation = normaliseAnnotation(this.slice());
+      else if (f === "name" || (t === "identifier" && p.name === "")) p.name = this.slice();
+      else if (SPLATS.has(t)) {
+        p.name = this.innerName();
+        p.kind = splatKind(t);
+      }
+    });
+    return p;
+  }
+
+  /** Cursor on `*name` / `**name`: the name. */
+  private innerName(): string {
+    let name = "";
+    this.eachChild(() => {
+      if (typeOf(this.cursor) === "identifier") name = this.slice();
+    });
+    return name;
+  }
+
+  private body(ctx: Context): void {
+    this.eachChild(() => {
+      if (typeOf(this.cursor) === "block") this.suite(ctx);
+    });
+  }
+
+  /** Calls `visit` with the cursor on each child of the current node, then returns to it. */
+  private eachChild(visit: () => void): void {
+    const { cursor } = this;
+    if (!cursor.gotoFirstChild()) return;
+    do visit();
+    while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+}
+
+function moduleContext(first: boolean): Context {
+  return { scope: MODULE_SCOPE, topLevel: true, inTryOrWith: false, docstrings: first, className: null };
+}
+
+function splatKind(type: string): ParamKind {
+  return type === "list_splat_pattern" ? "var-positional" : "var-keyword";
+}
+
+/** Appends to the list under `key`. */
+export function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

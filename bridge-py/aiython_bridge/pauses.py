@@ -3,7 +3,7 @@
 A pause sends the host a `pause` message with the request content of SPEC §5.1, then serves
 the host's `op` messages on the thread that owns the frame (a blocking wait for threads, loop
 callbacks for coroutines, so the event loop keeps running) until a terminal op succeeds:
-`finish` (the block's value, type-checked by contracts.py), or `fail` (AIError at the block's
+`finish` (the block's value, type-checked by contracts/), or `fail` (AIError at the block's
 line). Recovery pauses (recovery.RecoveryPause, SPEC §4.2) reuse this machinery through
 serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in flight at once; each has its own id and inbox, and the reader
 thread routes messages by that id (docs/protocol.md).

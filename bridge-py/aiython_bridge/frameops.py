@@ -1,8 +1,7 @@
 """Frame operations behind the model's tools (SPEC §5.2), run on the paused frame's own thread.
 
 Over 400 lines: the scope compiler and the write-back must sit beside the Invocation whose
-overlay and handle table they update; code context and the frame listing share its
-project-file rules.
+overlay and handle table they update.
 
 One ``Invocation`` holds the state of one AI invocation against one paused frame: the handle
 table (``object-N`` by identity, strong references kept so ids are never reused), the values of
@@ -39,7 +38,8 @@ from __future__ import annotations
 
 import os
 
-from . import describe, pycompat
+from . import describe, paths, pycompat
+from .paths import display_path
 
 MESSAGE_LIMIT = 2000
 CODE_CONTEXT_CAP = 12_000  # SPEC §5.1 hard cap of code context
@@ -52,8 +52,6 @@ FRAME_LOCALS_LIMIT = 20  # frames(): locals listed per frame
 _EMPTY = object()
 _OUTER = "_aiython_outer_"
 _SCOPE = "_aiython_scope_"
-_BRIDGE_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-_STDLIB_DIR = os.path.dirname(os.path.realpath(os.__file__))
 
 
 class ToolError(Exception):
@@ -387,14 +385,7 @@ class Invocation:
         return keep[-FRAMES_LIMIT:]
 
     def _is_project_file(self, filename: str) -> bool:
-        if not filename or filename.startswith("<"):
-            return False
-        path = os.path.realpath(filename)
-        if _under(path, _BRIDGE_ROOT) or any(p in ("site-packages", "dist-packages") for p in path.split(os.sep)):
-            return False
-        if self.project_root:
-            return _under(path, self.project_root)
-        return not _under(path, _STDLIB_DIR)
+        return paths.kind(filename, self.project_root) == paths.PROJECT
 
 
 def _call_program(function, *args):
@@ -485,19 +476,6 @@ def _nested_code(code, name: str):
 def _bound_names(scope_code) -> set[str]:
     """Names the code binds in its own scope (assignments, imports, defs, walrus targets…)."""
     return set(scope_code.co_varnames) | set(scope_code.co_cellvars)
-
-
-def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
-def display_path(filename: str, project_root: str | None) -> str:
-    """``filename`` relative to the project root when it lies inside it."""
-    if project_root and filename and not filename.startswith("<"):
-        path = os.path.realpath(filename)
-        if _under(path, project_root):
-            return os.path.relpath(path, project_root)
-    return filename
 
 
 def code_context(frame, lineno: int, *, project_root: str | None = None) -> dict:

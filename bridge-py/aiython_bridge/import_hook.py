@@ -35,7 +35,7 @@ import os
 import sys
 from importlib.machinery import PathFinder, SourceFileLoader
 
-from . import recovery
+from . import paths, recovery
 
 _names_lock = _thread.allocate_lock()
 
@@ -51,7 +51,7 @@ class ProjectFinder:
         spec = PathFinder.find_spec(fullname, path, target)
         if spec is None or type(spec.loader) is not SourceFileLoader or not spec.origin:
             return spec
-        if not recovery.is_project_path(os.path.realpath(spec.origin), self.project_root):
+        if not paths.is_project_path(os.path.realpath(spec.origin), self.project_root):
             return spec
         spec.loader = ProjectLoader(fullname, spec.origin, self)
         return spec

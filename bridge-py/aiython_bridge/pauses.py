@@ -18,7 +18,8 @@ from queue import Empty, SimpleQueue
 
 from aiython_bridge import contracts, protocol
 from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
-from aiython_bridge.frameops import Invocation, ToolError, display_path
+from aiython_bridge.frameops import Invocation, ToolError
+from aiython_bridge.paths import display_path
 
 _ids = itertools.count(1)
 _open_pauses = {}

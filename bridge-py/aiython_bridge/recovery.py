@@ -52,17 +52,14 @@ import linecache
 import os
 import sys
 
-from . import contracts, pauses, pycompat
+from . import contracts, paths, pauses, pycompat
 from .describe import type_label
 from .errors import AIError, UnsupportedAnnotation
-from .frameops import Invocation, ToolError, display_path, program_error
+from .frameops import Invocation, ToolError, program_error
+from .paths import BRIDGE, LIBRARY, PROJECT, display_path
 
 MAX_CONSULTATIONS = 2
-_PACKAGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), name)
-                      for name in ("aiython_bridge", "aiython"))
-_STDLIB_DIR = os.path.dirname(os.path.realpath(os.__file__))
 _RUNNER_FUNCTION = "run_program"  # runner.py: the program's top; above it nothing is the program's
-PROJECT, LIBRARY, BRIDGE, NO_SOURCE = "project", "library", "bridge", "none"
 # An exception of this class leaving a method of this name is how the caller (often C code such
 # as hasattr, getattr with a default, or old-style iteration over __getitem__) learns "absent" or
 # "exhausted": a protocol signal, recovered (if at all) at the statement that made the access.
@@ -133,21 +130,6 @@ def _describe_exception(exc) -> str:
     return f"{type_label(type(exc))}: {program_error(exc).message}"
 
 
-def under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
-def is_project_path(path: str, project_root: str | None) -> bool:
-    """A real path inside the project, outside site-packages, the active venv and the stdlib (§4.1)."""
-    if not project_root or not under(path, project_root):
-        return False
-    if any(part in ("site-packages", "dist-packages") for part in path.split(os.sep)):
-        return False
-    if sys.prefix != sys.base_prefix and under(path, os.path.realpath(sys.prefix)):
-        return False
-    return not under(path, _STDLIB_DIR) and not any(under(path, d) for d in _PACKAGE_DIRS)
-
-
 class Checkpoint:
     __slots__ = ("id", "filename", "statement", "span", "target", "annotation", "retry_allowed")
 
@@ -170,7 +152,7 @@ class CheckpointRuntime:
         self.lock = _thread.allocate_lock()  # held by instrument.compile_checkpointed
         self._checkpoints: list[Checkpoint] = []
         self._ranges: dict[str, list] = {}
-        self._kinds: dict[str, str] = {}
+        self._registered: set[str] = set()  # instrumented here: project code whatever paths says
         self._handlers: dict[str, list] = {}
         # Open failures by (id(original exception), id(frame), checkpoint index): the handler binds
         # no name, so its state lives here from its first call until forget()/settle() ends it.
@@ -186,7 +168,7 @@ class CheckpointRuntime:
         """Checkpoints numbered from `size`, the file's try/with body ranges, the builtins name."""
         self._checkpoints.extend(Checkpoint(filename, info) for info in checkpoints)
         self._ranges[filename] = sorted([int(a), int(b)] for a, b in ranges)
-        self._kinds[filename] = PROJECT
+        self._registered.add(filename)
         if getattr(builtins, recover_name, None) is not self:
             setattr(builtins, recover_name, self)
 
@@ -378,20 +360,7 @@ class CheckpointRuntime:
         return False
 
     def kind(self, filename: str) -> str:
-        kind = self._kinds.get(filename)
-        if kind is None:
-            if filename.startswith("<frozen "):
-                kind = LIBRARY  # a frozen standard module (3.11+): its source is read via __file__
-            elif not filename or filename.startswith("<"):
-                kind = NO_SOURCE
-            else:
-                path = os.path.realpath(filename)
-                if any(under(path, d) for d in _PACKAGE_DIRS):
-                    kind = BRIDGE
-                else:
-                    kind = PROJECT if is_project_path(path, self.project_root) else LIBRARY
-            self._kinds[filename] = kind
-        return kind
+        return PROJECT if filename in self._registered else paths.kind(filename, self.project_root)
 
     def _project_ranges(self, filename, frame) -> list:
         ranges = self._ranges.get(filename)

@@ -23,9 +23,19 @@ from aiython_bridge import instrument, recovery  # noqa: E402
 del sys.path[0]
 
 
-def refuse(request, op):
-    raise SystemExit(f"bench: unexpected recovery consultation at {request['block_id']}: "
-                     f"{request['recovery']['exception_type']}")
+class Refuse:
+    """The decision source: nothing fails in the program, so any consultation ends the bench."""
+
+    def consult(self, pause):
+        try:
+            request = pause.request()
+        finally:
+            pause.close()
+        raise SystemExit(f"bench: unexpected recovery consultation at {request['block_id']}: "
+                         f"{request['recovery']['exception_type']}")
+
+    async def aconsult(self, pause):
+        return self.consult(pause)
 
 
 def load(path, *, instrumented, name):
@@ -37,7 +47,7 @@ def load(path, *, instrumented, name):
     else:
         tree = ast.parse(source, path)
         table = instrument.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
-        runtime = recovery.CheckpointRuntime(recovery.LocalDecisions(refuse), project_root=os.path.dirname(path))
+        runtime = recovery.CheckpointRuntime(Refuse(), project_root=os.path.dirname(path))
         code = instrument.compile_checkpointed(source, path, {"checkpoints": table}, runtime, entry=True)
         print(f"checkpoints {len(table)}", file=sys.stderr)
     exec(code, namespace)

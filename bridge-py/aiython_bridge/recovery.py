@@ -1,7 +1,7 @@
 """Recovery at run time (SPEC §4.2): what an instrumented checkpoint's `except` path calls.
 
 Over 400 lines: eligibility, the frame walk, the pause of mode "recovery", its decisions and the
-two decision sources (host, in-process) share the Decision and note vocabulary; each part is small.
+host's decision source share the Decision and note vocabulary; each part is small.
 
 instrument.py wraps each checkpoint statement in a `try` whose handler calls the
 CheckpointRuntime R (bound in builtins): `R.recover(K)` / `await R.arecover(K)` decides and says
@@ -31,8 +31,8 @@ A failure is NOT put to the model (the original exception propagates untouched) 
   last-resort handlers and do not count); or a bridge frame other than the runner's (the code
   runs inside a tool call of another pause).
 
-Otherwise a RecoveryPause asks the decision source (the host over the channel, or a function in
-tests). `retry` is offered only if the checkpoint allows it and the traceback below the
+Otherwise a RecoveryPause asks the decision source (the host over the channel; tests use their
+own, tests/support.py). `retry` is offered only if the checkpoint allows it and the traceback below the
 checkpoint's frame passes through no other project frame (code objects defined inside the
 statement itself, such as comprehensions and lambdas, are part of it). At most
 MAX_CONSULTATIONS per failing statement execution; after that, and after `reraise`, a failed
@@ -46,8 +46,6 @@ from __future__ import annotations
 import _thread
 import ast
 import builtins
-import itertools
-import json
 import linecache
 import os
 import sys
@@ -617,49 +615,6 @@ class HostDecisions:
     async def aconsult(self, pause):
         pause.server = self.server
         return await pauses.serve_async(pause)
-
-
-class _Loopback:
-    def __init__(self, sink):
-        self.channel = self
-        self.send = sink
-
-
-class LocalDecisions:
-    """Decisions from `decide(request, op)` in this process (tests): `op(name, args)` runs one
-    frame operation and returns the `result` message the host would receive; a terminal op
-    (`recover`, `fail`) that succeeds ends the consultation. Ending without one counts as `fail`."""
-
-    def __init__(self, decide):
-        self.decide = decide
-
-    def consult(self, pause):
-        replies, final, ids = [], [], itertools.count(1)
-        pause.server = _Loopback(replies.append)
-
-        def op(name, args=None):
-            if final:
-                raise RuntimeError("this consultation already ended")
-            args = dict(args or {})
-            if name in ("recover", "finish") and "raw_arguments" not in args:
-                args["raw_arguments"] = json.dumps(args)
-            message = {"type": "op", "pause": pause.id, "id": f"t{next(ids)}", "op": name, "args": args}
-            done, value = pause.handle(message)
-            if done:
-                final.append(value)
-            return replies.pop()
-
-        try:
-            self.decide(pause.request(), op)
-        finally:
-            pause.close()
-        if final:
-            return final[0]
-        add_note(pause.original, "recovery failed: the decision source ended without a decision")
-        return PROPAGATE
-
-    async def aconsult(self, pause):
-        return self.consult(pause)
 
 
 _runtime: CheckpointRuntime | None = None

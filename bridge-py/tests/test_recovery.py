@@ -1,7 +1,7 @@
 """Recovery at run time (SPEC §4.2, §5.2 `recover`): instrumented programs whose failures are put
 to a fake decision source standing in for the host's model loop. The source gets the request the
 host would get and calls frame operations and the terminal `recover` exactly as the host would
-(recovery.LocalDecisions), so every decision goes through the bridge's own pause code.
+(tests/support.py), so every decision goes through the bridge's own pause code.
 Run under 3.11, 3.12 and 3.13.
 """
 
@@ -14,6 +14,7 @@ import traceback
 import unittest
 
 from aiython_bridge import import_hook, instrument, recovery
+from tests.support import LocalDecisions
 from tests.test_instrument import Program, program_traceback
 
 
@@ -517,7 +518,7 @@ class ProjectModules(unittest.TestCase):
 
     def test_project_module_gets_its_nested_checkpoints(self):
         server = self.install(self.plan_for)
-        self.program.runtime.decisions = recovery.LocalDecisions(complete(3))
+        self.program.runtime.decisions = LocalDecisions(complete(3))
         import helper
 
         self.assertEqual(helper.scale(2), 6)

@@ -1,6 +1,7 @@
-# bench/overhead driver: instrument.py applied directly, without the host. A checkpoint goes on
-# every statement that SPEC §4.2 selects (instrument.select_checkpoints, the bridge's reference
-# selection; the host's frontend selects the same way for real runs) with recovery switched on.
+# bench/overhead driver: the bridge's recovery/instrument.py applied directly, without the host.
+# A checkpoint goes on every statement that SPEC §4.2 selects (instrument.select_checkpoints, the
+# bridge's reference selection; the host's frontend selects the same way for real runs) with
+# recovery switched on.
 # Nothing fails in the program, so this measures the happy path only; a consultation would be a
 # bench failure.
 #   python3 bench/overhead/instrumented.py [--plain] PROGRAM.py
@@ -18,7 +19,8 @@ import time
 BRIDGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py")
 sys.path.insert(0, BRIDGE)
 
-from aiython_bridge import instrument, recovery  # noqa: E402
+from aiython_bridge.recovery import instrument  # noqa: E402
+from aiython_bridge.recovery.checkpoints import CheckpointRuntime  # noqa: E402
 
 del sys.path[0]
 
@@ -47,7 +49,7 @@ def load(path, *, instrumented, name):
     else:
         tree = ast.parse(source, path)
         table = instrument.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
-        runtime = recovery.CheckpointRuntime(Refuse(), project_root=os.path.dirname(path))
+        runtime = CheckpointRuntime(Refuse(), project_root=os.path.dirname(path))
         code = instrument.compile_checkpointed(source, path, {"checkpoints": table}, runtime, entry=True)
         print(f"checkpoints {len(table)}", file=sys.stderr)
     exec(code, namespace)

@@ -10,7 +10,7 @@ harnesses use it.
 import itertools
 import json
 
-from aiython_bridge import recovery
+from aiython_bridge.recovery.decision import PROPAGATE, add_note
 
 
 class _Loopback:
@@ -49,8 +49,8 @@ class LocalDecisions:
             pause.close()
         if final:
             return final[0]
-        recovery.add_note(pause.original, "recovery failed: the decision source ended without a decision")
-        return recovery.PROPAGATE
+        add_note(pause.original, "recovery failed: the decision source ended without a decision")
+        return PROPAGATE
 
     async def aconsult(self, pause):
         return self.consult(pause)

@@ -17,7 +17,8 @@ import textwrap
 import traceback
 import unittest
 
-from aiython_bridge import instrument, recovery
+from aiython_bridge.recovery import instrument
+from aiython_bridge.recovery.checkpoints import CheckpointRuntime
 from tests.support import LocalDecisions
 
 
@@ -45,7 +46,7 @@ class Program:
             self.requests.append(request)
             return decide(request, op)
 
-        self.runtime = recovery.CheckpointRuntime(LocalDecisions(recording), project_root=self.root)
+        self.runtime = CheckpointRuntime(LocalDecisions(recording), project_root=self.root)
         self.namespace = None
         self.table = None
 

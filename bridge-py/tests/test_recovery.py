@@ -13,7 +13,8 @@ import textwrap
 import traceback
 import unittest
 
-from aiython_bridge import import_hook, instrument, recovery
+from aiython_bridge import import_hook
+from aiython_bridge.recovery import instrument, sources
 from tests.support import LocalDecisions
 from tests.test_instrument import Program, program_traceback
 
@@ -500,9 +501,9 @@ class ProjectModules(unittest.TestCase):
         self.addCleanup(sys.modules.pop, "helper", None)
         saved = list(sys.meta_path)
         self.addCleanup(sys.meta_path.__setitem__, slice(None), saved)
-        # The finder builds its runtime through recovery.runtime_for: give it the test's one.
-        self.addCleanup(setattr, recovery, "_runtime", recovery._runtime)
-        recovery._runtime = self.program.runtime
+        # The finder builds its runtime through sources.runtime_for: give it the test's one.
+        self.addCleanup(setattr, sources, "_runtime", sources._runtime)
+        sources._runtime = self.program.runtime
 
     def plan_for(self, message):
         import ast

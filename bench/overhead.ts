@@ -5,8 +5,8 @@
 //   plain    python3 cpu_bound.py
 //   aiython  the built CLI with a model configured: the host plans the program and the frontend's
 //            checkpoints are instrumented by the bridge (the model is never contacted: nothing fails)
-//   driver   bench/overhead/instrumented.py: the bridge's instrument.py applied directly in Python,
-//            with the bridge's reference checkpoint selection (no host, no channel)
+//   driver   bench/overhead/instrumented.py: the bridge's recovery/instrument.py applied directly
+//            in Python, with the bridge's reference checkpoint selection (no host, no channel)
 // then one process that loads the program twice (plain and instrumented) and alternates calls of
 // each of its PARTS (the least noisy comparison: both copies see the same machine load).
 // Prints medians and ratios against plain; the budget applies to the aiython and in-process rows.

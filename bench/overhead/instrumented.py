@@ -1,6 +1,7 @@
-# bench/overhead driver: instrument.py applied directly, without the host. A checkpoint goes on
-# every statement that SPEC §4.2 selects (instrument.select_checkpoints, the bridge's reference
-# selection; the host's frontend selects the same way for real runs) with recovery switched on.
+# bench/overhead driver: the bridge's recovery/instrument.py applied directly, without the host.
+# A checkpoint goes on every statement that SPEC §4.2 selects (instrument.select_checkpoints, the
+# bridge's reference selection; the host's frontend selects the same way for real runs) with
+# recovery switched on.
 # Nothing fails in the program, so this measures the happy path only; a consultation would be a
 # bench failure.
 #   python3 bench/overhead/instrumented.py [--plain] PROGRAM.py
@@ -18,14 +19,25 @@ import time
 BRIDGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py")
 sys.path.insert(0, BRIDGE)
 
-from aiython_bridge import instrument, recovery  # noqa: E402
+from aiython_bridge.recovery import instrument  # noqa: E402
+from aiython_bridge.recovery.checkpoints import CheckpointRuntime  # noqa: E402
 
 del sys.path[0]
 
 
-def refuse(request, op):
-    raise SystemExit(f"bench: unexpected recovery consultation at {request['block_id']}: "
-                     f"{request['recovery']['exception_type']}")
+class Refuse:
+    """The decision source: nothing fails in the program, so any consultation ends the bench."""
+
+    def consult(self, pause):
+        try:
+            request = pause.request()
+        finally:
+            pause.close()
+        raise SystemExit(f"bench: unexpected recovery consultation at {request['block_id']}: "
+                         f"{request['recovery']['exception_type']}")
+
+    async def aconsult(self, pause):
+        return self.consult(pause)
 
 
 def load(path, *, instrumented, name):
@@ -37,7 +49,7 @@ def load(path, *, instrumented, name):
     else:
         tree = ast.parse(source, path)
         table = instrument.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
-        runtime = recovery.CheckpointRuntime(recovery.LocalDecisions(refuse), project_root=os.path.dirname(path))
+        runtime = CheckpointRuntime(Refuse(), project_root=os.path.dirname(path))
         code = instrument.compile_checkpointed(source, path, {"checkpoints": table}, runtime, entry=True)
         print(f"checkpoints {len(table)}", file=sys.stderr)
     exec(code, namespace)

@@ -25,6 +25,11 @@ frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no bloc
 
 No bytecode cache is read or written for project modules: a cached .pyc would skip the plan,
 and an instrumented one would break later plain `python3` runs.
+
+This module stays beside the runner rather than in recovery/: it is SPEC §4.1's project-modules
+rule, installed whenever a model is configured, and serves AI blocks as much as checkpoints (a
+module with blocks and no checkpoints gets a block Runtime and never asks for the
+CheckpointRuntime). Which files are project code is paths.py's rule, shared with recovery.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ import os
 import sys
 from importlib.machinery import PathFinder, SourceFileLoader
 
-from . import recovery
+from . import paths
+from .recovery import sources
 
 _names_lock = _thread.allocate_lock()
 
@@ -51,7 +57,7 @@ class ProjectFinder:
         spec = PathFinder.find_spec(fullname, path, target)
         if spec is None or type(spec.loader) is not SourceFileLoader or not spec.origin:
             return spec
-        if not recovery.is_project_path(os.path.realpath(spec.origin), self.project_root):
+        if not paths.is_project_path(os.path.realpath(spec.origin), self.project_root):
             return spec
         spec.loader = ProjectLoader(fullname, spec.origin, self)
         return spec
@@ -68,7 +74,7 @@ class ProjectFinder:
             return compile(data, path, "exec", dont_inherit=True)
         import ast
 
-        from . import instrument
+        from .recovery import instrument
 
         _raise_first_diagnostic(plan, path, text)
         source = plan["rewritten"] if plan.get("rewritten") is not None else text
@@ -77,7 +83,7 @@ class ProjectFinder:
             self._bind_block_runtime(tree, plan)
         if not plan.get("checkpoints"):
             return compile(tree, path, "exec", dont_inherit=True)
-        runtime = recovery.runtime_for(self.server, self.options)
+        runtime = sources.runtime_for(self.server, self.options)
         return instrument.compile_checkpointed(source, path, plan, runtime, entry=False, tree=tree)
 
     def _text(self, data: bytes) -> str | None:
@@ -103,7 +109,7 @@ class ProjectFinder:
     def _bind_block_runtime(self, tree, plan) -> None:
         import ast
 
-        from .instrument import fresh_name, identifiers
+        from .recovery.instrument import fresh_name, identifiers
         from .runtime import Runtime
 
         original = plan["runtimeName"]

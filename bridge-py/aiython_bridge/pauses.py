@@ -3,8 +3,8 @@
 A pause sends the host a `pause` message with the request content of SPEC §5.1, then serves
 the host's `op` messages on the thread that owns the frame (a blocking wait for threads, loop
 callbacks for coroutines, so the event loop keeps running) until a terminal op succeeds:
-`finish` (the block's value, type-checked by contracts.py), or `fail` (AIError at the block's
-line). Recovery pauses (recovery.RecoveryPause, SPEC §4.2) reuse this machinery through
+`finish` (the block's value, type-checked by contracts/), or `fail` (AIError at the block's
+line). Recovery pauses (recovery/pause.py, SPEC §4.2) reuse this machinery through
 serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in flight at once; each has its own id and inbox, and the reader
 thread routes messages by that id (docs/protocol.md).
 """
@@ -18,7 +18,8 @@ from queue import Empty, SimpleQueue
 
 from aiython_bridge import contracts, protocol
 from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
-from aiython_bridge.frameops import Invocation, ToolError, display_path
+from aiython_bridge.frameops import Invocation, ToolError
+from aiython_bridge.paths import display_path
 
 _ids = itertools.count(1)
 _open_pauses = {}
@@ -49,7 +50,7 @@ def new_pause_id():
 
 
 class Pause:
-    mode = "syntax"  # recovery.RecoveryPause: "recovery" (SPEC §4.2)
+    mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
 
     def __init__(self, server, info, frame, options):
         self.server = server

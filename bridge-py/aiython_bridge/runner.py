@@ -103,12 +103,12 @@ def _prepare_code(server, prepared, source, filename):
 
 def _compile_program(server, text, filename, plan, options):
     if plan.get("checkpoints") and options.get("model_configured"):
-        # Recovery checkpoints (SPEC §4.2): instrument.py wraps the statements the plan names.
-        from aiython_bridge import instrument, recovery
+        # Recovery checkpoints (SPEC §4.2): recovery/instrument.py wraps the statements the plan names.
+        from aiython_bridge.recovery import instrument, sources
 
         if isinstance(text, bytes):
             text = _decode(text)
-        runtime = recovery.runtime_for(server, options)
+        runtime = sources.runtime_for(server, options)
         return instrument.compile_checkpointed(text, filename, plan, runtime, entry=True)
     return compile(text, filename, "exec", dont_inherit=True)
 

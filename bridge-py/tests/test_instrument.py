@@ -17,7 +17,9 @@ import textwrap
 import traceback
 import unittest
 
-from aiython_bridge import instrument, recovery
+from aiython_bridge.recovery import instrument
+from aiython_bridge.recovery.checkpoints import CheckpointRuntime
+from tests.support import LocalDecisions
 
 
 def refuse(request, op):
@@ -26,7 +28,7 @@ def refuse(request, op):
 
 class Program:
     """A program in a temporary project folder, run plainly or instrumented with a fake decision
-    source (`decide(request, op)`, see recovery.LocalDecisions) in place of the host.
+    source (`decide(request, op)`, see tests/support.py) in place of the host.
 
     The runtime stays bound in builtins after the test, as in a real run: a generator the program
     left suspended is closed by the garbage collector later, and its handlers look the name up."""
@@ -44,7 +46,7 @@ class Program:
             self.requests.append(request)
             return decide(request, op)
 
-        self.runtime = recovery.CheckpointRuntime(recovery.LocalDecisions(recording), project_root=self.root)
+        self.runtime = CheckpointRuntime(LocalDecisions(recording), project_root=self.root)
         self.namespace = None
         self.table = None
 

@@ -1,7 +1,7 @@
 """Recovery at run time (SPEC §4.2, §5.2 `recover`): instrumented programs whose failures are put
 to a fake decision source standing in for the host's model loop. The source gets the request the
 host would get and calls frame operations and the terminal `recover` exactly as the host would
-(recovery.LocalDecisions), so every decision goes through the bridge's own pause code.
+(tests/support.py), so every decision goes through the bridge's own pause code.
 Run under 3.11, 3.12 and 3.13.
 """
 
@@ -13,7 +13,9 @@ import textwrap
 import traceback
 import unittest
 
-from aiython_bridge import import_hook, instrument, recovery
+from aiython_bridge import import_hook
+from aiython_bridge.recovery import instrument, sources
+from tests.support import LocalDecisions
 from tests.test_instrument import Program, program_traceback
 
 
@@ -499,9 +501,9 @@ class ProjectModules(unittest.TestCase):
         self.addCleanup(sys.modules.pop, "helper", None)
         saved = list(sys.meta_path)
         self.addCleanup(sys.meta_path.__setitem__, slice(None), saved)
-        # The finder builds its runtime through recovery.runtime_for: give it the test's one.
-        self.addCleanup(setattr, recovery, "_runtime", recovery._runtime)
-        recovery._runtime = self.program.runtime
+        # The finder builds its runtime through sources.runtime_for: give it the test's one.
+        self.addCleanup(setattr, sources, "_runtime", sources._runtime)
+        sources._runtime = self.program.runtime
 
     def plan_for(self, message):
         import ast
@@ -517,7 +519,7 @@ class ProjectModules(unittest.TestCase):
 
     def test_project_module_gets_its_nested_checkpoints(self):
         server = self.install(self.plan_for)
-        self.program.runtime.decisions = recovery.LocalDecisions(complete(3))
+        self.program.runtime.decisions = LocalDecisions(complete(3))
         import helper
 
         self.assertEqual(helper.scale(2), 6)

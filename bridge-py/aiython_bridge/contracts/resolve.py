@@ -18,7 +18,7 @@ import builtins
 import types
 import typing
 
-from .contracts_forms import _KEY_WRAPPERS
+from .forms import _KEY_WRAPPERS
 
 MAX_FORWARD_DEPTH = 8
 

@@ -18,11 +18,11 @@ is exactly one, otherwise the union itself.
 import enum
 import itertools
 
-from .contracts_forms import Form, Unsupported, classify
-from .contracts_repr import (
+from .forms import Form, Unsupported, classify
+from .repr import (
     class_name, describe_value, is_finite_float, key_repr, literal_repr, short_str, type_repr,
 )
-from .contracts_schema import is_string_keyed
+from .schema import is_string_keyed
 
 MAX_ITEMS_CHECKED = 1000
 MAX_NODES_CHECKED = 100_000
@@ -146,7 +146,7 @@ def _convert_dict(value, tp, form, path, walk):
             sub = f"{path}{key_repr(key)}"
             result[_convert(key, key_tp, f"{sub} (key)", walk)] = _convert(item, value_tp, sub, walk)
         return result
-    # Non-string keys travel as [key, value] pairs (see contracts_schema).
+    # Non-string keys travel as [key, value] pairs (see schema.py).
     if type(value) is not list:
         raise _mismatch(path, tp, value, "(a dict with non-string keys is written as [key, value] pairs)")
     result = {}

@@ -1,5 +1,9 @@
 """Checkpoint instrumentation (SPEC §4.2): the plan's checkpoint table applied to a module's AST.
 
+Part of recovery/: checkpoints exist only for recovery, and the handlers it generates call
+checkpoints.CheckpointRuntime. The import hook also borrows its name helpers (`identifiers`,
+`fresh_name`) for the builtins name of an imported module's block Runtime.
+
 Over 250 lines: the transform needs the statement index (spans → nodes, scopes, try/with
 bodies), the generated handler and the reference selection used by tests and bench/overhead.
 
@@ -361,7 +365,7 @@ def _wrap(stmt, index, info, is_async, r_name):
 
 def compile_checkpointed(text: str, filename: str, plan: dict, runtime, *, entry: bool, tree=None):
     """Code for `text` (the plan's rewritten source or the original; `tree` its AST if parsed
-    already) with the plan's checkpoints, registered with `runtime` (recovery.CheckpointRuntime),
+    already) with the plan's checkpoints, registered with `runtime` (checkpoints.CheckpointRuntime),
     whose builtins name the generated handlers call."""
     if tree is None:
         tree = ast.parse(text, filename)

@@ -17,7 +17,7 @@ import types
 import typing
 from dataclasses import dataclass
 
-from .contracts_repr import NoneType, class_name, is_finite_float, type_repr
+from .repr import NoneType, class_name, is_finite_float, type_repr
 
 SUPPORTED = (
     "int, float, str, bool, None, Any, object, list[T], dict[K, V], tuple[T1, T2], tuple[T, ...], "

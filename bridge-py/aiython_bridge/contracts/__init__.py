@@ -7,19 +7,19 @@ existing objects (`set_binding`, `handle`/`reference`/`expression` outcomes, nam
 model, `type_repr` spells it in messages and in `--explain`, and `resolve_annotation` turns an
 annotation's source text into a type at run time.
 
-The work is split by job: contracts_resolve (evaluating text), contracts_forms (reading typing,
-all version differences), contracts_schema, contracts_check, contracts_repr (spelling types and
-values). Nothing here calls `repr()`, `str()`, properties or `__eq__` of program objects, except
-where the type demands it (Literal comparison, Enum lookup, isinstance for classes, and the
+The work is split by job, one module each in this package: resolve (evaluating text), forms
+(reading typing, all version differences), schema, check, repr (spelling types and values).
+Nothing here calls `repr()`, `str()`, properties or `__eq__` of program objects, except where the
+type demands it (Literal comparison, Enum lookup, isinstance for classes, and the
 constructor of a dataclass built from JSON).
 """
 
-from .contracts_check import Mismatch, check_existing, convert_value
-from .contracts_forms import SUPPORTED, Unsupported, unsupported_message
-from .contracts_repr import type_repr
-from .contracts_resolve import ResolveError, evaluate_annotation
-from .contracts_schema import build_schema
-from .errors import TypeContractError, UnsupportedAnnotation
+from ..errors import TypeContractError, UnsupportedAnnotation
+from .check import Mismatch, check_existing, convert_value
+from .forms import SUPPORTED, Unsupported, unsupported_message
+from .repr import type_repr
+from .resolve import ResolveError, evaluate_annotation
+from .schema import build_schema
 
 __all__ = [
     "SUPPORTED", "check_object", "check_value", "is_supported", "json_schema", "resolve_annotation",

@@ -11,8 +11,8 @@ is `{}` with a description that says so. A dict whose keys are not strings is wr
 
 import enum
 
-from .contracts_forms import Unsupported, classify, is_json_scalar
-from .contracts_repr import class_name, type_repr
+from .forms import Unsupported, classify, is_json_scalar
+from .repr import class_name, type_repr
 
 _PRIMITIVE_TYPES = {"int": "integer", "float": "number", "str": "string", "bool": "boolean", "none": "null"}
 

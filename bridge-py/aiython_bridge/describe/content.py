@@ -1,0 +1,236 @@
+"""Request content (SPEC §5.1): structural summaries, related objects and frame objects.
+
+Related objects are the frame's names that the statement's text mentions; frame objects are the
+frame's own bound names. With `context_values` off, only structure is sent (types, sizes,
+identifier-like keys), never values.
+"""
+
+from __future__ import annotations
+
+from .bounds import (FIELDS_LIMIT, FRAME_OBJECTS_LIMIT, INLINE_ITEM_STR_LIMIT, INLINE_ITEMS, INLINE_STR_LIMIT,
+                     INLINE_TOTAL_CHARS, LISTING_STR_LIMIT, PREVIEW_CHARS, RELATED_LIMIT)
+from .descriptors import descriptor, scalar_fields
+from .reading import (FUNCTION_TYPE, MODULE_TYPE, annotation_text, builtin_base, dataclass_fields, function_signature,
+                      instance_fields, is_dunder, type_label)
+
+TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
+if TYPE_CHECKING:
+    from typing import Callable
+
+    HandleOf = Callable[[object], str]
+
+_MISSING = object()
+_NONE_TYPE = type(None)
+_PRIMITIVES = (str, int, float, bool, _NONE_TYPE)
+
+
+def _inline_value(obj):
+    """A JSON value for a small primitive or a short flat list/tuple/dict of them, else _MISSING."""
+    t = type(obj)
+    if t in _PRIMITIVES:
+        fields = scalar_fields(obj, INLINE_STR_LIMIT)
+        return fields["value"] if "value" in fields else _MISSING
+    if t in (list, tuple, dict) and len(obj) <= INLINE_ITEMS:
+        total = 0
+        pairs = obj.items() if t is dict else ((None, v) for v in obj)
+        out_list, out_dict = [], {}
+        for key, value in pairs:
+            if t is dict and (type(key) is not str or len(key) > 100):
+                return _MISSING
+            if type(value) not in _PRIMITIVES:
+                return _MISSING
+            fields = scalar_fields(value, INLINE_ITEM_STR_LIMIT)
+            if "value" not in fields:
+                return _MISSING
+            total += len(key or "") + (len(value) if type(value) is str else 8)
+            if total > INLINE_TOTAL_CHARS:
+                return _MISSING
+            if t is dict:
+                out_dict[key] = value
+            else:
+                out_list.append(value)
+        return out_dict if t is dict else out_list
+    return _MISSING
+
+
+def summarize(obj, *, context_values: bool, handle: str | None = None) -> dict:
+    """Structural summary for the request: descriptor fields, then either the value (small
+    primitives, when context_values) or type, size, keys/field types, first item's type."""
+    d = descriptor(obj, handle, str_limit=-1)
+    d.pop("value", None)
+    if context_values:
+        value = _inline_value(obj)
+        if value is not _MISSING:
+            d.pop("length", None)
+            d["value"] = value
+            return d
+    cls = type(obj)
+    if cls is str:
+        d["length"] = len(obj)
+        if context_values:
+            d["preview"] = obj[:PREVIEW_CHARS]
+        return d
+    if cls in (int, float) and not context_values:
+        d.pop("text", None)
+    if issubclass(cls, type):
+        d["kind"] = "class"
+        dc = dataclass_fields(obj)
+        if dc:
+            d["dataclass_fields"] = {n: annotation_text(f.type) for n, f in list(dc.items())[:FIELDS_LIMIT]}
+        return d
+    if cls is FUNCTION_TYPE:
+        d["kind"] = "function"
+        d["signature"] = function_signature(obj)
+        return d
+    if cls is MODULE_TYPE:
+        d["kind"] = "module"
+        return d
+    base = builtin_base(cls)
+    if base is dict:
+        _summarize_dict(obj, d, context_values)
+    elif base in (list, tuple, set, frozenset):
+        for first in base.__iter__(obj):
+            d["item_type"] = type_label(type(first))
+            break
+    if base is None or cls is not base:
+        fields = instance_fields(obj)
+        if fields:
+            d["fields"] = {name: type_label(type(value)) for name, value in fields[:FIELDS_LIMIT]}
+            if len(fields) > FIELDS_LIMIT:
+                d["fields_truncated"] = True
+    return d
+
+
+def _summarize_dict(obj, d: dict, context_values: bool) -> None:
+    # Keys are structure when they look like identifiers; with context_values off, other str
+    # keys (emails, ids, free text) are data and are left out.
+    keys: dict[str, str] = {}
+    other = None
+    for key, value in dict.items(obj):
+        if type(key) is str and (context_values or (key.isidentifier() and len(key) <= 40)):
+            if len(keys) < FIELDS_LIMIT:
+                keys[key[:100]] = type_label(type(value))
+            else:
+                d["keys_truncated"] = True
+        elif other is None:
+            other = (key, value)
+    if keys:
+        d["keys"] = keys
+    if other is not None:
+        d["key_type"] = type_label(type(other[0]))
+        d["value_type"] = type_label(type(other[1]))
+
+
+def statement_words(text: str) -> list[str]:
+    """Identifier-like words of ``text`` in order of first occurrence (``ticket.body`` gives
+    ``ticket`` and ``body``)."""
+    words: dict[str, None] = {}
+    start = None
+    for i, ch in enumerate(text + " "):
+        if ch.isalnum() or ch == "_":
+            if start is None:
+                start = i
+            continue
+        if start is not None:
+            word = text[start:i]
+            if word.isidentifier():
+                words.setdefault(word, None)
+            start = None
+    return list(words)
+
+
+def _hidden_name(name: str) -> bool:
+    return is_dunder(name) or name.startswith("_aiython")
+
+
+def related_objects(
+    frame,
+    statement_text: str,
+    *,
+    context_values: bool,
+    handle_of: HandleOf | None = None,
+    scopes: list[tuple[str, dict]] | None = None,
+) -> list[dict]:
+    """Every local or global whose name occurs as a word in ``statement_text`` (SPEC §5.1), in
+    order of first occurrence, at most RELATED_LIMIT. Builtins and dunder names are left out,
+    and so is a function's local that is not bound yet (it shadows any global of that name).
+    Modules, functions and classes named in the text are kept, described briefly (kind,
+    qualname, a function's parameters): the text names them, so the model may need them.
+
+    ``scopes`` is the lookup order as (scope, mapping) pairs; default ``frame_scopes(frame)``.
+    """
+    if scopes is None:
+        scopes = frame_scopes(frame)
+    out = []
+    for word in statement_words(statement_text):
+        if _hidden_name(word):
+            continue
+        for scope, mapping in scopes:
+            value = dict.get(mapping, word, _MISSING)
+            if value is _MISSING:
+                continue
+            if value is not UNBOUND:
+                handle = handle_of(value) if handle_of else None
+                summary = summarize(value, context_values=context_values, handle=handle)
+                out.append({"name": word, "scope": scope, **summary})
+            break
+        if len(out) >= RELATED_LIMIT:
+            break
+    return out
+
+
+UNBOUND = object()  # frame_scopes: a function's local that has no value yet
+
+
+def frame_scopes(frame) -> list[tuple[str, dict]]:
+    """(scope, names) in lookup order: "local" (UNBOUND for a function's unassigned locals),
+    "enclosing" (free variables), "global". A module frame has only "global"."""
+    from .. import pycompat
+
+    if not pycompat.is_optimized(frame):
+        namespace = frame.f_locals
+        if namespace is frame.f_globals:
+            return [("global", frame.f_globals)]
+        # A class body's namespace may be a program mapping (metaclass __prepare__): not read.
+        local = dict(namespace) if type(namespace) is dict else {}
+        return [("local", local), ("global", frame.f_globals)]
+    code = frame.f_code
+    values = pycompat.read_frame_locals(frame)
+    free = set(code.co_freevars)
+    local = {n: values.get(n, UNBOUND) for n in pycompat.frame_local_names(code) if n not in free}
+    enclosing = {n: values[n] for n in code.co_freevars if n in values}
+    return [("local", local), ("enclosing", enclosing), ("global", frame.f_globals)]
+
+
+def frame_objects(
+    frame,
+    *,
+    context_values: bool = True,
+    handle_of: HandleOf | None = None,
+    limit: int = FRAME_OBJECTS_LIMIT,
+    scopes: list[tuple[str, dict]] | None = None,
+) -> list[dict]:
+    """The frame's own bound names (a module frame's globals; a function's locals, free
+    variables and any ``scopes`` other than "global"), at most ``limit``, dunders skipped, each
+    a compact descriptor (values of primitives only with context_values)."""
+    if scopes is None:
+        scopes = frame_scopes(frame)
+    own = [(name, value) for scope, mapping in scopes if scope != "global" or len(scopes) == 1
+           for name, value in dict.items(mapping) if value is not UNBOUND]
+    return describe_names(own, context_values=context_values, handle_of=handle_of, limit=limit)
+
+
+def describe_names(items, *, context_values: bool, handle_of: HandleOf | None, limit: int) -> list[dict]:
+    """Compact ``{"name", descriptor…}`` entries for (name, value) pairs, skipping dunders."""
+    out = []
+    for name, value in items:
+        if type(name) is not str or not name.isidentifier() or _hidden_name(name):
+            continue
+        if len(out) >= limit:
+            break
+        d = descriptor(value, handle_of(value) if handle_of else None, str_limit=LISTING_STR_LIMIT)
+        if not context_values:
+            for key in ("value", "text"):
+                d.pop(key, None)
+        out.append({"name": name, **d})
+    return out

@@ -1,0 +1,16 @@
+"""Frame operations behind the model's tools (SPEC §5.2), run on the paused frame's own thread.
+
+The public face of the package, split by job:
+- invocation.py: the Invocation, the state of one AI invocation against one paused frame (handles,
+  remembered values, bindings, the frame listing, request content);
+- scope.py: running `evaluate` / `execute` code inside the frame, and writing changed locals back;
+- context.py: the source around a frame's line (request content and `get_frame_code`);
+- tool_error.py: ToolError, a failed tool call as data, and how program exceptions become one.
+Threading and the wire belong to the runner; which frames are the project's is paths.py's rule.
+"""
+
+from .context import code_context
+from .invocation import Invocation
+from .tool_error import ToolError, program_error
+
+__all__ = ["Invocation", "ToolError", "code_context", "program_error"]

@@ -1,0 +1,59 @@
+"""Code context (SPEC §5.1): the source around a frame's current line, for requests and `get_frame_code`."""
+
+from __future__ import annotations
+
+from .. import pycompat
+from ..paths import display_path
+
+CODE_CONTEXT_CAP = 12_000  # SPEC §5.1 hard cap of code context
+WHOLE_SCOPE_LIMIT = 4096  # SPEC §5.1: the enclosing function/class whole if at most this
+WINDOW_BEFORE = 25  # lines shown before the current line when windowing
+WINDOW_AFTER = 15
+
+
+def code_context(frame, lineno: int, *, project_root: str | None = None) -> dict:
+    """Source around ``lineno`` (SPEC §5.1): the enclosing function or class whole if it is at
+    most WHOLE_SCOPE_LIMIT characters, else a window of lines around ``lineno`` inside it (at
+    module level always a window); never more than CODE_CONTEXT_CAP characters. Read through
+    linecache by the code's file name, which shows the original program text."""
+    import linecache
+
+    code = frame.f_code
+    kind = "module" if code.co_name == "<module>" else ("function" if pycompat.is_optimized(frame) else "class")
+    result = {"file": display_path(code.co_filename, project_root), "kind": kind, "line": lineno,
+              "start_line": 0, "end_line": 0, "source": "", "complete": False}
+    lines = linecache.getlines(code.co_filename, frame.f_globals)
+    if not lines:
+        result["note"] = "source not available"
+        return result
+    count = len(lines)
+    if kind == "module":
+        first, last = 1, count
+    else:
+        first = max(1, min(code.co_firstlineno, count))
+        last = max(first, min(_last_line(code), count))
+        text = "".join(lines[first - 1 : last])
+        if len(text) <= WHOLE_SCOPE_LIMIT:
+            result.update(start_line=first, end_line=last, source=text, complete=True)
+            return result
+    focus = max(first, min(lineno, last))
+    lo, hi = max(first, focus - WINDOW_BEFORE), min(last, focus + WINDOW_AFTER)
+    while hi > lo and sum(len(lines[i - 1]) for i in range(lo, hi + 1)) > CODE_CONTEXT_CAP:
+        if hi - focus >= focus - lo:
+            hi -= 1
+        else:
+            lo += 1
+    text = "".join(lines[lo - 1 : hi])[:CODE_CONTEXT_CAP]
+    result.update(start_line=lo, end_line=hi, source=text, complete=(lo, hi) == (first, last))
+    return result
+
+
+def _last_line(code) -> int:
+    last = code.co_firstlineno
+    for _, end, _, _ in code.co_positions():
+        if end is not None and end > last:
+            last = end
+    for const in code.co_consts:
+        if type(const) is type(code):
+            last = max(last, _last_line(const))
+    return last

@@ -1,0 +1,249 @@
+"""Invocation (SPEC §5.2): the state of one AI invocation against one paused frame, and its tools.
+
+One ``Invocation`` holds the handle table (``object-N`` by identity, strong references kept so ids
+are never reused), the values of earlier calls by result id, and an overlay of names that
+``execute`` created in a function frame (scope.py runs the code and keeps the overlay). Threading
+and the wire belong to the runner; every method here is a plain call that returns a JSON-able dict
+or raises ``ToolError`` (the tool result ``{"status":"error","error","message"}``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import describe, paths, pycompat
+from ..paths import display_path
+from .context import code_context
+from .scope import run_code, write_locals
+from .tool_error import ToolError
+
+FRAMES_LIMIT = 8  # frames(): innermost project frames kept
+FRAME_LOCALS_LIMIT = 20  # frames(): locals listed per frame
+
+_EMPTY = object()
+
+
+def _check_name(name) -> str:
+    if type(name) is not str or not name.isidentifier():
+        raise ToolError("ValueError", f"name must be a Python identifier, got {name!r}")
+    return name
+
+
+class Invocation:
+    """State of one AI invocation against one paused frame (see the module docstring).
+
+    ``line``: the line of the block or failing statement (default ``frame.f_lineno``).
+    ``traceback``: in recovery, the exception's traceback (its frames feed ``frames()``; its
+    deepest project frame is the origin unless ``origin_frame`` is given).
+    ``context_values``: whether request content (related/frame objects) carries values; tool
+    results always do, since the model asked for them.
+    """
+
+    def __init__(self, frame, *, origin_frame=None, traceback=None, line: int | None = None,
+                 project_root: str | None = None, context_values: bool = True):
+        self.frame = frame
+        self.traceback = traceback
+        self.line = line if line is not None else frame.f_lineno
+        self.project_root = os.path.realpath(project_root) if project_root else None
+        self.origin_frame = origin_frame
+        self.origin_line = origin_frame.f_lineno if origin_frame is not None else None
+        tb = traceback
+        while tb is not None:
+            # The origin is the deepest project frame of the traceback (or the given one).
+            matches = tb.tb_frame is origin_frame if origin_frame is not None else (
+                tb.tb_frame is frame or self._is_project_file(tb.tb_frame.f_code.co_filename))
+            if matches:
+                self.origin_frame, self.origin_line = tb.tb_frame, tb.tb_lineno
+            tb = tb.tb_next
+        self.context_values = context_values
+        self._handle_by_id: dict[int, str] = {}
+        self._objects: dict[str, object] = {}
+        self._results: dict[str, object] = {}
+        self._overlay: dict[str, object] = {}
+        self._frame_globals: frozenset[str] | None = None
+
+    # ---- handles and remembered values ----
+
+    def handle(self, obj) -> str:
+        """The ``object-N`` handle of ``obj``, assigned on first sight, stable by identity."""
+        handle = self._handle_by_id.get(id(obj))
+        if handle is None:
+            handle = f"object-{len(self._objects) + 1}"
+            self._handle_by_id[id(obj)] = handle
+            self._objects[handle] = obj
+        return handle
+
+    def descriptor(self, obj) -> dict:
+        return describe.descriptor(obj, self.handle(obj))
+
+    def lookup_handle(self, handle: str) -> object:
+        if type(handle) is str and handle in self._objects:
+            return self._objects[handle]
+        known = f"object-1 … object-{len(self._objects)}" if self._objects else "none yet"
+        raise ToolError("UnknownHandle", f"no object {handle!r} in this invocation (known: {known}); "
+                        "use a handle from the request or from evaluate, get_binding, inspect or frames")
+
+    def remember(self, result_id: str, value) -> None:
+        self._results[result_id] = value
+
+    def recall(self, result_id: str) -> object:
+        try:
+            return self._results[result_id]
+        except (KeyError, TypeError):
+            raise ToolError("UnknownResult", f"no value was produced under {result_id!r}; reference the "
+                            "result_id or tool-call id of an earlier evaluate or get_binding call") from None
+
+    def close(self) -> None:
+        """Drop every reference the invocation holds (frames, handles, values)."""
+        self._handle_by_id.clear()
+        self._objects.clear()
+        self._results.clear()
+        self._overlay.clear()
+        self.frame = self.origin_frame = self.traceback = None
+
+    # ---- tools ----
+
+    def evaluate(self, code: str, result_id: str | None = None) -> dict:
+        value = self._run(code, "eval")
+        if result_id is not None:
+            self.remember(result_id, value)
+        return self.descriptor(value)
+
+    def execute(self, code: str) -> dict:
+        self._run(code, "exec")
+        return {"ok": True}
+
+    def get_binding(self, name: str, result_id: str | None = None) -> dict:
+        value, scope = self._resolve(_check_name(name))
+        if result_id is not None:
+            self.remember(result_id, value)
+        return {**self.descriptor(value), "scope": scope}
+
+    def set_binding(self, name: str, obj) -> dict:
+        """Bind ``obj`` itself (identity kept). The caller type-checks it first (SPEC §6)."""
+        _check_name(name)
+        frame = self.frame
+        if not pycompat.is_optimized(frame):
+            frame.f_locals[name] = obj
+        elif name in pycompat.frame_local_names(frame.f_code):
+            write_locals(frame, {name: obj}, ())
+        elif name in self._declared_globals():
+            frame.f_globals[name] = obj
+        else:
+            self._overlay[name] = obj
+        return {"ok": True}
+
+    def inspect(self, handle: str, depth: int = 1, limit: int = 20) -> dict:
+        obj = self.lookup_handle(handle)
+        for label, number in (("depth", depth), ("limit", limit)):
+            if type(number) is not int:
+                raise ToolError("ValueError", f"{label} must be an integer, got {number!r}")
+        return describe.inspect_object(obj, self.handle, depth=depth, limit=limit)
+
+    def get_frame_code(self, which: str = "active") -> dict:
+        if which == "active":
+            frame, line = self.frame, self.line
+        elif which == "origin":
+            if self.origin_frame is None:
+                raise ToolError("ValueError", "there is no origin frame: it exists in recovery mode only; "
+                                "use frame='active'")
+            frame, line = self.origin_frame, self.origin_line
+        else:
+            raise ToolError("ValueError", f"frame must be 'active' or 'origin', got {which!r}")
+        return code_context(frame, line, project_root=self.project_root)
+
+    def frames(self) -> dict:
+        out = []
+        for frame, line in self._frame_chain():
+            scopes = self._scopes() if frame is self.frame else None
+            out.append({
+                "function": frame.f_code.co_qualname,
+                "file": display_path(frame.f_code.co_filename, self.project_root),
+                "line": line,
+                "active": frame is self.frame,
+                "origin": frame is self.origin_frame,
+                "locals": describe.frame_objects(frame, handle_of=self.handle, limit=FRAME_LOCALS_LIMIT,
+                                                 scopes=scopes),
+            })
+        return {"frames": out}
+
+    # ---- request content (SPEC §5.1) ----
+
+    def related_objects(self, statement_text: str) -> list[dict]:
+        return describe.related_objects(self.frame, statement_text, context_values=self.context_values,
+                                        handle_of=self.handle, scopes=self._scopes())
+
+    def frame_objects(self) -> list[dict]:
+        return describe.frame_objects(self.frame, context_values=self.context_values, handle_of=self.handle,
+                                      scopes=self._scopes())
+
+    def code_context(self) -> dict:
+        return code_context(self.frame, self.line, project_root=self.project_root)
+
+    # ---- internals ----
+
+    def _scopes(self) -> list[tuple[str, dict]]:
+        scopes = describe.frame_scopes(self.frame)
+        if self._overlay:
+            scopes.insert(len(scopes) - 1, ("invocation", dict(self._overlay)))
+        return scopes
+
+    def _declared_globals(self) -> frozenset[str]:
+        if self._frame_globals is None:
+            self._frame_globals = pycompat.declared_globals(self.frame.f_code)
+        return self._frame_globals
+
+    def _resolve(self, name: str) -> tuple[object, str]:
+        frame = self.frame
+        if pycompat.is_optimized(frame):
+            code = frame.f_code
+            if name in pycompat.frame_local_names(code):
+                values = pycompat.read_frame_locals(frame)
+                if name in values:
+                    return values[name], "enclosing" if name in code.co_freevars else "local"
+                raise ToolError("UnboundLocalError", f"local variable {name!r} has no value yet at line {self.line}")
+            if name in self._overlay:
+                return self._overlay[name], "invocation"
+        else:
+            namespace = frame.f_locals
+            if namespace is not frame.f_globals and name in namespace:
+                return namespace[name], "local"
+        for scope, namespace in (("global", frame.f_globals), ("builtin", frame.f_builtins)):
+            value = dict.get(namespace, name, _EMPTY)
+            if value is not _EMPTY:
+                return value, scope
+        raise ToolError("NameError", f"name {name!r} is not defined in the frame, its globals or builtins")
+
+    def _run(self, source, mode: str):
+        return run_code(self.frame, source, mode, overlay=self._overlay, declared_globals=self._declared_globals)
+
+    def _frame_chain(self) -> list[tuple[object, int]]:
+        chain: list[tuple[object, int]] = []
+        if self.traceback is not None:
+            tb = self.traceback
+            while tb is not None:
+                chain.append((tb.tb_frame, self.line if tb.tb_frame is self.frame else tb.tb_lineno))
+                tb = tb.tb_next
+        else:
+            # Recovery without a traceback: origin up to the active frame. Syntax mode: the
+            # whole stack above the active frame.
+            frame = self.origin_frame if self.origin_frame is not None else self.frame
+            while frame is not None:
+                if frame is self.frame:
+                    chain.append((frame, self.line))
+                    if self.origin_frame is not None:
+                        break
+                elif frame is self.origin_frame:
+                    chain.append((frame, self.origin_line))
+                else:
+                    chain.append((frame, frame.f_lineno))
+                frame = frame.f_back
+            chain.reverse()
+            if self.origin_frame is not None and all(f is not self.frame for f, _ in chain):
+                chain = [(self.frame, self.line), (self.origin_frame, self.origin_line)]
+        keep = [(f, line) for f, line in chain
+                if f is self.frame or f is self.origin_frame or self._is_project_file(f.f_code.co_filename)]
+        return keep[-FRAMES_LIMIT:]
+
+    def _is_project_file(self, filename: str) -> bool:
+        return paths.kind(filename, self.project_root) == paths.PROJECT

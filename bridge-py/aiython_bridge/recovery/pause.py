@@ -1,0 +1,136 @@
+"""RecoveryPause (SPEC §4.2, §5.2 `recover`): one consultation about one failed checkpoint statement.
+
+A pause of mode "recovery" served by the same machinery as AI blocks (pauses.py): its request
+adds the `recovery` section (exception, origin, attempt, whether retry is allowed), and its
+terminal op is `recover` (complete, with or without an outcome, retry or reraise) or `fail`. The
+target's expected type is the plan's annotation, else a module or class namespace's
+`__annotations__` entry.
+"""
+
+from __future__ import annotations
+
+from .. import contracts, pauses, pycompat
+from ..describe import type_label
+from ..errors import UnsupportedAnnotation
+from ..frameops import Invocation, ToolError, program_error
+from ..paths import display_path
+from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, describe_exception
+
+
+class RecoveryPause(pauses.Pause):
+    """One consultation about one failed checkpoint statement (mode "recovery", terminal `recover`)."""
+
+    mode = "recovery"
+
+    def __init__(self, runtime, checkpoint, frame, exc, *, attempt, original, retry_allowed):
+        self.server = None  # set by the decision source
+        self.id = pauses.new_pause_id()
+        self.checkpoint, self.exception = checkpoint, exc
+        self.attempt, self.original, self.retry_allowed = attempt, original, retry_allowed
+        self.target = checkpoint.target
+        self.info = {"id": checkpoint.id, "span": checkpoint.span, "statement": checkpoint.statement}
+        self.invocation = Invocation(frame, traceback=exc.__traceback__, line=checkpoint.span["line"],
+                                     project_root=runtime.project_root, context_values=runtime.context_values)
+        self.expected, self.schema = _expected_type(checkpoint, frame)
+
+    def request(self) -> dict:
+        checkpoint, inv, exc = self.checkpoint, self.invocation, self.exception
+        frame, span = inv.frame, checkpoint.span
+        root = inv.project_root
+        recovery = {
+            "exception_type": type_label(type(exc)),
+            "message": program_error(exc).message,
+            "origin": {"file": display_path((inv.origin_frame or frame).f_code.co_filename, root),
+                       "line": inv.origin_line or span["line"]},
+            "attempt": self.attempt,
+            "retry_allowed": self.retry_allowed,
+            "target": self.target,
+        }
+        if inv.origin_frame is not None and inv.origin_frame is not frame:
+            recovery["origin_context"] = inv.get_frame_code("origin")
+        return {
+            "mode": "recovery",
+            "block_id": checkpoint.id,
+            "statement": checkpoint.statement,
+            "location": {"file": display_path(frame.f_code.co_filename, root), **span,
+                         "function": frame.f_code.co_qualname if pycompat.is_optimized(frame) else None},
+            "target": self.target,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not pauses._NO_TYPE else None,
+            "output_schema": self.schema,
+            "requires_result": False,
+            "code_context": inv.code_context(),
+            "related_objects": inv.related_objects(checkpoint.statement),
+            "frame_objects": inv.frame_objects(),
+            "hints": {"prompts": []},
+            "recovery": recovery,
+        }
+
+    def _run(self, op, args):
+        if op == "recover":
+            return True, self._decide(args), {"ok": True}
+        if op == "fail":
+            add_note(self.original, "recovery failed: " + str(args.get("reason") or "the model invocation failed"))
+            return True, PROPAGATE, {"ok": True}
+        if op == "finish":
+            raise ToolError("UnknownOperation", "finish ends AI blocks; end a recovery with recover "
+                                                "(action complete, retry or reraise)")
+        return super()._run(op, args)
+
+    def _decide(self, args) -> Decision:
+        action = args.get("action")
+        outcome = args.get("outcome")
+        if isinstance(outcome, dict) and outcome.get("kind") == "none":
+            outcome = None
+        if action not in ("complete", "retry", "reraise"):
+            raise ToolError("ValueError", f'action must be "complete", "retry" or "reraise", got {action!r}')
+        if outcome is not None and action != "complete":
+            raise ToolError("ValueError", f'{action} takes no outcome; only complete does')
+        if action == "retry":
+            if not self.retry_allowed:
+                raise ToolError("RetryNotAllowed", self._retry_refusal())
+            return RETRY
+        if action == "reraise":
+            if self.attempt > 1:
+                add_note(self.original, f"after a retry the statement failed with {describe_exception(self.exception)}")
+            explanation = args.get("explanation")
+            add_note(self.original, "not recovered: " + (explanation if isinstance(explanation, str) and explanation
+                                                         else "the model re-raised the exception"))
+            return PROPAGATE
+        if outcome is None:
+            return DONE
+        if self.target is None:
+            raise ToolError("ValueError", "this checkpoint's statement does not assign one name, so complete "
+                                          "takes no outcome; omit it")
+        if outcome.get("kind") == "error":
+            raise ToolError("ValueError", 'recover cannot use outcome kind "error"; use action "reraise"')
+        return Decision("bind", self._outcome_value(args))
+
+    def _retry_refusal(self) -> str:
+        if not self.checkpoint.retry_allowed:
+            return ("retry is not allowed: this checkpoint is a compound statement; use complete or reraise")
+        return ("retry is not allowed: the traceback passes through another project function, whose effects "
+                "would run again; use complete or reraise")
+
+
+def _expected_type(checkpoint, frame):
+    """The target's type and its JSON Schema: the plan's annotation, else a module or class
+    namespace's `__annotations__` entry; (no type, None) when there is none or it is unsupported."""
+    target = checkpoint.target
+    if not target:
+        return pauses._NO_TYPE, None
+    text, tp = checkpoint.annotation, pauses._NO_TYPE
+    try:
+        if text:
+            tp = contracts.resolve_annotation(text, frame.f_globals, frame.f_locals)
+        elif not pycompat.is_optimized(frame):
+            annotations = frame.f_locals.get("__annotations__") if type(frame.f_locals) is dict else None
+            declared = annotations.get(target) if type(annotations) is dict else None
+            if isinstance(declared, str):
+                tp = contracts.resolve_annotation(declared, frame.f_globals, frame.f_locals)
+            elif declared is not None and contracts.is_supported(declared):
+                tp = declared
+        if tp is pauses._NO_TYPE:
+            return tp, None
+        return tp, contracts.json_schema(tp, annotation=text)
+    except UnsupportedAnnotation:
+        return pauses._NO_TYPE, None

@@ -1,2 +1,2 @@
-// The release version; test/cli.test.ts checks that it matches package.json.
+// The release version; test/cli-usage.test.ts checks that it matches package.json.
 export const VERSION = "0.1.0";

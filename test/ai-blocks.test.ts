@@ -4,7 +4,6 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
@@ -18,6 +17,7 @@ import {
   type ScriptedReply,
 } from "./support/loopback-model.js";
 import { standInReply } from "../examples/demo/stand-in-model.js";
+import { tempProject } from "./support/temp-project.js";
 
 const FIXTURES = path.join(ROOT, "test", "fixtures", "ai");
 const KEY = "sk-test-key-NEVER-PRINTED-93ab";
@@ -36,9 +36,7 @@ async function runFixture(
   model: { script?: ScriptedReply[]; responder?: Responder } | null,
   options: { toml?: string; env?: Record<string, string>; args?: string[] } = {},
 ): Promise<Run> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-ai-"));
-  fs.mkdirSync(path.join(dir, ".git"));
-  fs.copyFileSync(path.join(FIXTURES, fixture), path.join(dir, fixture));
+  const dir = tempProject({ [fixture]: { copy: path.join(FIXTURES, fixture) } }, { prefix: "aiython-ai-" });
   const server = model ? await startLoopbackModel(model) : null;
   const env: Record<string, string> = { OPENAI_API_KEY: KEY, ...(options.env ?? {}) };
   if (options.toml !== undefined) {

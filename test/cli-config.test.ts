@@ -1,20 +1,14 @@
 // End-to-end: `aiython config show` and configuration errors through the built CLI (SPEC §7).
 
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv } from "./support/run-cli.js";
+import { tempProject } from "./support/temp-project.js";
 
 const KEY = "sk-test-DO-NOT-PRINT-5f1c";
 
 function project(toml: string | null): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-config-"));
-  fs.mkdirSync(path.join(dir, ".git"));
-  if (toml !== null) fs.writeFileSync(path.join(dir, "aiython.toml"), toml);
-  fs.writeFileSync(path.join(dir, "hello.py"), "print('hello')\n");
-  return dir;
+  return tempProject({ "hello.py": "print('hello')\n", ...(toml !== null ? { "aiython.toml": toml } : {}) }, { prefix: "aiython-config-" });
 }
 
 test("config show: the environment-only form, with the key never printed", async () => {

@@ -3,16 +3,13 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
+import { tempProject } from "./support/temp-project.js";
 
 function copyToTemp(source: string, name = path.basename(source)): { dir: string; file: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-explain-"));
-  fs.mkdirSync(path.join(dir, ".git"));
-  fs.copyFileSync(source, path.join(dir, name));
-  return { dir, file: name };
+  return { dir: tempProject({ [name]: { copy: source } }, { prefix: "aiython-explain-" }), file: name };
 }
 
 const snapshot = (dir: string) => fs.readdirSync(dir, { recursive: true }).map(String).sort();
@@ -66,8 +63,7 @@ test("--explain of a valid file says it has no blocks", async () => {
 });
 
 test("a malformed directive is a file:line error before anything runs (exit 78)", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-directive-"));
-  fs.writeFileSync(path.join(dir, "bad.py"), 'print("ran")\n# aiython: colour="blue"\nx = pick a colour\n');
+  const dir = tempProject({ "bad.py": 'print("ran")\n# aiython: colour="blue"\nx = pick a colour\n' }, { git: false, prefix: "aiython-directive-" });
   for (const args of [["--explain", "bad.py"], ["bad.py"]]) {
     const result = await aiython(args, { cwd: dir, env: cleanEnv() });
     assert.equal(result.exitCode, 78, result.stderr);

@@ -3,11 +3,11 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
 import { VERSION } from "../src/version.js";
+import { tempProject } from "./support/temp-project.js";
 
 const PYENV = "/root/.pyenv/versions";
 const pythonAt = (version: string) => {
@@ -30,7 +30,7 @@ test("a missing script", async () => {
 });
 
 test("a folder without __main__.py", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-empty-"));
+  const dir = tempProject({}, { git: false, prefix: "aiython-empty-" });
   assertOneLineError(await aiython([dir]), /is a folder without __main__.py/);
 });
 
@@ -72,7 +72,7 @@ const py313 = pythonAt("3.13");
 const version = ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"];
 
 test("interpreter precedence: --python > AIYTHON_PYTHON > VIRTUAL_ENV > python3", { skip: !(py312 && py313) && "needs 3.12 and 3.13" }, async () => {
-  const venv = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-venv-"));
+  const venv = tempProject({}, { git: false, prefix: "aiython-venv-" });
   fs.mkdirSync(path.join(venv, "bin"));
   fs.symlinkSync(py313!, path.join(venv, "bin", "python"));
   const run = async (args: string[], env: Record<string, string>) => (await aiython(args, { env: cleanEnv(env) })).stdout.trim();

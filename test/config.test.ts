@@ -4,8 +4,7 @@
 // ConfigError message must contain. Every test runs in its own temporary project with a `.git`.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { execFileSync } from "node:child_process";
@@ -21,22 +20,14 @@ import {
 } from "../src/config/index.js";
 import { parseDotenv } from "../src/config/dotenv.js";
 import { CONFIG_SCHEMA } from "../src/config/schema.js";
+import { tempProject } from "./support/temp-project.js";
 
 const FAKE_KEY = "sk-test-FAKEKEY-4f9c2e7a1b";
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "config", "invalid");
-const roots: string[] = [];
-after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
 
 /** A temporary folder with the given files (path → text); `.git/` is created unless `git: false`. */
 function project(files: Record<string, string>, options: { git?: boolean } = {}): string {
-  const root = mkdtempSync(path.join(tmpdir(), "aiython-config-"));
-  roots.push(root);
-  if (options.git !== false) mkdirSync(path.join(root, ".git"));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), text);
-  }
-  return root;
+  return tempProject(files, { ...options, prefix: "aiython-config-" });
 }
 
 function load(cwd: string, overrides: Partial<ConfigInputs> = {}): Promise<ResolvedConfig> {

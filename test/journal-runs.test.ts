@@ -30,7 +30,7 @@ async function projectWithRuns(): Promise<string> {
 
 async function runs(root: string, args: string[]): Promise<string> {
   let out = "";
-  const outcome = await runRunsCommand(args, { cwd: root, env: {}, out: (text) => (out += text) });
+  const outcome = await runRunsCommand(args, { cwd: root, env: {}, out: (text) => void (out += text) });
   assert.deepEqual(outcome, { kind: "status", status: 0 });
   return out;
 }

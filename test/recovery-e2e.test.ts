@@ -3,20 +3,16 @@
 // Python shapes with an in-process decision source; these prove the whole path a user runs.
 
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv, python, ROOT } from "./support/run-cli.js";
 import { startLoopbackModel, toolCall, type RecordedRequest, type ScriptedReply } from "./support/loopback-model.js";
+import { tempProject } from "./support/temp-project.js";
 
 const FIXTURES = path.join(ROOT, "test", "fixtures", "recovery");
 
 function project(files: string[]): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-recovery-"));
-  fs.mkdirSync(path.join(dir, ".git"));
-  for (const file of files) fs.copyFileSync(path.join(FIXTURES, file), path.join(dir, file));
-  return dir;
+  return tempProject(Object.fromEntries(files.map((file) => [file, { copy: path.join(FIXTURES, file) }])), { prefix: "aiython-recovery-" });
 }
 
 async function run(files: string[], script: ScriptedReply[] | null) {

@@ -4,20 +4,17 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { execa } from "execa";
 import { aiython, cleanEnv, CLI, ROOT } from "./support/run-cli.js";
 import { finishCall, startLoopbackModel } from "./support/loopback-model.js";
+import { tempProject } from "./support/temp-project.js";
 
 const hasScript = fs.existsSync("/usr/bin/script");
 
 function project(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-spinner-"));
-  fs.mkdirSync(path.join(dir, ".git"));
-  fs.copyFileSync(path.join(ROOT, "test", "fixtures", "ai", "one_block.py"), path.join(dir, "one_block.py"));
-  return dir;
+  return tempProject({ "one_block.py": { copy: path.join(ROOT, "test", "fixtures", "ai", "one_block.py") } }, { prefix: "aiython-spinner-" });
 }
 
 test("on a terminal: the spinner shows the block's line and is erased; the program's output is intact", { skip: !hasScript && "needs script(1)" }, async () => {

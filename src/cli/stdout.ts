@@ -1,11 +1,16 @@
-// aiython's own output on stdout (--explain, config show, runs): written once, and a reader that
-// went away (`| head -1`, EPIPE) ends the write quietly instead of crashing the CLI.
+// aiython's own output on stdout (--explain, config show, runs list/show), each command's in one
+// write; a reader that went away (`| head -1`, EPIPE) ends the write quietly instead of crashing
+// the CLI. Never used while a program runs: stdout is the program's then.
 
 export function writeStdout(text: string): Promise<void> {
   return new Promise((resolve) => {
-    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    const onError = (error: NodeJS.ErrnoException) => {
       if (error.code === "EPIPE") resolve();
+    };
+    process.stdout.once("error", onError);
+    process.stdout.write(text, () => {
+      process.stdout.off("error", onError);
+      resolve();
     });
-    process.stdout.write(text, () => resolve());
   });
 }

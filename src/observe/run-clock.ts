@@ -1,5 +1,6 @@
 // The run's phases for --stats and the journal (SPEC §11): total since the process started,
-// parse (the frontend planning a source CPython cannot compile), prepare (everything before the
+// parse (the frontend planning a source for the bridge: one CPython cannot compile, or any
+// source of the program or its project modules when a model is configured), prepare (everything before the
 // program runs, parse excluded) and execution (the program with its AI invocations, parse
 // excluded: a source is planned after the interpreter is up). Tiny and import-free so that every
 // run can keep one without paying for the rest of the observers.

@@ -3,14 +3,11 @@
 // invocation.
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import type { InvocationStats } from "../../src/journal/index.js";
 
-export function tempProject(prefix = "aiython-journal-"): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-}
+export { tempProject } from "./temp-project.js";
 
 /**
  * Makes `dir` unwritable: mode 0500, plus the immutable attribute when running as root. Returns

@@ -18,7 +18,7 @@ export const TICKETS_STDOUT =
   "2 billing tickets and 2 bug reports were routed.\n";
 
 export function ticketsProject(): string {
-  const root = tempProject("aiython-observe-");
+  const root = tempProject({}, { prefix: "aiython-observe-" });
   fs.copyFileSync(path.join(ROOT, "examples", "tickets.py"), path.join(root, "tickets.py"));
   return root;
 }

@@ -10,18 +10,20 @@ import { JournalUnavailableError } from "../../journal/index.js";
 import { kilobytes, outcomeLabel, table } from "../../observe/stats-render.js";
 import { UsageError } from "../../errors.js";
 import type { RunOutcome } from "../../errors.js";
+import { writeStdout } from "../stdout.js";
 
 export interface RunsContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   configFile?: string;
-  out?: (text: string) => void;
+  /** Where the report goes; default stdout, in one write with the EPIPE guard. */
+  out?: (text: string) => void | Promise<void>;
 }
 
 const USAGE = "aiython runs list [--limit N] [--json] | aiython runs show ID [--json]";
 
 export async function runRunsCommand(args: readonly string[], ctx: RunsContext): Promise<RunOutcome> {
-  const out = ctx.out ?? ((text: string) => void process.stdout.write(text));
+  const out = ctx.out ?? writeStdout;
   const [action, ...rest] = args;
   if (action !== "list" && action !== "show") {
     throw new UsageError(action === undefined ? `runs needs list or show: ${USAGE}` : `unknown runs command '${action}': ${USAGE}`);
@@ -36,19 +38,19 @@ export async function runRunsCommand(args: readonly string[], ctx: RunsContext):
     throw error;
   }
   if (!journal) {
-    out(options.json ? "[]\n" : `no runs recorded yet (no journal at ${journalPath(config.projectRoot)}; runs are recorded when a model is configured)\n`);
+    await out(options.json ? "[]\n" : `no runs recorded yet (no journal at ${journalPath(config.projectRoot)}; runs are recorded when a model is configured)\n`);
     return { kind: "status", status: 0 };
   }
   try {
     if (action === "list") {
       const runs = journal.listRuns(options.limit);
-      out(options.json ? `${JSON.stringify(runs)}\n` : renderList(runs));
+      await out(options.json ? `${JSON.stringify(runs)}\n` : renderList(runs));
       return { kind: "status", status: 0 };
     }
     const run = journal.getRun(options.id);
     if (!run) throw new UsageError(`no run ${options.id} in ${journal.file}; see aiython runs list`);
     const invocations = journal.invocationsOf(run.id);
-    out(options.json ? `${JSON.stringify({ run, invocations })}\n` : renderShow(run, invocations));
+    await out(options.json ? `${JSON.stringify({ run, invocations })}\n` : renderShow(run, invocations));
     return { kind: "status", status: 0 };
   } finally {
     journal.close();

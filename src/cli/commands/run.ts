@@ -10,7 +10,7 @@ export async function runCommand(split: SplitArgs, options: CliOptions, early: B
   let program = split.program;
   if (program === null) {
     if (process.stdin.isTTY) {
-      const { runConsole } = await import("./console.js");
+      const { runConsole } = await import("../../run/console.js");
       return runConsole({ python: options.python, env: process.env });
     }
     program = { kind: "stdin" };

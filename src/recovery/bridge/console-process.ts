@@ -1,0 +1,24 @@
+// `aiython` with no program on a terminal: CPython's own interactive console, started directly
+// (lines typed there are compiled one at a time by CPython, so no AI block can occur in them).
+// It owns the terminal, so Ctrl-C reaches it from the terminal and the host ignores its own.
+// Started with execa: this path is never on the start-up path of a program run, and execa's
+// exit reporting (signal names, spawn errors) is what the CLI needs here.
+
+import { execa } from "execa";
+import { UsageError, type RunOutcome } from "../../errors.js";
+import { chooseInterpreter, describeChoice } from "./interpreter.js";
+
+export async function runConsole(args: { python?: string; env: NodeJS.ProcessEnv }): Promise<RunOutcome> {
+  const choice = chooseInterpreter(args.python, args.env);
+  const ignore = () => undefined;
+  process.on("SIGINT", ignore);
+  try {
+    const result = await execa(choice.command, [], { stdio: "inherit", env: args.env, extendEnv: false, reject: false });
+    if (result.failed && result.exitCode === undefined && result.signal === undefined) {
+      throw new UsageError(`Python interpreter ${describeChoice(choice)} not found: install Python 3.11+ or choose one with --python PATH`);
+    }
+    return result.signal ? { kind: "signal", signal: result.signal as NodeJS.Signals } : { kind: "status", status: result.exitCode ?? 0 };
+  } finally {
+    process.off("SIGINT", ignore);
+  }
+}

@@ -11,7 +11,7 @@ import json
 import os
 import struct
 
-from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation
+from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
 _HEADER = struct.Struct(">I")
 
@@ -74,7 +74,7 @@ class Channel:
         message = json.loads(self._read_exact(length).decode("utf-8"))
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise ProtocolViolation("a frame did not hold a message object with a type")
-        return message
+        return check_host_message(message)
 
     def close_in_child(self):
         """After os.fork() in the program: the child must never touch the parent's channel."""

@@ -1,6 +1,11 @@
-"""Mirror of docs/protocol.md for the bridge: version, limits and message type names.
+"""Mirror of docs/protocol.md for the bridge: version, limits, message types and their fields.
 
-src/recovery/protocol.ts is the host's mirror; keep both in step with the document.
+src/recovery/bridge/protocol.ts is the host's mirror; test/protocol-agreement.test.ts checks that
+the document's tables, the TypeScript types and MESSAGES / PAYLOADS / OPS here name the same
+messages and fields. A field name ending in "?" may be absent.
+
+The bridge checks every message the host sends against MESSAGES (`check_host_message`): a
+missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
 PROTOCOL_VERSION = 2
@@ -21,6 +26,70 @@ FATAL = "fatal"
 # both
 RESULT = "result"
 
+HOST, BRIDGE, BOTH = "host", "bridge", "both"
+
+# type -> (sender, fields besides "type")
+MESSAGES = {
+    HELLO: (BRIDGE, ("protocol", "pid", "python")),
+    INIT: (HOST, ("protocol",)),
+    COMPILE: (HOST, ("id", "items")),
+    RUN: (HOST, ("target", "argv", "orig_argv", "options")),
+    PLAN: (BRIDGE, ("id", "path", "source", "module", "entry")),
+    PAUSE: (BRIDGE, ("pause", "mode", "request")),
+    OP: (HOST, ("pause", "id", "op", "args")),
+    PAUSE_END: (BRIDGE, ("pause", "interrupted")),
+    RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),
+    EXIT: (BRIDGE, ("status", "interrupted")),
+    FATAL: (BRIDGE, ("message", "traceback?")),
+}
+
+# payload name (as docs/protocol.md titles it) -> fields
+PAYLOADS = {
+    "RunOptions": ("model_configured", "inspect", "project_root", "context_values", "plan_always"),
+    "PauseRequest": (
+        "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
+        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?",
+    ),
+    "PauseLocation": ("file", "line", "column", "end_line", "end_column", "function"),
+    "RecoveryDetails": ("exception_type", "message", "origin", "attempt", "retry_allowed", "target", "origin_context?"),
+    "SourceWindow": ("file", "start_line", "end_line", "source"),
+    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "checkpoints", "diagnostics"),
+    "BlockInfo": (
+        "id", "index", "statement", "kind", "span", "target", "output_type", "requires_result", "directive",
+        "is_async", "function",
+    ),
+    "CheckpointInfo": ("id", "span", "statement", "target", "annotation", "retry_allowed", "compound"),
+    "ErrorInfo": ("type", "message"),
+}
+
+# op -> its arguments (the terminal ops: finish, recover, fail)
+OPS = {
+    "evaluate": ("code", "result_id?", "call_id"),
+    "execute": ("code", "call_id"),
+    "get_binding": ("name", "result_id?", "call_id"),
+    "set_binding": ("name", "handle", "call_id"),
+    "inspect": ("handle", "depth?", "limit?", "call_id"),
+    "get_frame_code": ("frame?", "call_id"),
+    "frames": ("call_id",),
+    "finish": ("outcome", "call_id", "raw_arguments"),
+    "recover": ("action", "outcome?", "explanation?", "call_id", "raw_arguments"),
+    "fail": ("reason",),
+}
+
+_REQUIRED = {kind: tuple(f for f in fields if not f.endswith("?")) for kind, (_, fields) in MESSAGES.items()}
+
 
 class ProtocolViolation(Exception):
     """The host broke the protocol; the bridge reports it as an internal error."""
+
+
+def check_host_message(message):
+    """Raise ProtocolViolation unless `message` is a message the host may send, with its fields."""
+    kind = message.get("type")
+    sender = MESSAGES.get(kind, (None,))[0]
+    if sender not in (HOST, BOTH):
+        raise ProtocolViolation("unknown message type %r from the host" % (kind,))
+    missing = [field for field in _REQUIRED[kind] if field not in message]
+    if missing:
+        raise ProtocolViolation("%s message without %s" % (kind, ", ".join(missing)))
+    return message

@@ -1,5 +1,6 @@
 """The bridge's end of the control channel: framing, end-of-stream, size cap, fork safety."""
 
+import json
 import os
 import socket
 import struct
@@ -7,6 +8,7 @@ import unittest
 
 from aiython_bridge import protocol
 from aiython_bridge.channel import Channel, ChannelClosed
+from aiython_bridge.protocol import ProtocolViolation
 
 
 def frame(payload: bytes) -> bytes:
@@ -30,11 +32,18 @@ class ChannelTest(unittest.TestCase):
         self.assertEqual(body, '{"type":"exit","status":3,"text":"é"}'.encode("utf-8"))
 
     def test_recv_reassembles_frames_split_across_reads(self):
-        data = frame(b'{"type":"op","pause":"p1"}') + frame(b'{"type":"init","protocol":1}')
+        op = {"type": "op", "pause": "p1", "id": "o1", "op": "frames", "args": {"call_id": "c1"}}
+        data = frame(json.dumps(op).encode()) + frame(b'{"type":"init","protocol":1}')
         for i in range(0, len(data), 3):
             self.theirs.sendall(data[i:i + 3])
-        self.assertEqual(self.channel.recv(), {"type": "op", "pause": "p1"})
+        self.assertEqual(self.channel.recv(), op)
         self.assertEqual(self.channel.recv(), {"type": "init", "protocol": 1})
+
+    def test_a_host_message_without_its_fields_or_of_an_unknown_type_is_a_violation(self):
+        for body in (b'{"type":"op","pause":"p1"}', b'{"type":"pause","pause":"p1"}', b'{"type":"launch"}'):
+            self.theirs.sendall(frame(body))
+            with self.assertRaises(ProtocolViolation):
+                self.channel.recv()
 
     def test_zero_length_frame_is_a_clean_end_of_stream(self):
         self.theirs.sendall(struct.pack(">I", 0))

@@ -150,7 +150,7 @@ export type OpName = keyof OpArguments;
 export interface OpValues {
   evaluate: Descriptor;
   execute: { ok: true };
-  get_binding: Descriptor & { scope: string };
+  get_binding: Descriptor & { scope: "local" | "enclosing" | "invocation" | "global" | "builtin" };
   set_binding: { ok: true };
   inspect: Descriptor;
   get_frame_code: SourceWindow;

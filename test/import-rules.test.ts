@@ -1,0 +1,139 @@
+// Import rules of src/ (docs/architecture.md, "Code map"): dependencies point one way, and each
+// outside system has one owner. Every import of every file — static, re-export and dynamic
+// `import("…")` — is read with the TypeScript parser and checked against the rules below; a
+// broken rule fails with the file, the import and the rule it breaks.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import ts from "typescript";
+import { ROOT } from "./support/run-cli.js";
+
+const SRC = path.join(ROOT, "src");
+
+interface Import {
+  from: string; // file, relative to src/
+  spec: string; // as written
+  target: string | null; // our file, relative to src/, or null for a package or node: module
+  typeOnly: boolean;
+}
+
+const NEUTRAL = new Set(["errors.ts", "defaults.ts", "model-port.ts", "invocation-record.ts", "canonical-json.ts", "version.ts"]);
+
+/** Layer of a file relative to src/: its first folder, or "neutral". */
+function layer(file: string): string {
+  if (NEUTRAL.has(file)) return "neutral";
+  const [first] = file.split("/");
+  return first === file ? "root" : first;
+}
+
+/** Which layers each layer may import (values), beyond itself and the neutral files. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  neutral: [],
+  frontend: [],
+  config: [],
+  journal: [],
+  capabilities: ["config"],
+  observe: ["journal"],
+  recovery: [],
+  run: ["frontend", "recovery", "capabilities", "config", "journal", "observe"],
+  cli: ["run", "frontend", "recovery", "config", "journal", "observe"],
+};
+
+/** Type-only imports a layer may make of another layer's files, beyond MAY_IMPORT. */
+const TYPE_IMPORTS: Record<string, readonly string[]> = {
+  // The protocol carries the frontend's plan and compile verdicts (docs/protocol.md).
+  "recovery/bridge/protocol.ts": ["frontend/plan.ts", "frontend/oracle.ts"],
+};
+
+/** Finer rules inside a layer: files under the key may not import files under the values. */
+const FORBIDDEN_WITHIN: Record<string, readonly string[]> = {
+  "cli/": ["recovery/invocation/", "capabilities/"],
+  "recovery/bridge/": ["recovery/invocation/orchestrator.ts", "recovery/invocation/batch-validation.ts", "recovery/invocation/tools.ts"],
+};
+
+/** Outside systems and their only importers (files, or folders ending in /). */
+const OWNERS: Record<string, readonly string[]> = {
+  "tree-sitter": ["frontend/syntax-tree.ts"],
+  "tree-sitter-python": ["frontend/syntax-tree.ts"],
+  "better-sqlite3": ["journal/"],
+  openai: ["capabilities/chat/"],
+  "node:child_process": ["recovery/bridge/"],
+  execa: ["recovery/bridge/"],
+  "smol-toml": ["config/"],
+};
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(file, out);
+    else if (file.endsWith(".ts")) out.push(file);
+  }
+  return out;
+}
+
+function importsOf(file: string): Import[] {
+  const text = fs.readFileSync(file, "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const from = path.relative(SRC, file);
+  const found: Import[] = [];
+  const add = (spec: string, typeOnly: boolean) => {
+    let target: string | null = null;
+    if (spec.startsWith(".")) {
+      const resolved = path.resolve(path.dirname(file), spec).replace(/\.js$/, ".ts");
+      target = path.relative(SRC, resolved);
+    }
+    found.push({ from, spec, target, typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      add(node.moduleSpecifier.text, Boolean(node.importClause?.isTypeOnly));
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      add(node.moduleSpecifier.text, node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0])) {
+      add(node.arguments[0].text, false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const packageOf = (spec: string) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
+const under = (file: string, places: readonly string[]) => places.some((p) => (p.endsWith("/") ? file.startsWith(p) : file === p));
+
+/** Every broken rule, as one line each. */
+export function brokenRules(files: string[]): string[] {
+  const problems: string[] = [];
+  for (const imp of files.flatMap(importsOf)) {
+    const where = `${imp.from} imports "${imp.spec}"`;
+    if (imp.target === null) {
+      const owners = OWNERS[packageOf(imp.spec)];
+      if (owners && !under(imp.from, owners)) problems.push(`${where}: only ${owners.join(", ")} may use ${packageOf(imp.spec)}`);
+      continue;
+    }
+    if (imp.target.startsWith("..")) {
+      problems.push(`${where}: src/ imports nothing outside src/`);
+      continue;
+    }
+    const [a, b] = [layer(imp.from), layer(imp.target)];
+    const allowed = a === b || b === "neutral" || (MAY_IMPORT[a] ?? []).includes(b) || (imp.typeOnly && (TYPE_IMPORTS[imp.from] ?? []).includes(imp.target));
+    if (!allowed) problems.push(`${where}: ${a}/ may import ${[...(MAY_IMPORT[a] ?? []), "the neutral files"].join(", ")} only`);
+    for (const [inside, forbidden] of Object.entries(FORBIDDEN_WITHIN)) {
+      if (imp.from.startsWith(inside) && under(imp.target, forbidden)) problems.push(`${where}: ${inside} may not import ${forbidden.join(", ")}`);
+    }
+  }
+  return problems;
+}
+
+test("every file of src/ keeps the import rules of docs/architecture.md", () => {
+  const files = walk(SRC);
+  assert.ok(files.length > 100);
+  assert.deepEqual(brokenRules(files), []);
+});
+
+test("every layer of src/ has a rule (a new folder needs a line in MAY_IMPORT and in the code map)", () => {
+  const layers = new Set(walk(SRC).map((f) => layer(path.relative(SRC, f))));
+  assert.deepEqual([...layers].filter((l) => !(l in MAY_IMPORT)), []);
+});

@@ -118,6 +118,10 @@ export function brokenRules(files: string[]): string[] {
       continue;
     }
     const [a, b] = [layer(imp.from), layer(imp.target)];
+    if (a === "frontend" && b !== "frontend") {
+      problems.push(`${where}: frontend/ imports nothing of ours outside frontend/`);
+      continue;
+    }
     const allowed = a === b || b === "neutral" || (MAY_IMPORT[a] ?? []).includes(b) || (imp.typeOnly && (TYPE_IMPORTS[imp.from] ?? []).includes(imp.target));
     if (!allowed) problems.push(`${where}: ${a}/ may import ${[...(MAY_IMPORT[a] ?? []), "the neutral files"].join(", ")} only`);
     for (const [inside, forbidden] of Object.entries(FORBIDDEN_WITHIN)) {

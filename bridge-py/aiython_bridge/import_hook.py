@@ -13,7 +13,7 @@ ProjectLoader.get_code sends the host the bridge→host request (docs/protocol.m
 
 and expects `{"type": "result", "id", "ok": true, "value": <Plan or null>}`. A Plan is the
 frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no block),
-`runtimeName`, `blocks`, `checkpoints` (`protected_ranges` optional), `diagnostics`.
+`runtimeName`, `blocks`, `checkpoints`, `diagnostics` (docs/protocol.md, "Plan").
 - null, `ok: false`, or no channel (a forked child): the module is compiled exactly as CPython
   would (its SyntaxError included);
 - diagnostics: SyntaxError at the first one, raised by the import;

@@ -1,8 +1,8 @@
 """The frames around a failing checkpoint (SPEC §4.2): whose handler sees it first, whom a retry replays.
 
 A failure is left to the program when a calling frame would see it first:
-- a project frame whose current line is inside a user `try` or `with` body (ranges from the
-  plan's `protected_ranges`, else computed from the AST);
+- a project frame whose current line is inside a user `try` or `with` body (ranges registered
+  when the module was instrumented, else computed from the AST);
 - a library frame inside a `try` whose `except` names a class that matches the exception (a
   fallback such as `Mapping.get`; catch-alls like `except Exception` or a bare `except` are
   last-resort handlers and do not count);

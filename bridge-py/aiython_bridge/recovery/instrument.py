@@ -369,9 +369,7 @@ def compile_checkpointed(text: str, filename: str, plan: dict, runtime, *, entry
     whose builtins name the generated handlers call."""
     if tree is None:
         tree = ast.parse(text, filename)
-    ranges = plan.get("protected_ranges")
-    if ranges is None:
-        ranges = protected_ranges(tree)  # before the transform adds its own try statements
+    ranges = protected_ranges(tree)  # before the transform adds its own try statements
     with runtime.lock:
         result = instrument(tree, plan.get("checkpoints") or [], source=text, entry=entry, first_index=runtime.size)
         runtime.register(filename, result.checkpoints, ranges, result.recover_name)

@@ -55,24 +55,22 @@ def is_supported(tp) -> bool:
 
 def check_value(value, tp, path: str = "value") -> object:
     """A JSON value from the model, strictly checked and converted to `tp`; TypeContractError if it does not fit."""
-    try:
-        return convert_value(value, tp, path)
-    except Mismatch as error:
-        raise TypeContractError(error.message) from None
-    except Unsupported as error:
-        raise UnsupportedAnnotation(unsupported_message(type_repr(tp), error)) from None
-    except RecursionError:
-        raise TypeContractError(f"{path}: value nested too deeply to check against {type_repr(tp)}") from None
+    return _checked(convert_value, value, tp, path)
 
 
 def check_object(obj, tp, path: str = "value") -> object:
     """`obj` itself if it satisfies `tp` (nothing converted); TypeContractError if it does not."""
+    _checked(check_existing, obj, tp, path)
+    return obj
+
+
+def _checked(check, value, tp, path):
+    """`check(value, tp, path)`, its failures as the public errors."""
     try:
-        check_existing(obj, tp, path)
+        return check(value, tp, path)
     except Mismatch as error:
         raise TypeContractError(error.message) from None
     except Unsupported as error:
         raise UnsupportedAnnotation(unsupported_message(type_repr(tp), error)) from None
     except RecursionError:
         raise TypeContractError(f"{path}: value nested too deeply to check against {type_repr(tp)}") from None
-    return obj

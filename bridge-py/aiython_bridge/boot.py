@@ -2,8 +2,10 @@
 
 This file must parse and run on any Python 3 (no syntax newer than 3.6), because its job is to
 tell the host which Python it is talking to before anything 3.11-only is imported. The host
-starts the interpreter as ``python -c "<path insert>; aiython_bridge.boot.main()"`` with the
-control socket on fd 3 and the signal-notice socket on fd 4 (docs/protocol.md).
+starts the interpreter on start/importlib_bootstrap.py with the control socket on fd 3 and the
+signal-notice socket on fd 4 (docs/protocol.md); that script enters `with main():` (the
+handshake, the plan, everything the run needs) and calls `hand_over()()` inside it: the
+program runs, and an exception leaving it passes the context's __exit__.
 """
 
 import os
@@ -72,6 +74,16 @@ def main():
         wait_for_host_close(control)
         os._exit(0)
 
+    from aiython_bridge.runner import ProgramContext
     from aiython_bridge.server import serve
 
-    serve(control, signals)
+    return ProgramContext(serve(control, signals))
+
+
+def hand_over():
+    """The callable that runs the program; from here the bridge's modules are out of sys.modules."""
+    from aiython_bridge import modules
+    from aiython_bridge.runner import ProgramContext
+
+    modules.hide()
+    return ProgramContext.current.program

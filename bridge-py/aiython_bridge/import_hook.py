@@ -40,7 +40,7 @@ import os
 import sys
 from importlib.machinery import PathFinder, SourceFileLoader
 
-from . import paths
+from . import modules, paths
 from .recovery import sources
 
 _names_lock = _thread.allocate_lock()
@@ -74,8 +74,7 @@ class ProjectFinder:
             return compile(data, path, "exec", dont_inherit=True)
         import ast
 
-        from .recovery import instrument
-
+        instrument = modules.load("aiython_bridge.recovery.instrument")
         _raise_first_diagnostic(plan, path, text)
         source = plan["rewritten"] if plan.get("rewritten") is not None else text
         tree = ast.parse(source, path)
@@ -109,9 +108,9 @@ class ProjectFinder:
     def _bind_block_runtime(self, tree, plan) -> None:
         import ast
 
-        from .recovery.instrument import fresh_name, identifiers
-        from .runtime import Runtime
-
+        instrument = modules.load("aiython_bridge.recovery.instrument")
+        fresh_name, identifiers = instrument.fresh_name, instrument.identifiers
+        Runtime = modules.load("aiython_bridge.runtime").Runtime
         original = plan["runtimeName"]
         with _names_lock:
             name = fresh_name(original, identifiers(tree) | set(vars(builtins)))

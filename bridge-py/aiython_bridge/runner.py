@@ -11,8 +11,9 @@ tracebacks.py only hides the bridge's own frames from the printed traceback.
 
 import os
 import sys
+from importlib.machinery import SourceFileLoader
 
-from aiython_bridge import protocol, tracebacks
+from aiython_bridge import modules, process_view, protocol, tracebacks
 
 BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -74,7 +75,7 @@ def prepare_run(server, message):
             prepared.code = _prepare_code(server, prepared, source, filename)
         except (SyntaxError, ValueError) as exc:
             prepared.syntax_error = exc  # no AI block here: fail exactly as CPython does
-    _set_process_view(kind, target, message)
+    process_view.set_process_view(kind, target, message)
     return prepared
 
 
@@ -113,61 +114,15 @@ def _compile_program(server, text, filename, plan, options):
     return compile(text, filename, "exec", dont_inherit=True)
 
 
-def _set_process_view(kind, target, message):
-    """sys.argv, sys.orig_argv, sys.path[0] and __main__'s namespace as under python3."""
-    args = list(message.get("argv", []))
-    if message.get("orig_argv"):
-        sys.orig_argv = [sys.orig_argv[0]] + list(message["orig_argv"])
-    if sys.path and sys.path[0] == BRIDGE_TOP:
-        del sys.path[0]
-    safe_path = getattr(sys.flags, "safe_path", False)
-    main_dict = sys.modules["__main__"].__dict__
-    if kind == "file":
-        path = target["path"]
-        sys.argv = [path] + args
-        if not safe_path:
-            _set_path0(os.path.dirname(os.path.realpath(path)))
-        from importlib.machinery import SourceFileLoader
+def start_program(server, prepared):
+    """Everything the run needs around the program, then the callable that runs it.
 
-        builtins_module = main_dict["__builtins__"]
-        abspath = os.path.abspath(path)
-        main_dict.clear()
-        main_dict.update(
-            __name__="__main__", __doc__=None, __package__=None,
-            __loader__=SourceFileLoader("__main__", abspath), __spec__=None, __annotations__={},
-            __builtins__=builtins_module, __file__=abspath, __cached__=None,
-        )
-    elif kind == "directory":
-        sys.argv = [target["path"]] + args
-        if not safe_path:
-            _set_path0(os.path.abspath(target["path"]))
-        else:
-            sys.path.insert(0, os.path.abspath(target["path"]))
-    elif kind == "module":
-        sys.argv = ["-m"] + args
-        if not safe_path:
-            _set_path0(os.getcwd())
-    elif kind == "code":
-        sys.argv = ["-c"] + args
-    elif kind == "stdin":
-        sys.argv = ["-"] + args
-        main_dict["__file__"] = "<stdin>"
-        main_dict["__cached__"] = None
-
-
-def _set_path0(entry):
-    # Under `python -c` the interpreter put "" at sys.path[0]; a script run puts its folder there.
-    if sys.path and sys.path[0] == "":
-        sys.path[0] = entry
-    else:
-        sys.path.insert(0, entry)
-
-
-def run_program(server, prepared):
+    The callable is a functools.partial of exec (or of runpy for -m and folders): C code, so the
+    program's frames sit directly on the boot script's (start/importlib_bootstrap.py)."""
     import atexit
+    import functools
 
-    outcome = {"exception": None}
-    atexit.register(_report_exit, server, outcome)  # registered first, so it runs last
+    atexit.register(_report_exit, server)  # registered first, so it runs last
     _install_public_module()
     if prepared.options.get("model_configured"):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
@@ -177,21 +132,40 @@ def run_program(server, prepared):
         from aiython_bridge.runtime import install_runtime
 
         install_runtime(server, prepared.plan, prepared.options)
-    main_dict = sys.modules["__main__"].__dict__
-    try:
-        if prepared.syntax_error is not None:
-            raise prepared.syntax_error.with_traceback(None)
-        if prepared.module is not None:
-            import runpy
+    if prepared.syntax_error is not None:
+        return functools.partial(_raise, prepared.syntax_error.with_traceback(None))
+    if prepared.module is not None:
+        import runpy
 
-            runpy._run_module_as_main(prepared.module, alter_argv=prepared.kind == "module")
-        else:
-            exec(prepared.code, main_dict)
-    except BaseException as exc:
-        outcome["exception"] = exc
-        if not isinstance(exc, SystemExit):  # CPython prints no traceback for SystemExit
-            tracebacks.hide_bridge_frames_when_uncaught()
-        raise
+        return functools.partial(runpy._run_module_as_main, prepared.module, alter_argv=prepared.kind == "module")
+    return functools.partial(exec, prepared.code, sys.modules["__main__"].__dict__)
+
+
+def _raise(exc):
+    raise exc
+
+
+class ProgramContext:
+    """The boot script's `with`: holds the program's callable; its __exit__ sees an exception
+    leaving the program, remembers it for `exit`, and has the traceback printed without the
+    bridge's frames (CPython prints none for SystemExit)."""
+
+    current = None
+    exception = None
+
+    def __init__(self, program):
+        self.program = program
+        ProgramContext.current = self
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc is not None:
+            ProgramContext.exception = exc
+            if not isinstance(exc, SystemExit):
+                tracebacks.hide_bridge_frames_when_uncaught()
+        return False
 
 
 def _exit_status(exc):
@@ -207,11 +181,11 @@ def _exit_status(exc):
     return 1
 
 
-def _report_exit(server, outcome):
+def _report_exit(server):
     if os.getpid() != server.pid:
         return  # a forked child of the program: the channel is the parent's
     server.exiting = True
-    exc = outcome["exception"]
+    exc = ProgramContext.exception
     try:
         server.channel.send({"type": protocol.EXIT, "status": _exit_status(exc), "interrupted": isinstance(exc, KeyboardInterrupt)})
         server.channel.send_end_of_stream()
@@ -228,7 +202,17 @@ class _PublicModuleFinder:
             return None
         from importlib.util import spec_from_file_location
 
-        return spec_from_file_location("aiython", os.path.join(BRIDGE_TOP, "aiython", "__init__.py"))
+        path = os.path.join(BRIDGE_TOP, "aiython", "__init__.py")
+        return spec_from_file_location("aiython", path, loader=_PublicModuleLoader("aiython", path))
+
+
+class _PublicModuleLoader(SourceFileLoader):
+    """Runs aiython/__init__.py with the bridge's modules visible: it takes AIError and friends
+    from aiython_bridge.errors, so that they are the very classes the bridge raises."""
+
+    def exec_module(self, module):
+        with modules.visible():
+            super().exec_module(module)
 
 
 def _install_public_module():

@@ -9,6 +9,7 @@ raises AIError at the block's line.
 import builtins
 import sys
 
+from aiython_bridge import modules
 from aiython_bridge.errors import AIError
 
 NO_MODEL = "no model configured (set AIYTHON_MODEL or run 'aiython setup')"
@@ -21,25 +22,23 @@ class Runtime:
         self._model_configured = bool(options.get("model_configured"))
         self._options = options
         if self._model_configured:
-            from aiython_bridge import pauses
-
-            server.pause_router = lambda message: pauses.route(server, message)
+            server.pause_router = lambda message: _pauses().route(server, message)
 
     def block(self, index):
         info = self._blocks[index]
         if not self._model_configured:
             raise AIError(NO_MODEL)
-        from aiython_bridge.pauses import pause_for_block
-
-        return pause_for_block(self._server, info, sys._getframe(1), self._options)
+        return _pauses().pause_for_block(self._server, info, sys._getframe(1), self._options)
 
     async def ablock(self, index):
         info = self._blocks[index]
         if not self._model_configured:
             raise AIError(NO_MODEL)
-        from aiython_bridge.pauses import pause_for_block_async
+        return await _pauses().pause_for_block_async(self._server, info, sys._getframe(1), self._options)
 
-        return await pause_for_block_async(self._server, info, sys._getframe(1), self._options)
+
+def _pauses():
+    return modules.load("aiython_bridge.pauses")
 
 
 def install_runtime(server, plan, options):

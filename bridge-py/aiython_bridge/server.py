@@ -11,7 +11,7 @@ import _thread
 import os
 import signal
 
-from aiython_bridge import protocol
+from aiython_bridge import modules, protocol
 from aiython_bridge.channel import Channel, ChannelClosed
 
 
@@ -66,9 +66,7 @@ class Server:
             self.pause_router(message)
         elif kind == protocol.COMPILE:
             # The host plans an imported project module while the program runs (import hook).
-            from aiython_bridge import oracle
-
-            value = oracle.check(message["items"])
+            value = modules.load("aiython_bridge.oracle").check(message["items"])
             self.channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         else:
             raise protocol.ProtocolViolation("unexpected %r message while the program runs" % kind)
@@ -135,9 +133,9 @@ def serve(control_fd, signal_fd):
         wait_for_host_close(channel.fd)
         os._exit(70)
 
-    from aiython_bridge.runner import run_program
+    from aiython_bridge.runner import start_program
 
-    run_program(server, run_message)
+    return start_program(server, run_message)
 
 
 def _handshake_and_prepare(server):

@@ -1,7 +1,7 @@
 """Hides the bridge's frames from tracebacks of uncaught exceptions.
 
-The program runs below a few bridge frames (the `-c` boot line, server, runner) and AI blocks
-call into the bridge's runtime. CPython prints an uncaught exception through `sys.excepthook`
+The program runs on the boot script's frame (start/importlib_bootstrap.py) and AI blocks call
+into the bridge's runtime. CPython prints an uncaught exception through `sys.excepthook`
 using the exception's `__traceback__`; just before the exception leaves the interpreter's top
 level, the current hook is wrapped once so that it receives a traceback without those frames,
 and the program's own hook (if it set one) is what finally prints.
@@ -18,9 +18,7 @@ def _is_bridge(tb):
 
 
 def strip(tb):
-    # Leading frames: the interpreter's `-c` boot frame, then bridge frames.
-    if tb is not None and tb.tb_frame.f_back is None and tb.tb_frame.f_code.co_filename == "<string>":
-        tb = tb.tb_next
+    # Leading frames: the boot script's, and any other bridge frame above the program's.
     while tb is not None and _is_bridge(tb):
         tb = tb.tb_next
     # Trailing frames: an error raised inside the runtime on behalf of a program line (AIError).

@@ -7,6 +7,7 @@ identifier-like keys), never values.
 
 from __future__ import annotations
 
+from .. import pycompat
 from .bounds import (FIELDS_LIMIT, FRAME_OBJECTS_LIMIT, INLINE_ITEM_STR_LIMIT, INLINE_ITEMS, INLINE_STR_LIMIT,
                      INLINE_TOTAL_CHARS, LISTING_STR_LIMIT, PREVIEW_CHARS, RELATED_LIMIT)
 from .descriptors import descriptor, scalar_fields
@@ -185,8 +186,6 @@ UNBOUND = object()  # frame_scopes: a function's local that has no value yet
 def frame_scopes(frame) -> list[tuple[str, dict]]:
     """(scope, names) in lookup order: "local" (UNBOUND for a function's unassigned locals),
     "enclosing" (free variables), "global". A module frame has only "global"."""
-    from .. import pycompat
-
     if not pycompat.is_optimized(frame):
         namespace = frame.f_locals
         if namespace is frame.f_globals:

@@ -6,7 +6,8 @@ A failure is left to the program when a calling frame would see it first:
 - a library frame inside a `try` whose `except` names a class that matches the exception (a
   fallback such as `Mapping.get`; catch-alls like `except Exception` or a bare `except` are
   last-resort handlers and do not count);
-- a bridge frame other than the runner's (the code runs inside a tool call of another pause).
+- a bridge frame other than the boot script's, on which the program runs (the code runs inside a
+  tool call of another pause).
 
 `retry` is offered only if the traceback below the checkpoint's frame passes through no other
 project frame (code objects defined inside the statement itself, such as comprehensions and
@@ -22,10 +23,10 @@ import ast
 import linecache
 import sys
 
-from .. import paths
+from .. import modules, paths
 from ..paths import BRIDGE, LIBRARY, PROJECT
 
-_RUNNER_FUNCTION = "run_program"  # runner.py: the program's top; above it nothing is the program's
+_BOOT_FUNCTION = "<module>"  # start/importlib_bootstrap.py: the frame the program runs on
 
 
 class Callers:
@@ -53,7 +54,7 @@ class Callers:
             code = caller.f_code
             kind = self.kind(code.co_filename)
             if kind == BRIDGE:
-                return code.co_name != _RUNNER_FUNCTION
+                return not (code.co_name == _BOOT_FUNCTION and caller.f_back is None)
             line = caller.f_lineno
             if line is not None:
                 if kind == PROJECT and _inside(self._project_ranges(code.co_filename, caller), line):
@@ -78,8 +79,7 @@ class Callers:
     def _project_ranges(self, filename, frame) -> list:
         ranges = self._ranges.get(filename)
         if ranges is None:
-            from .instrument import protected_ranges
-
+            protected_ranges = modules.load("aiython_bridge.recovery.instrument").protected_ranges
             tree = _parse(filename, frame)
             ranges = self._ranges[filename] = protected_ranges(tree) if tree is not None else []
         return ranges

@@ -5,6 +5,7 @@
 // waiting for `hello`, so a plain run costs one process start and no extra round trip.
 
 import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import type { Duplex } from "node:stream";
 import { InternalError, ProtocolError, UsageError } from "../../errors.js";
 import { Channel } from "./channel.js";
@@ -191,10 +192,11 @@ export class BridgeProcess {
 }
 
 function spawnInterpreter(choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions): ChildProcess {
-  const boot = `__import__('sys').path.insert(0, ${JSON.stringify(bridgeDir)});__import__('aiython_bridge.boot').boot.main()`;
+  // The interpreter runs the boot script as its main script (its header says why that file);
   // `-i` is passed to the interpreter itself, so the console after the program, sys.flags and
   // SystemExit under -i behave exactly as with `python3 -i`.
-  const args = options.inspect ? ["-i", "-c", boot] : ["-c", boot];
+  const boot = path.join(bridgeDir, "aiython_bridge", "start", "importlib_bootstrap.py");
+  const args = options.inspect ? ["-i", boot] : [boot];
   return spawn(choice.command, args, {
     stdio: [options.stdin ?? "inherit", "inherit", "inherit", "pipe", "pipe"],
     env: options.env ?? process.env,

@@ -1,0 +1,57 @@
+"""Keeps the bridge's own modules out of sys.modules while the program runs (SPEC §2: nothing
+the bridge does is visible to the program).
+
+`hide()` moves every `aiython_bridge` module from sys.modules to a private table right before
+the program starts. Bridge code that imports lazily (inside a function, so that a run pays only
+for what it reaches) does it with `load(name)`, never with an import statement: the import
+system would not find a package it cannot see. `load` and `visible()` put the table back into
+sys.modules only for the few milliseconds of such an import and hide it again.
+
+What stays visible: modules of the standard library that the bridge imported (json, struct,
+signal, …; the program would get the very same module objects if it imported them), the
+finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
+"""
+
+import sys
+
+PACKAGE = "aiython_bridge"
+_hidden = {}
+_hiding = [False]
+
+
+def _ours(name):
+    return name == PACKAGE or name.startswith(PACKAGE + ".")
+
+
+def hide():
+    """From now on the bridge's modules live only here."""
+    _hiding[0] = True
+    for name in [name for name in sys.modules if _ours(name)]:
+        _hidden[name] = sys.modules.pop(name)
+
+
+class _Visible:
+    def __enter__(self):
+        if _hiding[0]:
+            sys.modules.update(_hidden)
+
+    def __exit__(self, *exc_info):
+        if _hiding[0]:
+            hide()
+        return False
+
+
+def visible():
+    """A `with` block during which the bridge's modules are in sys.modules again."""
+    return _Visible()
+
+
+def load(name):
+    """The bridge module `name` (e.g. "aiython_bridge.pauses"), imported on first use."""
+    module = _hidden.get(name) if _hiding[0] else sys.modules.get(name)
+    if module is not None:
+        return module
+    import importlib
+
+    with visible():
+        return importlib.import_module(name)

@@ -1,0 +1,17 @@
+# The script the host starts: `python [OPTIONS] .../aiython_bridge/start/importlib_bootstrap.py`.
+#
+# It is the program's only frame below the program (SPEC, section 2: fidelity): the bridge sets
+# everything up in aiython_bridge.boot.main(), which returns a callable that runs the program
+# with no Python frame of its own (functools.partial of exec or of runpy), so the program's
+# module frame has this one frame below it instead of the bridge's call chain. The file's path
+# names `importlib` and `_bootstrap` on purpose: the warnings module skips such frames as the
+# import system's own, so `warnings.warn(..., stacklevel=2)` at module level is reported at
+# `sys:1` exactly as under python3.
+#
+# ASCII only, and syntax any Python parses: Python 2 runs it far enough to say its version.
+# It binds no name (it runs in __main__'s namespace) and has no docstring (that would set
+# __main__.__doc__). The `with` binds no name either: its __exit__ sees an exception leaving the
+# program (runner.ProgramContext), so that its traceback is shown without this frame.
+__import__("sys").path.insert(0, __import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.abspath(__file__)))))
+with __import__("aiython_bridge.boot").boot.main():
+    __import__("aiython_bridge.boot").boot.hand_over()()

@@ -1,5 +1,5 @@
 # bench/overhead driver: the bridge's recovery/instrument.py applied directly, without the host.
-# A checkpoint goes on every statement that SPEC §4.2 selects (instrument.select_checkpoints, the
+# A checkpoint goes on every statement that SPEC §4.2 selects (selection.select_checkpoints, the
 # bridge's reference selection; the host's frontend selects the same way for real runs) with
 # recovery switched on.
 # Nothing fails in the program, so this measures the happy path only; a consultation would be a
@@ -19,7 +19,8 @@ import time
 BRIDGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py")
 sys.path.insert(0, BRIDGE)
 
-from aiython_bridge.recovery import instrument  # noqa: E402
+from aiython_bridge.program_code import compile_plan  # noqa: E402
+from aiython_bridge.recovery import selection  # noqa: E402
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime  # noqa: E402
 
 del sys.path[0]
@@ -48,9 +49,9 @@ def load(path, *, instrumented, name):
         code = compile(source, path, "exec")
     else:
         tree = ast.parse(source, path)
-        table = instrument.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
+        table = selection.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
         runtime = CheckpointRuntime(Refuse(), project_root=os.path.dirname(path))
-        code = instrument.compile_checkpointed(source, path, {"checkpoints": table}, runtime, entry=True)
+        code = compile_plan(source, path, {"checkpoints": table}, checkpoints=runtime, entry=True)
         print(f"checkpoints {len(table)}", file=sys.stderr)
     exec(code, namespace)
     return namespace

@@ -9,19 +9,19 @@ Everything else gets PathFinder's spec unchanged.
 ProjectLoader.get_code sends the host the bridge→host request (docs/protocol.md)
 
     {"type": "plan", "id": "b<N>", "path": <absolute source path>, "source": <decoded text>,
-     "module": <full module name>}
+     "module": <full module name>, "entry": false}
 
 and expects `{"type": "result", "id", "ok": true, "value": <Plan or null>}`. A Plan is the
 frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no block),
 `runtimeName`, `blocks`, `checkpoints`, `diagnostics` (docs/protocol.md, "Plan").
-- null, `ok: false`, or no channel (a forked child): the module is compiled exactly as CPython
-  would (its SyntaxError included);
-- diagnostics: SyntaxError at the first one, raised by the import;
-- otherwise the rewritten source (or the original) is compiled with the plan's nested
-  checkpoints (never the module's top-level statements: they run once, inside the importer's
-  `import` statement, which is a checkpoint of its own). Blocks call a Runtime of their own,
-  bound in builtins under a fresh name (the plan's name with a number), since block indices
-  are per file.
+- null, or no channel (a forked child): the module is compiled exactly as CPython would (its
+  SyntaxError included);
+- `ok: false` with `plan_error` (a malformed directive), or diagnostics: a SyntaxError, raised
+  by the import;
+- otherwise program_code.compile_plan compiles the rewritten source (or the original) with the
+  plan's nested checkpoints (never the module's top-level statements: they run once, inside the
+  importer's `import` statement, which is a checkpoint of its own) and the module's own block
+  Runtime.
 
 No bytecode cache is read or written for project modules: a cached .pyc would skip the plan,
 and an instrumented one would break later plain `python3` runs.
@@ -34,8 +34,6 @@ CheckpointRuntime). Which files are project code is paths.py's rule, shared with
 
 from __future__ import annotations
 
-import _thread
-import builtins
 import os
 import sys
 from importlib.machinery import PathFinder, SourceFileLoader
@@ -43,7 +41,6 @@ from importlib.machinery import PathFinder, SourceFileLoader
 from . import modules, paths
 from .recovery import sources
 
-_names_lock = _thread.allocate_lock()
 
 
 class ProjectFinder:
@@ -72,18 +69,12 @@ class ProjectFinder:
         plan = self._plan(text, path, fullname) if text is not None else None
         if plan is None:
             return compile(data, path, "exec", dont_inherit=True)
-        import ast
-
-        instrument = modules.load("aiython_bridge.recovery.instrument")
         _raise_first_diagnostic(plan, path, text)
         source = plan["rewritten"] if plan.get("rewritten") is not None else text
-        tree = ast.parse(source, path)
-        if plan.get("blocks"):
-            self._bind_block_runtime(tree, plan)
-        if not plan.get("checkpoints"):
-            return compile(tree, path, "exec", dont_inherit=True)
-        runtime = sources.runtime_for(self.server, self.options)
-        return instrument.compile_checkpointed(source, path, plan, runtime, entry=False, tree=tree)
+        blocks = modules.load("aiython_bridge.runtime").Runtime(self.server, plan, self.options) if plan.get("blocks") else None
+        checkpoints = sources.runtime_for(self.server, self.options) if plan.get("checkpoints") else None
+        compile_plan = modules.load("aiython_bridge.program_code").compile_plan
+        return compile_plan(source, path, plan, blocks=blocks, checkpoints=checkpoints, entry=False)
 
     def _text(self, data: bytes) -> str | None:
         if os.getpid() != self.server.pid or self.server.exiting:
@@ -100,24 +91,15 @@ class ProjectFinder:
             reply = self.server.request({"type": "plan", "path": path, "source": text, "module": fullname, "entry": False})
         except OSError:
             return None
-        if not isinstance(reply, dict) or not reply.get("ok"):
+        if not isinstance(reply, dict):
+            return None
+        if not reply.get("ok"):
+            error = reply.get("error") or {}
+            if error.get("type") == "plan_error":  # e.g. a malformed directive: the import fails
+                raise SyntaxError(str(error.get("message")), (path, 1, 1, None))
             return None
         plan = reply.get("value")
         return plan if isinstance(plan, dict) else None
-
-    def _bind_block_runtime(self, tree, plan) -> None:
-        import ast
-
-        instrument = modules.load("aiython_bridge.recovery.instrument")
-        fresh_name, identifiers = instrument.fresh_name, instrument.identifiers
-        Runtime = modules.load("aiython_bridge.runtime").Runtime
-        original = plan["runtimeName"]
-        with _names_lock:
-            name = fresh_name(original, identifiers(tree) | set(vars(builtins)))
-            setattr(builtins, name, Runtime(self.server, plan, self.options))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and node.id == original:
-                node.id = name
 
 
 class ProjectLoader(SourceFileLoader):

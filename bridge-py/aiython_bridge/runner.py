@@ -94,24 +94,24 @@ def _prepare_code(server, prepared, source, filename):
     plan = prepared.plan = _ask_for_plan(server, text, filename)
     if plan is None:
         return compile(text, filename, "exec", dont_inherit=True)
-    if plan.get("rewritten") is None:
-        return _compile_program(server, text, filename, plan, options)
-    try:
-        return _compile_program(server, plan["rewritten"], filename, plan, options)
-    except (SyntaxError, ValueError) as exc:  # a rewritten program that does not compile is a bug
-        raise RuntimeError("the rewritten program does not compile: %s" % exc) from None
+    # The frontend had CPython's parser confirm the rewritten program; a SyntaxError compiling it
+    # is one CPython raises after parsing ('return' outside function…): the program's own.
+    return _compile_program(server, text if plan.get("rewritten") is None else plan["rewritten"], filename, plan, options)
 
 
 def _compile_program(server, text, filename, plan, options):
-    if plan.get("checkpoints") and options.get("model_configured"):
-        # Recovery checkpoints (SPEC §4.2): recovery/instrument.py wraps the statements the plan names.
-        from aiython_bridge.recovery import instrument, sources
+    """The entry program's code from its plan: its blocks, and its checkpoints when a model is
+    configured (recovery, SPEC §4.2)."""
+    from aiython_bridge.program_code import compile_plan
+    from aiython_bridge.runtime import Runtime
 
-        if isinstance(text, bytes):
-            text = _decode(text)
-        runtime = sources.runtime_for(server, options)
-        return instrument.compile_checkpointed(text, filename, plan, runtime, entry=True)
-    return compile(text, filename, "exec", dont_inherit=True)
+    blocks = Runtime(server, plan, options) if plan.get("blocks") else None
+    checkpoints = None
+    if plan.get("checkpoints") and options.get("model_configured"):
+        from aiython_bridge.recovery import sources
+
+        checkpoints = sources.runtime_for(server, options)
+    return compile_plan(text, filename, plan, blocks=blocks, checkpoints=checkpoints, entry=True)
 
 
 def start_program(server, prepared):
@@ -128,10 +128,6 @@ def start_program(server, prepared):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)
-    if prepared.plan and prepared.plan.get("blocks"):
-        from aiython_bridge.runtime import install_runtime
-
-        install_runtime(server, prepared.plan, prepared.options)
     if prepared.syntax_error is not None:
         return functools.partial(_raise, prepared.syntax_error.with_traceback(None))
     if prepared.module is not None:

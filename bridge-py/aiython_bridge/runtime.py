@@ -1,12 +1,11 @@
 """The object the rewritten program calls at each AI block: `NAME.block(N)` / `await NAME.ablock(N)`.
 
-It is bound in `builtins` under the plan's runtime name (chosen by the frontend so that it never
-clashes with a program name), only when the program has blocks. Reaching a block pauses the
+One per file with blocks, a constant in that file's code (program_code.py): the rendered
+`NAME.block(N)` calls load it directly, so no name is bound anywhere. Reaching a block pauses the
 calling thread and hands the invocation to the host (SPEC §4.3); with no model configured it
 raises AIError at the block's line.
 """
 
-import builtins
 import sys
 
 from aiython_bridge import modules
@@ -40,6 +39,3 @@ class Runtime:
 def _pauses():
     return modules.load("aiython_bridge.pauses")
 
-
-def install_runtime(server, plan, options):
-    setattr(builtins, plan["runtimeName"], Runtime(server, plan, options))

@@ -17,7 +17,8 @@ import textwrap
 import traceback
 import unittest
 
-from aiython_bridge.recovery import instrument
+from aiython_bridge.program_code import compile_plan
+from aiython_bridge.recovery import instrument, selection
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime
 from tests.support import LocalDecisions
 
@@ -30,8 +31,8 @@ class Program:
     """A program in a temporary project folder, run plainly or instrumented with a fake decision
     source (`decide(request, op)`, see tests/support.py) in place of the host.
 
-    The runtime stays bound in builtins after the test, as in a real run: a generator the program
-    left suspended is closed by the garbage collector later, and its handlers look the name up."""
+    The handlers hold the runtime as a constant, so a generator the program left suspended can be
+    closed by the garbage collector after the test."""
 
     def __init__(self, test, source, decide=refuse, *, name="prog.py"):
         self.source = textwrap.dedent(source)
@@ -54,9 +55,8 @@ class Program:
         if not instrumented:
             return compile(self.source, self.path, "exec", dont_inherit=True)
         tree = ast.parse(self.source, self.path)
-        self.table = instrument.select_checkpoints(tree, self.source, entry=True, name="prog.py")
-        return instrument.compile_checkpointed(self.source, self.path, {"checkpoints": self.table}, self.runtime,
-                                               entry=True)
+        self.table = selection.select_checkpoints(tree, self.source, entry=True, name="prog.py")
+        return compile_plan(self.source, self.path, {"checkpoints": self.table}, checkpoints=self.runtime, entry=True)
 
     def run(self, instrumented=True):
         """(stdout, the exception that ended the program or None)."""
@@ -348,13 +348,13 @@ class TransformRules(unittest.TestCase):
                 print(i)
         ''')
         tree = ast.parse(source)
-        table = instrument.select_checkpoints(tree, source, entry=True, name="m.py")
+        table = selection.select_checkpoints(tree, source, entry=True, name="m.py")
         chosen = [(c["span"]["line"], c["compound"]) for c in table]
         # top level: import, def (compound), for (compound); nested simple: y=, z=0 (a handler, not
         # the try body), del, return, print. Never: docstrings, __future__, try/with bodies.
         self.assertEqual(chosen, [(3, False), (4, True), (6, False), (10, False), (14, False), (15, False),
                                   (16, True), (17, False)])
-        imported = instrument.select_checkpoints(ast.parse(source), source, entry=False)
+        imported = selection.select_checkpoints(ast.parse(source), source, entry=False)
         self.assertEqual([c["span"]["line"] for c in imported], [6, 10, 14, 15, 17])
 
     def test_a_table_naming_unsuitable_statements_is_ignored_for_them(self):
@@ -371,19 +371,25 @@ class TransformRules(unittest.TestCase):
     def test_spans_in_code_points_match_non_ascii_lines(self):
         source = 'def f():\n    s = "héllo"; t = s + "€"\n    return t\n'
         tree = ast.parse(source)
-        table = instrument.select_checkpoints(tree, source, entry=False)
+        table = selection.select_checkpoints(tree, source, entry=False)
         self.assertEqual([(c["span"]["column"], c["statement"]) for c in table],
                          [(4, 's = "héllo"'), (17, 't = s + "€"'), (4, "return t")])
         result = instrument.instrument(ast.parse(source), table, source=source, entry=False)
         self.assertEqual([c["id"] for c in result.checkpoints], [c["id"] for c in table])
 
-    def test_the_runtime_name_avoids_program_names(self):
-        source = "_aiython_recover = 1\ndef f():\n    return _aiython_recover\n"
-        tree = ast.parse(source)
-        table = instrument.select_checkpoints(tree, source, entry=True)
-        result = instrument.instrument(tree, table, source=source, entry=True)
-        self.assertEqual(result.recover_name, "_aiython_recover1")
-        self.assertIn("_aiython_recover1.recover(", ast.unparse(result.tree))
+    def test_no_name_is_bound_in_builtins_or_globals(self):
+        program = Program(self, """
+            import builtins
+            before = set(vars(builtins))
+            def f():
+                return 1
+            print(f(), sorted(k for k in globals() if not k.startswith("__")))
+        """)
+        names = set(vars(builtins))
+        out, error = program.run()
+        self.assertIsNone(error)
+        self.assertEqual(out, "1 ['before', 'builtins', 'f']\n")
+        self.assertEqual(set(vars(builtins)), names)
 
     def test_functions_gain_no_local_variables(self):
         program = Program(self, """
@@ -433,7 +439,7 @@ class TransformRules(unittest.TestCase):
                 d = 4
             e = 5
         """)
-        self.assertEqual(instrument.protected_ranges(ast.parse(source)), [[2, 3], [7, 7]])
+        self.assertEqual(selection.protected_ranges(ast.parse(source)), [[2, 3], [7, 7]])
 
 
 if __name__ == "__main__":

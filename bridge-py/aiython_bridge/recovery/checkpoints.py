@@ -1,26 +1,27 @@
-"""CheckpointRuntime (SPEC §4.2): the object an instrumented checkpoint's handler calls.
+"""The checkpoint runtime (SPEC §4.2): what an instrumented checkpoint's handler calls.
 
-instrument.py wraps each checkpoint statement in a `try` whose handler calls the
-CheckpointRuntime R (bound in builtins): `R.recover(K)` / `await R.arecover(K)` decides and says
-whether to run the statement again, `R.failed(K)` / `R.succeeded(K)` report a retry, then
-`R.raising(K)` (bare `raise` of the original exception), `R.binding(K)` / `R.value(K)` (store a
-value in the target name) and `R.forget(K)` in a `finally`; `R.settle(K)` does it all for
-statements that can be neither retried nor bound. The handler binds no name: each call finds its
-exception with `sys.exception()` and its frame with `sys._getframe(1)`, and the failure's state
-(attempts, the retry's failure, the decision) is kept here by (original exception, frame, K).
+instrument.py wraps each checkpoint statement in a `try` whose handler calls, on its file's
+FileCheckpoints R (a constant in the code, see code_constants.py), `R.retry(K)` / `await
+R.aretry(K)` (decide the failure; True: run the statement again), then `R.raising(K)` (True: a
+bare `raise` of the original), `R.binding(K)` / `R.value(K)` (store a completed value in the
+target name), `R.returned(K)` (what a `return` statement returns when completed); `R.settle(K)`
+does it all for statements that can be neither retried nor bound. A retried `return EXPR` runs
+as `R.keep(K, EXPR)`, so the handler always reaches `R.returned(K)`. The handler binds no name:
+each call finds its exception with `sys.exception()` and its frame with `sys._getframe(1)`, and
+the failure's state (attempts, the retry's failure, the decision) is kept here by (original
+exception, frame, K) until the call that reads the final decision; a BaseException leaving a
+retry drops it (`R.forget(K)`).
 
 Each step of a decision: the first failure must be recoverable (eligibility.py) and seen by no
 caller first (callers.py); a retry's failure must be eligible and undecided; then a RecoveryPause
 goes to the decision source, at most MAX_CONSULTATIONS times per failing statement execution.
 `retry` is offered only if the checkpoint allows it and callers.py finds no other project frame
-in the traceback. A fault of the bridge (a RecursionError at full depth leaves no stack to
-consult) lets the original exception propagate with a note.
+in the traceback. A fault of the bridge lets the original exception propagate with a note.
+While the interpreter finalizes, nothing is consulted: the original exception propagates.
 """
 
 from __future__ import annotations
 
-import _thread
-import builtins
 import os
 import sys
 
@@ -30,16 +31,18 @@ from .eligibility import eligible, recoverable
 from .pause import RecoveryPause
 
 MAX_CONSULTATIONS = 2
+_NOTHING = object()
 
 
 class _Failure:
     """One failing execution of one checkpoint statement in one frame, while its handler runs:
-    the original exception, consultations so far, the retry's failure still to decide."""
+    the original exception, consultations so far, the retry's failure still to decide, and what
+    a retried `return` kept."""
 
-    __slots__ = ("original", "attempt", "pending", "decision")
+    __slots__ = ("original", "attempt", "pending", "decision", "kept")
 
     def __init__(self, original):
-        self.original, self.attempt, self.pending, self.decision = original, 0, original, PROPAGATE
+        self.original, self.attempt, self.pending, self.decision, self.kept = original, 0, original, PROPAGATE, _NOTHING
 
 
 class Checkpoint:
@@ -53,132 +56,53 @@ class Checkpoint:
 
 
 class CheckpointRuntime:
-    """Bound in builtins under the name(s) instrument.py chose; one per process."""
-
-    Exception = Exception  # the handler's `except R.Exception`, immune to a rebound `Exception`
+    """The process's recovery state: the decision source, the callers rule, open failures."""
 
     def __init__(self, decisions, *, project_root: str | None = None, context_values: bool = True):
         self.decisions = decisions
         self.project_root = os.path.realpath(project_root) if project_root else None
         self.context_values = context_values
-        self.lock = _thread.allocate_lock()  # held by instrument.compile_checkpointed
         self.callers = Callers(self.project_root)
         self._checkpoints: list[Checkpoint] = []
-        # Open failures by (id(original exception), id(frame), checkpoint index): the handler binds
-        # no name, so its state lives here from its first call until forget()/settle() ends it.
+        # Open failures by (id(original exception), id(frame), id(checkpoint)).
         self._failures: dict[tuple[int, int, int], _Failure] = {}
+        self._finalizing = sys.is_finalizing  # bound now: module globals may be gone at exit
 
-    # ---- registration (instrument.py) ----
-
-    @property
-    def size(self) -> int:
-        return len(self._checkpoints)
-
-    def register(self, filename: str, checkpoints: list[dict], ranges, recover_name: str) -> None:
-        """Checkpoints numbered from `size`, the file's try/with body ranges, the builtins name."""
-        self._checkpoints.extend(Checkpoint(filename, info) for info in checkpoints)
+    def for_file(self, filename: str, checkpoints: list[dict], ranges) -> "FileCheckpoints":
+        """The handlers' object for one compiled file; `ranges` are its user try/with bodies."""
+        table = [Checkpoint(filename, info) for info in checkpoints]
+        self._checkpoints.extend(table)
         self.callers.register(filename, ranges)
-        if getattr(builtins, recover_name, None) is not self:
-            setattr(builtins, recover_name, self)
+        return FileCheckpoints(self, table)
 
-    # ---- the handler's calls (instrument.py): `sys.exception()` is the statement's failure ----
+    # ---- state ----
 
-    def recover(self, index: int) -> bool:
-        """Decide the pending failure of the statement; True: run the statement again."""
-        exc, frame = sys.exception(), sys._getframe(1)
-        try:
-            failure = self._open(index, exc, frame)
-            self._consult(failure, self._step(index, failure, frame))
-            return failure.decision is RETRY
-        finally:
-            del frame
-
-    def arecover(self, index: int):
-        """recover() in `async def` bodies: the checks run now, a consultation is awaited."""
-        exc, frame = sys.exception(), sys._getframe(1)
-        try:
-            failure = self._open(index, exc, frame)
-            step = self._step(index, failure, frame)
-        finally:
-            del frame
-        return self._aconsult(failure, step, lambda: failure.decision is RETRY)
-
-    def settle(self, index: int) -> bool:
-        """The whole decision for a statement that can be neither retried nor bound: True: raise."""
-        exc, frame = sys.exception(), sys._getframe(1)
-        key = (id(exc), id(frame), index)
-        try:
-            failure = self._open(index, exc, frame)
-            self._consult(failure, self._step(index, failure, frame))
-            return failure.decision is not DONE
-        finally:
-            self._failures.pop(key, None)
-            del frame
-
-    def asettle(self, index: int):
-        exc, frame = sys.exception(), sys._getframe(1)
-        key = (id(exc), id(frame), index)
-        try:
-            failure = self._open(index, exc, frame)
-            step = self._step(index, failure, frame)
-        finally:
-            del frame
-
-        def result():
-            self._failures.pop(key, None)
-            return failure.decision is not DONE
-
-        return self._aconsult(failure, step, result, lambda: self._failures.pop(key, None))
-
-    def failed(self, index: int) -> None:
-        """The retried statement raised `sys.exception()`: decided by the next recover()."""
-        failure = self._find(index, sys._getframe(1))
-        if failure is not None:
-            failure.pending = sys.exception()
-
-    def succeeded(self, index: int) -> None:
-        failure = self._find(index, sys._getframe(1))
-        if failure is not None:
-            failure.decision = DONE
-
-    def raising(self, index: int) -> bool:
-        failure = self._find(index, sys._getframe(1))
-        return failure is None or failure.decision.action == "propagate"
-
-    def binding(self, index: int) -> bool:
-        failure = self._find(index, sys._getframe(1))
-        return failure is not None and failure.decision.action == "bind"
-
-    def value(self, index: int):
-        return self._find(index, sys._getframe(1)).decision.value
-
-    def forget(self, index: int) -> None:
-        """The handler is left (any way: done, raise, return, a generator closed mid-retry)."""
-        failure = self._find(index, sys._getframe(1))
-        if failure is not None:
-            self._failures.pop((id(failure.original), id(sys._getframe(1)), index), None)
-
-    # ---- the decision steps ----
-
-    def _open(self, index, exc, frame) -> _Failure:
-        key = (id(exc), id(frame), index)
+    def open(self, checkpoint, exc, frame) -> _Failure:
+        key = (id(exc), id(frame), id(checkpoint))
         failure = self._failures.get(key)
         if failure is None or failure.original is not exc:
             failure = self._failures[key] = _Failure(exc)
         return failure
 
-    def _find(self, index, frame) -> _Failure | None:
+    def find(self, checkpoint, frame) -> _Failure | None:
         """The open failure of this handler: `sys.exception()` is its original exception, or (in
         the retry's handler, or while a BaseException passes) has it as a `__context__`."""
         exc, hops = sys.exception(), 0
         while exc is not None and hops < 64:
-            failure = self._failures.get((id(exc), id(frame), index))
+            failure = self._failures.get((id(exc), id(frame), id(checkpoint)))
             if failure is not None and failure.original is exc:
                 return failure
             exc, hops = exc.__context__, hops + 1
         return None
 
-    def _consult(self, failure, step) -> None:
+    def close(self, checkpoint, frame, failure) -> None:
+        self._failures.pop((id(failure.original), id(frame), id(checkpoint)), None)
+
+    # ---- deciding ----
+
+    def decide(self, checkpoint, failure, frame) -> None:
+        """Decide the failure's pending exception now (a consultation, or a rule)."""
+        step = self.step(checkpoint, failure, frame)
         if isinstance(step, Decision):
             failure.decision = step
             return
@@ -187,28 +111,25 @@ class CheckpointRuntime:
         except Exception as fault:  # the bridge's own fault: the program's exception goes on
             failure.decision = internal(failure.original, fault)
 
-    async def _aconsult(self, failure, step, result, cleanup=None):
+    async def adecide(self, checkpoint, failure, frame) -> None:
+        step = self.step(checkpoint, failure, frame)
+        if isinstance(step, Decision):
+            failure.decision = step
+            return
         try:
-            if isinstance(step, Decision):
-                failure.decision = step
-            else:
-                try:
-                    failure.decision = await self.decisions.aconsult(step)
-                except Exception as fault:
-                    failure.decision = internal(failure.original, fault)
-            return result()
-        finally:
-            if cleanup is not None:
-                cleanup()
+            failure.decision = await self.decisions.aconsult(step)
+        except Exception as fault:
+            failure.decision = internal(failure.original, fault)
 
-    def _step(self, index, failure, frame):
+    def step(self, checkpoint, failure, frame):
         """A RecoveryPause for the failure to decide now, or the final Decision without one."""
         exc = failure.pending
         if exc is None:
             return failure.decision  # nothing new since the last decision (a retry succeeded)
         failure.pending = None
         try:
-            checkpoint = self._checkpoints[index]
+            if self._finalizing():
+                return PROPAGATE
             if failure.attempt == 0:
                 if not self.may_recover(exc, frame):
                     return PROPAGATE
@@ -229,3 +150,107 @@ class CheckpointRuntime:
 
     def may_recover(self, exc, frame) -> bool:
         return recoverable(exc, frame) and not self.callers.caller_sees_first(frame, exc)
+
+
+class FileCheckpoints:
+    """The calls of one file's generated handlers (see the module docstring); K indexes `table`."""
+
+    def __init__(self, runtime: CheckpointRuntime, table: list[Checkpoint]):
+        self._runtime = runtime
+        self._table = table
+
+    def retry(self, index: int) -> bool:
+        """Decide the statement's failure (first, or its retry's); True: run it again."""
+        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        failure = self._pending_failure(checkpoint, frame)
+        try:
+            runtime.decide(checkpoint, failure, frame)
+        except BaseException:
+            runtime.close(checkpoint, frame, failure)
+            raise
+        return failure.decision is RETRY
+
+    async def aretry(self, index: int) -> bool:
+        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        failure = self._pending_failure(checkpoint, frame)
+        try:
+            await runtime.adecide(checkpoint, failure, frame)
+        except BaseException:
+            runtime.close(checkpoint, frame, failure)
+            raise
+        return failure.decision is RETRY
+
+    def raising(self, index: int) -> bool:
+        """The final decision: True to propagate. The state is dropped unless a value waits."""
+        checkpoint, frame = self._table[index], sys._getframe(1)
+        failure = self._runtime.find(checkpoint, frame)
+        if failure is None:
+            return True
+        if failure.decision.action == "propagate":
+            self._runtime.close(checkpoint, frame, failure)
+            return True
+        if failure.decision.action != "bind" and failure.kept is _NOTHING:
+            self._runtime.close(checkpoint, frame, failure)
+        return False
+
+    def binding(self, index: int) -> bool:
+        failure = self._runtime.find(self._table[index], sys._getframe(1))
+        return failure is not None and failure.decision.action == "bind"
+
+    def value(self, index: int):
+        checkpoint, frame = self._table[index], sys._getframe(1)
+        failure = self._runtime.find(checkpoint, frame)
+        self._runtime.close(checkpoint, frame, failure)
+        return failure.decision.value
+
+    def keep(self, index: int, value) -> None:
+        """A retried `return EXPR` succeeded with this value."""
+        failure = self._runtime.find(self._table[index], sys._getframe(1))
+        if failure is not None:
+            failure.kept = value
+
+    def returned(self, index: int):
+        """What a completed `return` statement returns: a retry's value, else None."""
+        checkpoint, frame = self._table[index], sys._getframe(1)
+        failure = self._runtime.find(checkpoint, frame)
+        if failure is None:
+            return None
+        self._runtime.close(checkpoint, frame, failure)
+        return None if failure.kept is _NOTHING else failure.kept
+
+    def forget(self, index: int) -> None:
+        """A BaseException leaves the retry (a generator closed while suspended in it, Ctrl-C)."""
+        checkpoint, frame = self._table[index], sys._getframe(1)
+        failure = self._runtime.find(checkpoint, frame)
+        if failure is not None:
+            self._runtime.close(checkpoint, frame, failure)
+
+    def settle(self, index: int) -> bool:
+        """The whole decision for a statement that can be neither retried nor bound: True: raise."""
+        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        failure = runtime.open(checkpoint, sys.exception(), frame)
+        try:
+            runtime.decide(checkpoint, failure, frame)
+            return failure.decision is not DONE
+        finally:
+            runtime.close(checkpoint, frame, failure)
+
+    async def asettle(self, index: int) -> bool:
+        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        failure = runtime.open(checkpoint, sys.exception(), frame)
+        try:
+            await runtime.adecide(checkpoint, failure, frame)
+            return failure.decision is not DONE
+        finally:
+            runtime.close(checkpoint, frame, failure)
+
+    def _pending_failure(self, checkpoint, frame) -> _Failure:
+        """The outer handler's first call opens the failure; the retry handler's finds it and
+        records the retry's exception as pending."""
+        exc = sys.exception()
+        failure = self._runtime.find(checkpoint, frame)
+        if failure is None:
+            return self._runtime.open(checkpoint, exc, frame)
+        if exc is not failure.original:
+            failure.pending = exc
+        return failure

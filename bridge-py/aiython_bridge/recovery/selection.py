@@ -1,0 +1,208 @@
+"""Which statements are checkpoints (SPEC §4.2), read from a module's AST: the statement index
+(every statement with its scope, whether it is top level, in a user `try`/`with` body, a
+docstring), the rules of suitability, the try/with body ranges, spans in code points, the one
+name a statement assigns and its annotation. instrument.py applies a table to a tree with these;
+`select_checkpoints` is the selection by the same rules as the frontend's (the frontend's is the
+one a run uses; this one drives tests and bench/overhead).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Return, ast.Assert,
+          ast.Import, ast.ImportFrom)
+COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
+            ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+NEVER = (ast.Global, ast.Nonlocal, ast.Pass, ast.Break, ast.Continue)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+class Site:
+    """Where a statement sits: its scope kind, whether it is top level, in a try/with body, a docstring."""
+
+    __slots__ = ("node", "scope", "top_level", "protected", "docstring", "scope_body")
+
+    def __init__(self, node, scope, top_level, protected, docstring, scope_body):
+        self.node, self.scope, self.top_level = node, scope, top_level
+        self.protected, self.docstring, self.scope_body = protected, docstring, scope_body
+
+
+def bodies(node):
+    """The statement lists directly inside `node`, each with whether it is a try/with body."""
+    if isinstance(node, _PROTECTING):
+        yield node.body, True
+    elif hasattr(node, "body") and isinstance(node.body, list):
+        yield node.body, False
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body, False
+    for field in ("orelse", "finalbody"):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            yield value, False
+    for case in getattr(node, "cases", ()):
+        yield case.body, False
+
+
+def index_statements(tree: ast.Module) -> list[Site]:
+    """Every statement of the module with its Site, in source order."""
+    sites: list[Site] = []
+
+    def walk(body, scope, top_level, protected, scope_body):
+        for position, node in enumerate(body):
+            docstring = (position == 0 and body is scope_body and isinstance(node, ast.Expr)
+                         and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
+            sites.append(Site(node, scope, top_level, protected, docstring, scope_body))
+            if isinstance(node, _SCOPES):
+                kind = "class" if isinstance(node, ast.ClassDef) else (
+                    "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
+                # A class body runs now (inside any enclosing try); a function body runs later.
+                inner_protected = protected if kind == "class" else False
+                walk(node.body, kind, False, inner_protected, node.body)
+                continue
+            for inner, is_protected_body in bodies(node):
+                walk(inner, scope, False, protected or is_protected_body, scope_body)
+
+    walk(tree.body, "module", True, False, tree.body)
+    return sites
+
+
+def protected_ranges(tree: ast.Module) -> list[list[int]]:
+    """[start, end] line ranges of user try and with bodies, merged and sorted."""
+    ranges = []
+    for node in ast.walk(tree):
+        if isinstance(node, _PROTECTING) and node.body:
+            ranges.append([node.body[0].lineno, max(s.end_lineno or s.lineno for s in node.body)])
+    ranges.sort()
+    merged: list[list[int]] = []
+    for start, end in ranges:
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return merged
+
+
+class Columns:
+    """Converts the AST's UTF-8 byte columns to the plan's code-point columns."""
+
+    def __init__(self, source: str):
+        self.lines = _LINE_BREAK.split(source)
+
+    def char(self, lineno: int, byte_col: int) -> int:
+        if not 0 < lineno <= len(self.lines):
+            return byte_col
+        line = self.lines[lineno - 1]
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+
+    def segment(self, node) -> str:
+        first, last = node.lineno, node.end_lineno or node.lineno
+        if first == last:
+            line = self.lines[first - 1].encode("utf-8")
+            return line[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+        parts = [self.lines[first - 1].encode("utf-8")[node.col_offset:].decode("utf-8", "replace")]
+        parts += self.lines[first:last - 1]
+        parts.append(self.lines[last - 1].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))
+        return "\n".join(parts)
+
+    def span(self, node) -> dict:
+        end_line = node.end_lineno or node.lineno
+        return {"line": node.lineno, "column": self.char(node.lineno, node.col_offset),
+                "end_line": end_line, "end_column": self.char(end_line, node.end_col_offset or 0)}
+
+
+def single_target(node) -> str | None:
+    """The one name a statement assigns (`x = …`, `x: T = …`, `x += …`), else None.
+
+    `(x): T = …` (a parenthesised, "not simple" target) assigns x without making it local to the
+    function, so it has no target here: binding a completed value to it would make it local."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        return node.target.id
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.simple:
+        return node.target.id
+    return None
+
+
+def annotation_of(name: str, site: Site) -> str | None:
+    """The annotation text of `name` in the statement's own scope (its own, else the first one)."""
+    if isinstance(site.node, ast.AnnAssign):
+        return ast.unparse(site.node.annotation)
+    pending = list(site.scope_body)
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            return ast.unparse(node.annotation)
+        if not isinstance(node, _SCOPES):
+            for inner, _ in bodies(node):
+                pending.extend(inner)
+    return None
+
+
+def suitable(site: Site, *, entry: bool) -> bool:
+    node = site.node
+    if site.docstring or site.protected or isinstance(node, NEVER):
+        return False
+    if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+        return False
+    if site.top_level:
+        return entry
+    return isinstance(node, SIMPLE)
+
+
+def select_checkpoints(tree: ast.Module, source: str, *, entry: bool, name: str = "program",
+                       runtime_name: str | None = None) -> list[dict]:
+    """A checkpoint table by SPEC §4.2's rules, shaped like the frontend's CheckpointInfo.
+
+    The frontend owns the real selection; this one drives tests and bench/overhead.
+    """
+    columns = Columns(source)
+    table = []
+    for site in index_statements(tree):
+        node = site.node
+        if not suitable(site, entry=entry) or _is_runtime_call(node, runtime_name):
+            continue
+        compound = not isinstance(node, SIMPLE)
+        target = None if compound else single_target(node)
+        table.append({
+            "id": f"{name}:c{len(table) + 1}", "span": columns.span(node), "statement": columns.segment(node),
+            "target": target, "annotation": annotation_of(target, site) if target else None,
+            "retry_allowed": not compound, "compound": compound,
+        })
+    return table
+
+
+def _is_runtime_call(node, runtime_name) -> bool:
+    if runtime_name is None:
+        return False
+    return any(isinstance(n, ast.Name) and n.id == runtime_name for n in ast.walk(node))
+
+
+def identifiers(tree: ast.AST) -> set[str]:
+    """Every identifier-like string in the tree (names, attributes, arguments, aliases…)."""
+    found = set()
+    for node in ast.walk(tree):
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, str) and value.isidentifier():
+                found.add(value)
+            elif isinstance(value, list):
+                found.update(v for v in value if isinstance(v, str) and v.isidentifier())
+        if isinstance(node, ast.alias):
+            found.update(part for part in node.name.split(".") if part)
+    return found
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """`base`, or `base` with a number before any trailing `__`, not in `taken`."""
+    if base not in taken:
+        return base
+    stem, tail = (base[:-2], "__") if base.endswith("__") else (base, "")
+    number = 1
+    while f"{stem}{number}{tail}" in taken:
+        number += 1
+    return f"{stem}{number}{tail}"

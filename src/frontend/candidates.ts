@@ -8,8 +8,9 @@
 //      body, slice part) and then the whole item, bracket by bracket outwards; then the statement's
 //      own expression position (assignment right-hand side, after the last `=` and then the
 //      first; `if`/`elif`/`while` condition; `for` iterable; `with` item; `match` subject;
-//      `return`/`yield` value; `assert` test or message; decorator expression). An operand of
-//      `await` takes the `await` with it. A `;` at depth 0 ends every such span;
+//      `return`/`yield` value; `assert` test or message; decorator expression). A span never starts
+//      with `await`: the block is its operand and the `await` stays Python (SPEC §4.3), so the
+//      program's `await` applies to the block's value. A `;` at depth 0 ends every such span;
 //   3. statements: the simple statement, the logical line, the line with its more-indented
 //      continuation lines, the compound statement it heads, each enclosing compound statement,
 //      and last the whole window.
@@ -105,9 +106,10 @@ class Collector {
     this.list.push({ start, end, kind: "expression" });
   }
 
-  /** An expression candidate over tokens a..b; an operand of `await` takes the keyword with it. */
+  /** An expression candidate over tokens a..b. A leading `await` stays Python: the candidate is its operand. */
   addTokens(a: number, b: number): void {
     const tokens = this.scan.tokens;
+    while (a < b && tokens[a].kind === "name" && tokens[a].value === "await") a++;
     if (a > b) return;
     if (tokens[a].kind === "name" && tokens[a].value === "lambda") {
       // The lambda's body first: a block there is asked on every call of the lambda.
@@ -119,9 +121,7 @@ class Collector {
         }
       }
     }
-    let first = a;
-    if (first > 0 && tokens[first - 1].kind === "name" && tokens[first - 1].value === "await") first--;
-    this.add(tokens[first].start, tokens[b].end, "expression");
+    this.add(tokens[a].start, tokens[b].end, "expression");
   }
 }
 

@@ -109,9 +109,10 @@ export function lineStartingOnPhysicalLine(scan: Scan, physical: number): number
 /**
  * A header ending in `:` followed by lines at its indentation that start with `- ` is one block
  * with its bullets; a blank line ends the list; deeper lines continue the bullet above them.
- * Returns that span when line `li` is such a header or one of its bullets.
+ * Returns that span, with the header's line index, when line `li` is such a header or one of its
+ * bullets. Needs only the scan's logical lines (a scan without tokens will do).
  */
-export function bulletBlock(scan: Scan, li: number): { start: number; end: number } | null {
+export function bulletBlock(scan: Scan, li: number): { header: number; start: number; end: number } | null {
   const lines = scan.lines;
   // Walk up over bullets and their deeper continuation lines to a header ending in ':'.
   let bulletIndent = Infinity;
@@ -128,7 +129,7 @@ export function bulletBlock(scan: Scan, li: number): { start: number; end: numbe
   return null;
 }
 
-function bulletsAfter(scan: Scan, header: number): { start: number; end: number } | null {
+function bulletsAfter(scan: Scan, header: number): { header: number; start: number; end: number } | null {
   const lines = scan.lines;
   const physical = physicalLinesAfter(scan.text, lines[header].end);
   const indent = lines[header].indent;
@@ -143,13 +144,13 @@ function bulletsAfter(scan: Scan, header: number): { start: number; end: number 
       end = pl.end;
     } else break;
   }
-  return count > 0 && end >= 0 ? { start: lines[header].start, end } : null;
+  return count > 0 && end >= 0 ? { header, start: lines[header].start, end } : null;
 }
 
+/** Read from the logical line alone, so that a scan without tokens will do. */
 function isBulletLine(scan: Scan, line: LogicalLine): boolean {
-  const t = scan.tokens[line.first];
-  if (t.kind !== "op" || t.value !== "-") return false;
-  const next = scan.text.charCodeAt(t.end);
+  if (line.head !== "-") return false;
+  const next = scan.text.charCodeAt(line.start + 1);
   return next === 32 || next === 9;
 }
 

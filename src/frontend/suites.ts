@@ -38,8 +38,15 @@ export function isHeader(scan: Scan, line: LogicalLine): boolean {
   return COMPOUND_KEYWORDS.has(firstWord(scan, line)) && firstWord(scan, line) !== "match" && firstWord(scan, line) !== "case";
 }
 
-function endsWithColon(_scan: Scan, line: LogicalLine): boolean {
-  return line.colon;
+/**
+ * A bullet-list header: the line ends in `:`, outside brackets, or as the last character of a
+ * string the line leaves unterminated (an apostrophe in the natural language: `plan the week's tasks:`).
+ */
+function endsWithColon(scan: Scan, line: LogicalLine): boolean {
+  if (line.colon) return true;
+  let end = line.end;
+  while (end > line.start && /\s/.test(scan.text[end - 1])) end--;
+  return end > line.start && scan.text[end - 1] === ":";
 }
 
 /** Last logical line of the lines after `li` that are indented deeper than it (or `li`). */
@@ -118,13 +125,13 @@ export function bulletBlock(scan: Scan, li: number): { header: number; start: nu
   let bulletIndent = Infinity;
   for (let h = li; h >= 0; h--) {
     const line = lines[h];
-    if (endsWithColon(scan, line)) {
+    // A bullet that ends in ':' is still a bullet of the list above it, not a header.
+    if (isBulletLine(scan, line)) bulletIndent = Math.min(bulletIndent, line.indent);
+    else if (endsWithColon(scan, line)) {
       if (h !== li && line.indent > bulletIndent) return null;
       const span = bulletsAfter(scan, h);
       return span && span.end >= lines[li].start ? span : null;
-    }
-    if (isBulletLine(scan, line)) bulletIndent = Math.min(bulletIndent, line.indent);
-    else if (h !== li && line.indent <= bulletIndent) return null;
+    } else if (h !== li && line.indent <= bulletIndent) return null;
   }
   return null;
 }

@@ -7,7 +7,10 @@
 //   - call argument (positional or keyword) of a function, method or class defined in this file:
 //     the matching parameter's annotation (`*args: T` / `**kw: T` for extra arguments). Several
 //     definitions with the same name must agree, or the type is unknown.
-// Anything else has no target and no type (null). Annotations are never evaluated.
+// Anything else has no target and no type (null). That includes the operand of `await`
+// (`x: T = await block`, `return await block`, SPEC §4.3): the program awaits the block's value, so
+// `T` describes the awaited result, not the value (a coroutine would fail a contract of `T`).
+// Annotations are never evaluated.
 
 import { normaliseAnnotation } from "./annotations.js";
 import { MODULE_SCOPE, scopeKey, type PartMap, type ProgramIndex, type Signature } from "./program-index.js";

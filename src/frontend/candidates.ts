@@ -2,14 +2,17 @@
 //
 // Given the scan of a window's current text and the offset of CPython's first error, this lists
 // the spans that could be the natural-language block, in the order the search tries them:
-//   1. a header ending in `:` with its same-indentation `- ` bullets (one block by rule);
+//   1. a header ending in `:` with its same-indentation `- ` bullets (one block by rule); when the
+//      header is an assignment, first its right-hand side through the last bullet (an expression
+//      block, the target stays Python), then the whole header with its bullets;
 //   2. expression positions, innermost first: an f-string field; the part of a bracketed item
 //      (keyword value, dict key or value, comprehension element, iterable or condition, lambda
 //      body, slice part) and then the whole item, bracket by bracket outwards; then the statement's
 //      own expression position (assignment right-hand side, after the last `=` and then the
 //      first; `if`/`elif`/`while` condition; `for` iterable; `with` item; `match` subject;
-//      `return`/`yield` value; `assert` test or message; decorator expression). An operand of
-//      `await` takes the `await` with it. A `;` at depth 0 ends every such span;
+//      `return`/`yield` value; `assert` test or message; decorator expression). A span never starts
+//      with `await`: the block is its operand and the `await` stays Python (SPEC §4.3), so the
+//      program's `await` applies to the block's value. A `;` at depth 0 ends every such span;
 //   3. statements: the simple statement, the logical line, the line with its more-indented
 //      continuation lines, the compound statement it heads, each enclosing compound statement,
 //      and last the whole window.
@@ -31,7 +34,8 @@ export interface Candidate {
 const STATEMENT_KEYWORDS = new Set([
   "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async", "match", "case",
   "del", "import", "from", "raise", "global", "nonlocal", "pass",
-]);const AUGMENTED = new Set(["+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "^=", "|=", "@="]);
+]);
+const AUGMENTED = new Set(["+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "^=", "|=", "@="]);
 
 export function candidatesAt(scan: Scan, p: number, message: string): Candidate[] {
   const { lines } = scan;
@@ -39,7 +43,12 @@ export function candidatesAt(scan: Scan, p: number, message: string): Candidate[
   const li = lineAt(lines, p);
   const c = new Collector(scan, p);
   const bullets = bulletBlock(scan, li);
-  if (bullets) c.add(bullets.start, bullets.end, "statement");
+  if (bullets) {
+    const header = lines[bullets.header];
+    const assigns = assignmentOperators(scan.tokens, header.first, header.last);
+    if (assigns.length > 0) c.addTokens(assigns[assigns.length - 1] + 1, header.last, bullets.end);
+    c.add(bullets.start, bullets.end, "statement");
+  }
 
   const line = lines[li];
   const [segFirst, segLast] = segmentAt(scan, line, p);
@@ -105,9 +114,13 @@ class Collector {
     this.list.push({ start, end, kind: "expression" });
   }
 
-  /** An expression candidate over tokens a..b; an operand of `await` takes the keyword with it. */
-  addTokens(a: number, b: number): void {
+  /**
+   * An expression candidate over tokens a..b (through offset `end` when given). A leading `await`
+   * stays Python: the candidate is its operand.
+   */
+  addTokens(a: number, b: number, end = -1): void {
     const tokens = this.scan.tokens;
+    while (a < b && tokens[a].kind === "name" && tokens[a].value === "await") a++;
     if (a > b) return;
     if (tokens[a].kind === "name" && tokens[a].value === "lambda") {
       // The lambda's body first: a block there is asked on every call of the lambda.
@@ -119,9 +132,7 @@ class Collector {
         }
       }
     }
-    let first = a;
-    if (first > 0 && tokens[first - 1].kind === "name" && tokens[first - 1].value === "await") first--;
-    this.add(tokens[first].start, tokens[b].end, "expression");
+    this.add(tokens[a].start, end >= 0 ? end : tokens[b].end, "expression");
   }
 }
 
@@ -344,15 +355,22 @@ function statementPositions(scan: Scan, a: number, b: number, c: Collector): voi
     default:
       break;
   }
-  if (STATEMENT_KEYWORDS.has(kw)) return;
+  const assigns = assignmentOperators(tokens, a, b);
+  if (assigns.length === 0) return;
+  c.addTokens(assigns[assigns.length - 1] + 1, b);
+  c.addTokens(assigns[0] + 1, b);
+}
+
+/** The depth-0 `=` and augmented assignment operators of the simple statement over tokens a..b. */
+function assignmentOperators(tokens: Token[], a: number, b: number): number[] {
+  const first = tokens[a];
+  if (first.kind === "name" && STATEMENT_KEYWORDS.has(first.value)) return [];
   const assigns: number[] = [];
   for (let i = a; i <= b; i++) {
     const t = tokens[i];
     if (t.depth === 0 && t.kind === "op" && (t.value === "=" || AUGMENTED.has(t.value))) assigns.push(i);
   }
-  if (assigns.length === 0) return;
-  c.addTokens(assigns[assigns.length - 1] + 1, b);
-  c.addTokens(assigns[0] + 1, b);
+  return assigns;
 }
 
 /** First token of a one-line suite after a compound header's `:` within tokens a..b, or -1. */

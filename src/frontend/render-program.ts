@@ -2,6 +2,11 @@
 // sync or awaited as the block's scope says, with the windows of top-level statements grouped
 // where a block crosses from one into the next. analyze.ts renders, confirms and, as a last
 // resort, renders the whole file as one statement block.
+//
+// The search leaves a program's `await` before a block as Python (SPEC §4.3), and the compile
+// oracle cannot object: CPython rejects `await` outside `async def` only after parsing. Where the
+// scope shows that it cannot compile (a plain `def`, a lambda, module or class level), the block
+// takes the `await` with it, as natural language.
 
 import { blockScopes, type BlockScope } from "./scopes.js";
 import { applyReplacements, callText, type Replacement } from "./render.js";
@@ -40,7 +45,7 @@ export function renderProgram(source: string, blocks: FoundBlock[], windows: Sea
   const sync = blocks.map((b, i) => ({ start: b.start, end: b.end, text: callText(source.slice(b.start, b.end), runtimeName, i + 1, false) }));
   const placeholder = applyReplacements(source, sync);
   const groups = groupWindows(windows, blocks);
-  const scopes: BlockScope[] = blocks.map(() => ({ isAsync: false, function: null }));
+  const scopes: BlockScope[] = blocks.map(() => ({ isAsync: false, awaitAllowed: false, function: null }));
   const shiftBefore = shifts(sync);
   for (const g of groups) {
     if (g.blocks.length === 0) continue;
@@ -49,7 +54,8 @@ export function renderProgram(source: string, blocks: FoundBlock[], windows: Sea
     const found = blockScopes(scan(placeholder.text.slice(from, to)), g.blocks.map((i) => placeholder.starts[i] - from));
     g.blocks.forEach((i, k) => (scopes[i] = found[k]));
   }
-  const replacements = blocks.map((b, i) => (scopes[i].isAsync ? { ...sync[i], text: callText(source.slice(b.start, b.end), runtimeName, i + 1, true) } : sync[i]));
+  const own = blocks.map((b, i) => (scopes[i].awaitAllowed ? b : withAwait(source, b)));
+  const replacements = own.map((b, i) => (scopes[i].isAsync || b !== blocks[i] ? { start: b.start, end: b.end, text: callText(source.slice(b.start, b.end), runtimeName, i + 1, scopes[i].isAsync) } : sync[i]));
   const final = applyReplacements(source, replacements);
   const shiftFinal = shifts(replacements);
   for (const g of groups) {
@@ -58,12 +64,21 @@ export function renderProgram(source: string, blocks: FoundBlock[], windows: Sea
   }
   return {
     text: final.text,
-    blocks,
+    blocks: own,
     replacements,
-    calls: blocks.map((b, i) => ({ start: final.starts[i], end: final.starts[i] + replacements[i].text.length, kind: b.kind })),
+    calls: own.map((b, i) => ({ start: final.starts[i], end: final.starts[i] + replacements[i].text.length, kind: b.kind })),
     scopes,
     groups,
   };
+}
+
+/** `await` and the blanks before an expression block on its line, if any. */
+const AWAIT_BEFORE = /(?<![\p{ID_Continue}])await[ \t]+$/u;
+
+function withAwait(source: string, b: FoundBlock): FoundBlock {
+  if (b.kind !== "expression") return b;
+  const before = AWAIT_BEFORE.exec(source.slice(Math.max(0, b.start - 80), b.start));
+  return before ? { ...b, start: b.start - before[0].length } : b;
 }
 
 /** Consecutive windows, joined where a block crosses from one into the next. */

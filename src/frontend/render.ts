@@ -4,7 +4,9 @@
 // and CPython's traceback carets fall under the block's text. Shapes (the bridge implements them):
 //   NAME.block(N)              sync code
 //   (await NAME.ablock(N))     inside `async def` bodies, so the event loop is not blocked
-// A statement block is the same call as an expression statement at the statement's position.
+// A statement block is the same call as an expression statement at the statement's position. The
+// operand of the program's own `await` is rendered like any block, so in `async def` the program
+// reads `await (await NAME.ablock(N))`: the inner await is the runtime's, the outer the program's.
 
 import { countCodePoints } from "./positions.js";
 

@@ -12,13 +12,16 @@
 //     the block stays synchronous (an `await` there would turn it into an async generator);
 //     other comprehensions keep the function's scope (PEP 530 allows `await` there);
 //   - `function` is the CPython `co_qualname` of the innermost def or lambda
-//     (`Outer.method`, `outer.<locals>.inner`, `f.<locals>.<lambda>`), null at module or class level.
+//     (`Outer.method`, `outer.<locals>.inner`, `f.<locals>.<lambda>`), null at module or class level;
+//   - `awaitAllowed`: the program's own `await` compiles there (an `async def` body, its
+//     comprehensions and generator expressions included, never a lambda or a nested class body).
 
 import type { LogicalLine, Scan, Token } from "./scanner.js";
 import { lineAt } from "./suites.js";
 
 export interface BlockScope {
   isAsync: boolean;
+  awaitAllowed: boolean;
   function: string | null;
 }
 
@@ -33,7 +36,7 @@ export function blockScopes(sc: Scan, offsets: number[]): BlockScope[] {
 
 function scopeAt(sc: Scan, offset: number): BlockScope {
   const { lines } = sc;
-  if (lines.length === 0) return { isAsync: false, function: null };
+  if (lines.length === 0) return { isAsync: false, awaitAllowed: false, function: null };
   const li = lineAt(lines, offset);
   const line = lines[li];
   const chain: Header[] = [];
@@ -55,11 +58,12 @@ function scopeAt(sc: Scan, offset: number): BlockScope {
   });
   if (inLine.lambda) names.push("<lambda>");
   const innermost = chain[chain.length - 1];
-  const isAsync = !inLine.lambda && !inLine.generator && innermost?.kind === "async def";
+  const awaitAllowed = !inLine.lambda && innermost?.kind === "async def";
+  const isAsync = awaitAllowed && !inLine.generator;
   const inFunction = inLine.lambda || (innermost !== undefined && innermost.kind !== "class");
   let qual = names;
   if (!inLine.lambda && innermost?.kind === "class") qual = [];
-  return { isAsync, function: inFunction && qual.length > 0 ? qual.join(".") : null };
+  return { isAsync, awaitAllowed, function: inFunction && qual.length > 0 ? qual.join(".") : null };
 }
 
 function header(sc: Scan, line: LogicalLine): Header | null {

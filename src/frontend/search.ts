@@ -26,7 +26,7 @@ import type { BlockKind } from "./plan.js";
 import { LineIndex } from "./positions.js";
 import { scan } from "./scanner.js";
 import { candidatesAt } from "./candidates.js";
-import { lineAt } from "./suites.js";
+import { bulletBlock, lineAt } from "./suites.js";
 import { placeholderCall } from "./render.js";
 import type { Window } from "./windows.js";
 
@@ -220,12 +220,19 @@ class Search {
     w.error = "unknown";
   }
 
-  /** Original offset of the start of the line where the logical line holding `cur` begins. */
+  /**
+   * Original offset of the start of the line where the statement holding `cur` begins: its logical
+   * line, or the header of the bullet list it is part of, so that a cut never splits a list
+   * (SPEC §3.1: the header and its bullets are one block).
+   */
   private statementLineStart(w: WindowState, r: Rendered, cur: number): number {
     const sc = scan(r.text, { tokens: false });
     if (sc.lines.length === 0) return w.start;
-    const line = sc.lines[lineAt(sc.lines, cur)];
-    return this.toOriginal(w, r, line.start <= cur ? line.lineStart : cur, "start");
+    const li = lineAt(sc.lines, cur);
+    const line = sc.lines[li];
+    if (line.start > cur) return this.toOriginal(w, r, cur, "start");
+    const bullets = bulletBlock(sc, li);
+    return this.toOriginal(w, r, sc.lines[bullets ? bullets.header : li].lineStart, "start");
   }
 
   /** Merges windows whose first error needs the text after them; guards against misplaced boundaries. */

@@ -38,8 +38,15 @@ export function isHeader(scan: Scan, line: LogicalLine): boolean {
   return COMPOUND_KEYWORDS.has(firstWord(scan, line)) && firstWord(scan, line) !== "match" && firstWord(scan, line) !== "case";
 }
 
-function endsWithColon(_scan: Scan, line: LogicalLine): boolean {
-  return line.colon;
+/**
+ * A bullet-list header: the line ends in `:`, outside brackets, or as the last character of a
+ * string the line leaves unterminated (an apostrophe in the natural language: `plan the week's tasks:`).
+ */
+function endsWithColon(scan: Scan, line: LogicalLine): boolean {
+  if (line.colon) return true;
+  let end = line.end;
+  while (end > line.start && /\s/.test(scan.text[end - 1])) end--;
+  return end > line.start && scan.text[end - 1] === ":";
 }
 
 /** Last logical line of the lines after `li` that are indented deeper than it (or `li`). */
@@ -109,26 +116,27 @@ export function lineStartingOnPhysicalLine(scan: Scan, physical: number): number
 /**
  * A header ending in `:` followed by lines at its indentation that start with `- ` is one block
  * with its bullets; a blank line ends the list; deeper lines continue the bullet above them.
- * Returns that span when line `li` is such a header or one of its bullets.
+ * Returns that span, with the header's line index, when line `li` is such a header or one of its
+ * bullets. Needs only the scan's logical lines (a scan without tokens will do).
  */
-export function bulletBlock(scan: Scan, li: number): { start: number; end: number } | null {
+export function bulletBlock(scan: Scan, li: number): { header: number; start: number; end: number } | null {
   const lines = scan.lines;
   // Walk up over bullets and their deeper continuation lines to a header ending in ':'.
   let bulletIndent = Infinity;
   for (let h = li; h >= 0; h--) {
     const line = lines[h];
-    if (endsWithColon(scan, line)) {
+    // A bullet that ends in ':' is still a bullet of the list above it, not a header.
+    if (isBulletLine(scan, line)) bulletIndent = Math.min(bulletIndent, line.indent);
+    else if (endsWithColon(scan, line)) {
       if (h !== li && line.indent > bulletIndent) return null;
       const span = bulletsAfter(scan, h);
       return span && span.end >= lines[li].start ? span : null;
-    }
-    if (isBulletLine(scan, line)) bulletIndent = Math.min(bulletIndent, line.indent);
-    else if (h !== li && line.indent <= bulletIndent) return null;
+    } else if (h !== li && line.indent <= bulletIndent) return null;
   }
   return null;
 }
 
-function bulletsAfter(scan: Scan, header: number): { start: number; end: number } | null {
+function bulletsAfter(scan: Scan, header: number): { header: number; start: number; end: number } | null {
   const lines = scan.lines;
   const physical = physicalLinesAfter(scan.text, lines[header].end);
   const indent = lines[header].indent;
@@ -143,13 +151,13 @@ function bulletsAfter(scan: Scan, header: number): { start: number; end: number 
       end = pl.end;
     } else break;
   }
-  return count > 0 && end >= 0 ? { start: lines[header].start, end } : null;
+  return count > 0 && end >= 0 ? { header, start: lines[header].start, end } : null;
 }
 
+/** Read from the logical line alone, so that a scan without tokens will do. */
 function isBulletLine(scan: Scan, line: LogicalLine): boolean {
-  const t = scan.tokens[line.first];
-  if (t.kind !== "op" || t.value !== "-") return false;
-  const next = scan.text.charCodeAt(t.end);
+  if (line.head !== "-") return false;
+  const next = scan.text.charCodeAt(line.start + 1);
   return next === 32 || next === 9;
 }
 

@@ -3,6 +3,7 @@
 // Python shapes with an in-process decision source; these prove the whole path a user runs.
 
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv, python, ROOT } from "./support/run-cli.js";
@@ -93,10 +94,15 @@ test("unconfigured: an uncaught exception is exactly python3's", async () => {
   assert.equal(ours.exitCode, theirs.exitCode);
 });
 
-test("configured but the model is down: the original exception, with a note saying why", async () => {
+test("configured but the model is down: exactly python3's output; the reason is in the trace", async () => {
   const dir = project(["reraise.py"]);
-  const result = await aiython(["--no-journal", "reraise.py"], { cwd: dir, env: cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }) });
-  assert.equal(result.exitCode, 1);
-  assert.match(result.stderr, /KeyError: 'b'/);
-  assert.match(result.stderr, /127\.0\.0\.1:9/);
+  const env = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+  const [ours, theirs] = await Promise.all([
+    aiython(["--no-journal", "--trace", "trace.jsonl", "reraise.py"], { cwd: dir, env }),
+    python(["reraise.py"], { cwd: dir }),
+  ]);
+  assert.equal(ours.stderr, theirs.stderr);
+  assert.equal(ours.stdout, theirs.stdout);
+  assert.equal(ours.exitCode, 1);
+  assert.match(fs.readFileSync(path.join(dir, "trace.jsonl"), "utf8"), /"type":"outcome".*127\.0\.0\.1:9/);
 });

@@ -10,7 +10,7 @@ harnesses use it.
 import itertools
 import json
 
-from aiython_bridge.recovery.decision import PROPAGATE, add_note
+from aiython_bridge.recovery.decision import PROPAGATE
 
 
 class _Loopback:
@@ -49,7 +49,6 @@ class LocalDecisions:
             pause.close()
         if final:
             return final[0]
-        add_note(pause.original, "recovery failed: the decision source ended without a decision")
         return PROPAGATE
 
     async def aconsult(self, pause):

@@ -48,6 +48,7 @@ class Program:
             return decide(request, op)
 
         self.runtime = CheckpointRuntime(LocalDecisions(recording), project_root=self.root)
+        self.runtime.callers.top_codes.add(Program.run.__code__)  # this harness runs the program
         self.namespace = None
         self.table = None
 

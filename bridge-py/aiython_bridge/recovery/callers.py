@@ -1,13 +1,19 @@
 """The frames around a failing checkpoint (SPEC §4.2): whose handler sees it first, whom a retry replays.
 
-A failure is left to the program when a calling frame would see it first:
-- a project frame whose current line is inside a user `try` or `with` body (ranges registered
-  when the module was instrumented, else computed from the AST);
-- a library frame inside a `try` whose `except` names a class that matches the exception (a
-  fallback such as `Mapping.get`; catch-alls like `except Exception` or a bare `except` are
-  last-resort handlers and do not count);
-- a bridge frame other than the boot script's, on which the program runs (the code runs inside a
-  tool call of another pause).
+The model is consulted only for an exception nothing on the stack would handle. Walking the
+callers from the failing frame, the failure is left to the program when:
+- a project frame's current line is inside a user `try` or `with` body (ranges registered when
+  the module was instrumented, else computed from the AST): SPEC §4.2 leaves those to the user;
+- a library frame would handle it (handlers.py: its `try` clauses and `with` managers);
+- a bridge frame other than the boot script's is reached (the code runs inside a tool call of
+  another pause);
+- an asyncio task's step is reached and someone waits for the task (another task's `await`,
+  `gather`, `wait_for`, a done callback): the exception goes to them. When only
+  `run_until_complete` waits (the task of `asyncio.run`), the exception comes out of that call,
+  so the walk goes on above it.
+The walk ends, with the failure unhandled, at the program's top (the boot script), a thread's
+bootstrap (`Thread._bootstrap_inner`: its catch-all is where a thread's exception ends, not a
+handler), a task nobody waits for, or an event-loop callback's end.
 
 `retry` is offered only if the traceback below the checkpoint's frame passes through no other
 project frame (code objects defined inside the statement itself, such as comprehensions and
@@ -19,28 +25,36 @@ whatever paths.py says. Each file's source is parsed at most once.
 
 from __future__ import annotations
 
-import ast
-import linecache
+import os
 import sys
 
 from .. import modules, paths
-from ..paths import BRIDGE, LIBRARY, PROJECT
+from ..paths import BRIDGE, PROJECT
+from .handlers import HandlerIndex, parse_source
 
 _BOOT_FUNCTION = "<module>"  # start/importlib_bootstrap.py: the frame the program runs on
+_UNHANDLED, _HANDLED, _CONTINUE = "unhandled", "handled", "continue"
+
+
+def _stdlib_file(filename: str, *parts: str) -> bool:
+    """A library file with this path's ending (the kind check before it rules out the project's)."""
+    return filename.endswith(os.sep + os.path.join(*parts))
 
 
 class Callers:
     """One runtime's view of the stack: the files it instrumented, their try/with body ranges, and
-    the typed handlers of library files, each read once."""
+    what the library frames' handlers are, each read once."""
 
     def __init__(self, project_root: str | None):
         self.project_root = project_root
         self._registered: set[str] = set()
         self._ranges: dict[str, list] = {}
-        self._handlers: dict[str, list] = {}
+        self._handlers = HandlerIndex()
+        # Code of frames that run the program besides the boot script (a test harness's): the top.
+        self.top_codes: set = set()
 
     def register(self, filename: str, ranges) -> None:
-        """An instrumented file and its try/with body ranges (the plan's, or computed)."""
+        """An instrumented file and its try/with body ranges (computed before instrumenting)."""
         self._ranges[filename] = sorted([int(a), int(b)] for a, b in ranges)
         self._registered.add(filename)
 
@@ -48,21 +62,77 @@ class Callers:
         return PROJECT if filename in self._registered else paths.kind(filename, self.project_root)
 
     def caller_sees_first(self, frame, exc) -> bool:
-        """Whether a calling frame would see `exc` before the program's top (module docstring)."""
+        """Whether a calling frame would handle `exc` (module docstring)."""
         caller = frame.f_back
         while caller is not None:
-            code = caller.f_code
-            kind = self.kind(code.co_filename)
-            if kind == BRIDGE:
-                return not (code.co_name == _BOOT_FUNCTION and caller.f_back is None)
-            line = caller.f_lineno
-            if line is not None:
-                if kind == PROJECT and _inside(self._project_ranges(code.co_filename, caller), line):
-                    return True
-                if kind == LIBRARY and self._library_catches(caller, line, exc):
-                    return True
+            verdict = self._verdict(caller, exc)
+            if verdict is not _CONTINUE:
+                return verdict is _HANDLED
             caller = caller.f_back
         return False
+
+    def _verdict(self, frame, exc) -> str:
+        code = frame.f_code
+        if code in self.top_codes:
+            return _UNHANDLED
+        filename = code.co_filename
+        kind = self.kind(filename)
+        if kind == BRIDGE:
+            return _UNHANDLED if code.co_name == _BOOT_FUNCTION and frame.f_back is None else _HANDLED
+        if kind == PROJECT:
+            line = frame.f_lineno
+            return _HANDLED if line is not None and _inside(self._project_ranges(filename, frame), line) else _CONTINUE
+        if code.co_name == "_bootstrap_inner" and _stdlib_file(filename, "threading.py"):
+            return _UNHANDLED
+        if code.co_name == "_run" and _stdlib_file(filename, "asyncio", "events.py"):
+            return self._running_task_verdict(exc)
+        return _HANDLED if self._handlers.frame_handles(frame, exc) else _CONTINUE
+
+    # ---- asyncio: who gets a task's exception ----
+
+    def _running_task_verdict(self, exc) -> str:
+        """At an event-loop callback's end (asyncio's Handle._run): the running task's exception
+        goes to whoever waits for it. No task (a plain callback) or nobody waiting: it ends here."""
+        asyncio = sys.modules.get("asyncio")
+        try:
+            task = asyncio.current_task() if asyncio is not None else None
+        except RuntimeError:
+            task = None
+        return _UNHANDLED if task is None else self._future_verdict(task, exc, depth=0)
+
+    def _future_verdict(self, future, exc, depth: int) -> str:
+        callbacks = [callback for callback, _context in (getattr(future, "_callbacks", None) or ())]
+        if not callbacks:
+            return _UNHANDLED
+        if depth > 16:
+            return _HANDLED  # a chain this long: do not guess
+        verdicts = {self._callback_verdict(callback, exc, depth) for callback in callbacks}
+        for verdict in (_HANDLED, _CONTINUE):
+            if verdict in verdicts:
+                return verdict
+        return _UNHANDLED
+
+    def _callback_verdict(self, callback, exc, depth: int) -> str:
+        name = getattr(callback, "__name__", "")
+        if name == "_run_until_complete_cb":
+            return _CONTINUE  # it comes out of run_until_complete: the walk goes on above it
+        if name in ("task_wakeup", "_Task__wakeup"):
+            return self._awaiting_task_verdict(callback.__self__, exc, depth)
+        if name == "_done_callback" and getattr(callback, "__qualname__", "").startswith("gather."):
+            closure = dict(zip(callback.__code__.co_freevars, (cell.cell_contents for cell in callback.__closure__ or ())))
+            if closure.get("return_exceptions", True) or "outer" not in closure:
+                return _HANDLED  # the exception becomes one of gather's results
+            return self._future_verdict(closure["outer"], exc, depth + 1)
+        return _HANDLED  # a callback of the program's or of another part of asyncio: it takes it
+
+    def _awaiting_task_verdict(self, task, exc, depth: int) -> str:
+        """The exception is raised in `task` at its `await`: its suspended frames decide, from the
+        innermost coroutine out, then whoever waits for that task."""
+        for frame in reversed(_suspended_frames(task)):
+            verdict = self._verdict(frame, exc)
+            if verdict is not _CONTINUE:
+                return verdict
+        return self._future_verdict(task, exc, depth + 1)
 
     def through_other_project_frame(self, frame, exc, checkpoint) -> bool:
         tb = exc.__traceback__
@@ -79,73 +149,23 @@ class Callers:
     def _project_ranges(self, filename, frame) -> list:
         ranges = self._ranges.get(filename)
         if ranges is None:
-            protected_ranges = modules.load("aiython_bridge.recovery.instrument").protected_ranges
-            tree = _parse(filename, frame)
+            protected_ranges = modules.load("aiython_bridge.recovery.selection").protected_ranges
+            tree = parse_source(filename, frame)
             ranges = self._ranges[filename] = protected_ranges(tree) if tree is not None else []
         return ranges
 
-    def _library_catches(self, frame, line, exc) -> bool:
-        filename = frame.f_code.co_filename
-        entries = self._handlers.get(filename)
-        if entries is None:
-            entries = self._handlers[filename] = _specific_handlers(_parse(filename, frame))
-        for start, end, types in entries:
-            if start <= line <= end:
-                for cls in _resolve_classes(types, frame):
-                    if cls is not Exception and cls is not BaseException and isinstance(exc, cls):
-                        return True
-        return False
+
+def _suspended_frames(task) -> list:
+    """The frames of a suspended task, outermost first: its coroutine and those it awaits."""
+    frames, awaitable = [], task.get_coro()
+    while awaitable is not None and len(frames) < 256:
+        frame = getattr(awaitable, "cr_frame", None) or getattr(awaitable, "gi_frame", None)
+        if frame is None:
+            break
+        frames.append(frame)
+        awaitable = getattr(awaitable, "cr_await", None) or getattr(awaitable, "gi_yieldfrom", None)
+    return frames
 
 
 def _inside(ranges, line) -> bool:
     return any(start <= line <= end for start, end in ranges)
-
-
-def _parse(filename, frame):
-    if filename.startswith("<frozen "):
-        module_file = frame.f_globals.get("__file__")
-        filename = module_file if isinstance(module_file, str) else filename
-    try:
-        return ast.parse("".join(linecache.getlines(filename, frame.f_globals)), filename)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-
-
-def _specific_handlers(tree) -> list:
-    """(body start, body end, handler type nodes) of every try that has typed handlers."""
-    if tree is None:
-        return []
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))) and node.body:
-            types = [h.type for h in node.handlers if h.type is not None]
-            if types:
-                found.append((node.body[0].lineno, max(s.end_lineno or s.lineno for s in node.body), types))
-    return found
-
-
-def _resolve_classes(nodes, frame):
-    """The exception classes handler expressions name, looked up without running program code."""
-    module_type = type(sys)
-    pending = list(nodes)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Tuple):
-            pending.extend(node.elts)
-            continue
-        value = _lookup(node, frame, module_type)
-        if isinstance(value, type) and issubclass(value, BaseException):
-            yield value
-
-
-def _lookup(node, frame, module_type):
-    if isinstance(node, ast.Name):
-        for namespace in (frame.f_globals, frame.f_builtins):
-            if type(namespace) is dict and node.id in namespace:
-                return namespace[node.id]
-        return None
-    if isinstance(node, ast.Attribute):
-        base = _lookup(node.value, frame, module_type)
-        if isinstance(base, module_type):
-            return module_type.__dict__["__dict__"].__get__(base).get(node.attr)
-    return None

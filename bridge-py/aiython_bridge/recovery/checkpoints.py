@@ -1,8 +1,8 @@
 """The checkpoint runtime (SPEC §4.2): what an instrumented checkpoint's handler calls.
 
 instrument.py wraps each checkpoint statement in a `try` whose handler calls, on its file's
-FileCheckpoints R (a constant in the code, see code_constants.py), `R.retry(K)` / `await
-R.aretry(K)` (decide the failure; True: run the statement again), then `R.raising(K)` (True: a
+FileCheckpoints R (a constant in the code, see code_constants.py), `R.retry(K)` (decide the
+failure; True: run the statement again), then `R.raising(K)` (True: a
 bare `raise` of the original), `R.binding(K)` / `R.value(K)` (store a completed value in the
 target name), `R.returned(K)` (what a `return` statement returns when completed); `R.settle(K)`
 does it all for statements that can be neither retried nor bound. A retried `return EXPR` runs
@@ -111,15 +111,6 @@ class CheckpointRuntime:
         except Exception as fault:  # the bridge's own fault: the program's exception goes on
             failure.decision = internal(failure.original, fault)
 
-    async def adecide(self, checkpoint, failure, frame) -> None:
-        step = self.step(checkpoint, failure, frame)
-        if isinstance(step, Decision):
-            failure.decision = step
-            return
-        try:
-            failure.decision = await self.decisions.aconsult(step)
-        except Exception as fault:
-            failure.decision = internal(failure.original, fault)
 
     def step(self, checkpoint, failure, frame):
         """A RecoveryPause for the failure to decide now, or the final Decision without one."""
@@ -170,15 +161,6 @@ class FileCheckpoints:
             raise
         return failure.decision is RETRY
 
-    async def aretry(self, index: int) -> bool:
-        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
-        failure = self._pending_failure(checkpoint, frame)
-        try:
-            await runtime.adecide(checkpoint, failure, frame)
-        except BaseException:
-            runtime.close(checkpoint, frame, failure)
-            raise
-        return failure.decision is RETRY
 
     def raising(self, index: int) -> bool:
         """The final decision: True to propagate. The state is dropped unless a value waits."""
@@ -235,14 +217,6 @@ class FileCheckpoints:
         finally:
             runtime.close(checkpoint, frame, failure)
 
-    async def asettle(self, index: int) -> bool:
-        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
-        failure = runtime.open(checkpoint, sys.exception(), frame)
-        try:
-            await runtime.adecide(checkpoint, failure, frame)
-            return failure.decision is not DONE
-        finally:
-            runtime.close(checkpoint, frame, failure)
 
     def _pending_failure(self, checkpoint, frame) -> _Failure:
         """The outer handler's first call opens the failure; the retry handler's finds it and

@@ -26,7 +26,9 @@ columns and the carets of CPython's tracebacks are unchanged):
             NAME = R.value(K)              # the frame's own store: local, cell, global, class
         return R.returned(K)               # `return` statements only: completed = returned
 
-(`await R.aretry(K)` in `async def` bodies). A retried `return EXPR` runs as `R.keep(K, EXPR)`,
+The same calls in `async def` bodies: a consultation there blocks the event loop, so the
+program's tasks run in exactly the order they would under python3 whatever the model decides
+(a task's failure is decided before any other task takes a step). A retried `return EXPR` runs as `R.keep(K, EXPR)`,
 so that the value is returned once the state is dropped. A statement that can be neither
 retried nor bound (compound statements, or no retry and no single-name target) gets
 `if R.settle(K): raise`.
@@ -130,20 +132,20 @@ def _rewrite_bodies(tree, chosen):
                 hit = chosen.get(id(child))
                 if hit is not None:
                     index, info, site = hit
-                    body[position] = _Handler(child, index, site.scope == "async").wrap(info)
+                    body[position] = _Handler(child, index).wrap(info)
 
 
 class _Handler:
     """Builds the generated statements for one checkpoint, all at the statement's position."""
 
-    def __init__(self, stmt, index, is_async):
-        self.stmt, self.index, self.is_async = stmt, index, is_async
+    def __init__(self, stmt, index):
+        self.stmt, self.index = stmt, index
         self.where = {"lineno": stmt.lineno, "col_offset": stmt.col_offset,
                       "end_lineno": stmt.end_lineno, "end_col_offset": stmt.end_col_offset}
 
     def wrap(self, info) -> ast.Try:
         if not info["retry_allowed"] and not info["target"]:
-            steps = [self.raise_if(self.call("asettle" if self.is_async else "settle", awaited=self.is_async))]
+            steps = [self.raise_if(self.call("settle"))]
             if info["is_return"]:
                 steps.append(ast.Return(value=None, **self.where))
         else:
@@ -160,7 +162,7 @@ class _Handler:
     def retry(self, allowed: bool) -> ast.stmt:
         """`if R.retry(K): <retry loop>`, or only the decision where retrying is not allowed. A
         BaseException leaving the retry loop drops the failure's state on its way out."""
-        decide = self.call("aretry" if self.is_async else "retry", awaited=self.is_async)
+        decide = self.call("retry")
         if not allowed:
             return ast.Expr(value=decide, **self.where)
         again = ast.If(test=copy.deepcopy(decide), body=[ast.Continue(**self.where)], orelse=[], **self.where)
@@ -184,10 +186,9 @@ class _Handler:
     def const(self, value):
         return ast.Constant(value=value, **self.where)
 
-    def call(self, method: str, *extra, awaited: bool = False):
+    def call(self, method: str, *extra):
         func = ast.Attribute(value=self.const(RUNTIME), attr=method, ctx=ast.Load(), **self.where)
-        value = ast.Call(func=func, args=[self.const(self.index), *extra], keywords=[], **self.where)
-        return ast.Await(value=value, **self.where) if awaited else value
+        return ast.Call(func=func, args=[self.const(self.index), *extra], keywords=[], **self.where)
 
     def handler(self, body):
         return ast.ExceptHandler(type=self.const(EXCEPTION), name=None, body=body, **self.where)

@@ -69,7 +69,8 @@ class RecoveryPause(pauses.Pause):
         if op == "recover":
             return True, self._decide(args), {"ok": True}
         if op == "fail":
-            add_note(self.original, "recovery failed: " + str(args.get("reason") or "the model invocation failed"))
+            # The invocation failed (model unreachable, invalid answers…): the program gets its
+            # exception exactly as under python3; the reason is in --stats, --trace and the journal.
             return True, PROPAGATE, {"ok": True}
         if op == "finish":
             raise ToolError("UnknownOperation", "finish ends AI blocks; end a recovery with recover "

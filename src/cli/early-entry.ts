@@ -5,8 +5,11 @@
 
 import path from "node:path";
 import { earlyStart, handOff } from "./early-start.js";
+import { protectHostStdio } from "./host-stdio.js";
 
 const argv = process.argv.slice(2);
-handOff({ argv, bridge: earlyStart(argv, path.resolve(__dirname, "..", "bridge-py")) });
+const bridge = earlyStart(argv, path.resolve(__dirname, "..", "bridge-py"));
+if (bridge) protectHostStdio(); // a program runs: nothing may turn its fds non-blocking
+handOff({ argv, bridge });
 // @ts-expect-error: dist/cli.js exists only in the build
 void import("./cli.js");

@@ -1,6 +1,9 @@
 // While a model request is in flight and stderr is a terminal, one line on stderr shows the
-// block's file:line and the elapsed seconds (SPEC §2); it is erased when the block resumes.
+// block's file:line and the elapsed seconds (SPEC §2); it is erased before any op reaches the
+// frame and when the block resumes (run/invocation-runner.ts).
 // Never anything on stdout. Several blocks in flight share the line (the oldest is shown).
+
+import tty from "node:tty";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const INTERVAL_MS = 100;
@@ -12,7 +15,7 @@ export class Spinner {
   private frame = 0;
   private drawn = false;
 
-  constructor(private readonly stream: NodeJS.WriteStream = process.stderr, private readonly enabled = Boolean(process.stderr.isTTY)) {}
+  constructor(private readonly stream: NodeJS.WritableStream = process.stderr, private readonly enabled = tty.isatty(2)) {}
 
   start(label: string): () => void {
     if (!this.enabled) return () => undefined;
@@ -28,6 +31,12 @@ export class Spinner {
     };
   }
 
+  /** Erases the line now, if shown; the next tick draws it again while blocks are in flight. */
+  erase(): void {
+    if (this.drawn) this.stream.write("\r\x1b[2K");
+    this.drawn = false;
+  }
+
   private draw(): void {
     const first = this.active.values().next().value;
     if (!first) return;
@@ -40,7 +49,6 @@ export class Spinner {
   private clear(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    if (this.drawn) this.stream.write("\r\x1b[2K");
-    this.drawn = false;
+    this.erase();
   }
 }

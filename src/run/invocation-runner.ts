@@ -9,6 +9,7 @@ import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
+import type { FramePort } from "../recovery/invocation/ports.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -23,25 +24,18 @@ const failed = (reason: string): InvocationEnd => ({ status: "failed", reason })
 export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationWiring): InvocationRunner {
   const clients = new Map<string, ModelPort>();
   let count = 0;
-  return async ({ mode, request, frame, signal }) => {
-    let profile: ProfileSettings;
-    try {
-      profile = profileFor(config, request.directive?.profile ?? null);
-    } catch (error) {
-      return failed((error as Error).message);
-    }
-    if (profile.routes.length === 0) {
-      return failed(`profile "${profile.name}" has no model; set model in aiython.toml or AIYTHON_MODEL`);
-    }
-    if (!profile.permissions.has("network")) {
-      return failed(`the model cannot be called: profile "${profile.name}" does not grant the network permission`);
-    }
+  const modelOf = (profile: ProfileSettings): ModelPort => {
     let model = clients.get(profile.name);
     if (!model) {
       const live = () => limited(createModelClient(profile.routes), profile.maxConcurrency);
       model = wiring.modelFor ? wiring.modelFor(profile, live) : live();
       clients.set(profile.name, model);
     }
+    return model;
+  };
+  return async ({ mode, request, frame, signal }) => {
+    const profile = usableProfile(config, request.directive?.profile ?? null);
+    if (typeof profile === "string") return failed(profile);
     const prompts = [profile.prompt, ...request.hints.prompts].filter((p) => p.length > 0);
     const id = `inv-${++count}`;
     const stop = wiring.spinner.start(`${request.location.file}:${request.location.line}`);
@@ -50,8 +44,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         id,
         request: { ...request, hints: { prompts } },
         settings: { maxRounds: profile.maxRounds, timeoutSeconds: profile.timeoutSeconds, permissions: profile.permissions },
-        model,
-        frame,
+        model: modelOf(profile),
+        frame: spinnerAware(frame, wiring.spinner, stop),
         signal,
         onEvent: wiring.onEvent,
       });
@@ -60,6 +54,37 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     } finally {
       stop();
     }
+  };
+}
+
+/** The profile an invocation uses, or why it cannot call a model. */
+function usableProfile(config: ResolvedConfig, directiveProfile: string | null): ProfileSettings | string {
+  let profile: ProfileSettings;
+  try {
+    profile = profileFor(config, directiveProfile);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (profile.routes.length === 0) return `profile "${profile.name}" has no model; set model in aiython.toml or AIYTHON_MODEL`;
+  if (!profile.permissions.has("network")) {
+    return `the model cannot be called: profile "${profile.name}" does not grant the network permission`;
+  }
+  return profile;
+}
+
+/**
+ * The spinner's line never meets the program's output (SPEC §2): it is erased before every op
+ * is sent (a tool's code may print), and a terminal op ends it for this invocation before the
+ * program resumes. The writes are synchronous (cli/host-stdio.ts), so they reach the terminal
+ * before the bridge sees the op.
+ */
+function spinnerAware(frame: FramePort, spinner: Spinner, stop: () => void): FramePort {
+  return {
+    op(name, args) {
+      if (name === "finish" || name === "recover" || name === "fail") stop();
+      spinner.erase();
+      return frame.op(name, args);
+    },
   };
 }
 

@@ -10,7 +10,10 @@ attribute is absent; `IndexError` from `__getitem__`: the end of old-style itera
 accessing statement may still recover —, anything raised in `__del__` (finalizers run at
 arbitrary points, even inside the bridge), and an exception thrown into a suspended generator or
 coroutine by one of its callers (the failure is the caller's, e.g. a `with` body under
-`contextlib.contextmanager`, not the `yield`'s).
+`contextlib.contextmanager`, not the `yield`'s). Also never: a `RecursionError` (there is no
+stack left to run a consultation on; the handler re-raises it before any call), and a
+`BrokenPipeError` while the program's own stdout or stderr is a pipe whose reader has gone (as
+in `| head -1`: nothing a model decides can help, and CPython's behaviour is kept).
 
 Whether a calling frame would see the failure first is callers.py's question.
 """
@@ -37,9 +40,26 @@ def eligible(exc) -> bool:
     futures = sys.modules.get("concurrent.futures._base")  # never imported here just to ask
     if futures is not None and isinstance(exc, futures.CancelledError):
         return False
+    if isinstance(exc, RecursionError):
+        return False
+    if isinstance(exc, BrokenPipeError) and _own_output_broken():
+        return False
     if isinstance(exc, BaseExceptionGroup):
         return all(eligible(member) for member in exc.exceptions)
     return True
+
+
+def _own_output_broken() -> bool:
+    """Whether fd 1 or 2 is a pipe whose reading end is closed (poll reports an error on it)."""
+    import select
+
+    try:
+        poller = select.poll()
+        for fd in (1, 2):
+            poller.register(fd, select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def recoverable(exc, frame) -> bool:

@@ -1,7 +1,9 @@
 // Running a program (SPEC §2): `aiython [OPTIONS] SCRIPT|-m MODULE|-c CODE|- [ARGS...]`, and
 // the interactive console when there is no program and stdin is a terminal.
 
+import tty from "node:tty";
 import type { RunOutcome } from "../../errors.js";
+import { protectHostStdio } from "../host-stdio.js";
 import type { BridgeProcess } from "../../recovery/bridge/bridge-process.js";
 import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
@@ -9,12 +11,13 @@ import type { SplitArgs } from "../split-argv.js";
 export async function runCommand(split: SplitArgs, options: CliOptions, early: BridgeProcess | undefined): Promise<RunOutcome> {
   let program = split.program;
   if (program === null) {
-    if (process.stdin.isTTY) {
+    if (tty.isatty(0)) {
       const { runConsole } = await import("../../run/console.js");
       return runConsole({ python: options.python, env: process.env });
     }
     program = { kind: "stdin" };
   }
+  protectHostStdio(); // before anything can open a handle on the program's fds
   const { runProgram } = await import("../../run/run-program.js");
   return runProgram({
     program,

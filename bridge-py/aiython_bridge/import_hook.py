@@ -1,10 +1,11 @@
 """Project modules through the frontend (SPEC §4.1): AI blocks and checkpoints in imported modules.
 
-Installed by the runner only when a model is configured. A finder placed just before CPython's
-PathFinder asks PathFinder for the spec (so the search is CPython's own) and, when the module's
-source file is project code (under `options["project_root"]`, outside site-packages, the active
-virtual environment, the standard library and the bridge), gives the spec a ProjectLoader.
-Everything else gets PathFinder's spec unchanged.
+Installed by the runner only when a model is configured. A path hook, first on sys.path_hooks,
+answers for the folders that are project code (under `options["project_root"]`, outside
+site-packages, the active virtual environment, the standard library and the bridge) with
+importlib's own FileFinder whose source loader is ProjectLoader; every other folder gets
+CPython's own finder. So the search is CPython's, no bridge code runs for an import that is not
+a project module's, and a project module's loading is the only bridge code an import runs.
 
 ProjectLoader.get_code sends the host the bridge→host request (docs/protocol.md)
 
@@ -34,33 +35,41 @@ CheckpointRuntime). Which files are project code is paths.py's rule, shared with
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
-from importlib.machinery import PathFinder, SourceFileLoader
+from importlib.machinery import (BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES, ExtensionFileLoader,
+                                 FileFinder, SourceFileLoader, SourcelessFileLoader)
 
 from . import modules, paths
 from .recovery import sources
 
 
+class ProjectModules:
+    """The run's project modules: a path hook that gives project folders a FileFinder whose
+    source loader is ProjectLoader, and the compiling of one module from its plan."""
 
-class ProjectFinder:
     def __init__(self, server, options: dict):
         self.server = server
         self.options = options
         root = options.get("project_root")
         self.project_root = os.path.realpath(root) if root else None
+        source_loader = functools.partial(ProjectLoader, modules=self)
+        self._loaders = [(ExtensionFileLoader, EXTENSION_SUFFIXES), (source_loader, SOURCE_SUFFIXES),
+                         (SourcelessFileLoader, BYTECODE_SUFFIXES)]  # importlib's own order
 
-    def find_spec(self, fullname, path=None, target=None):
-        spec = PathFinder.find_spec(fullname, path, target)
-        if spec is None or type(spec.loader) is not SourceFileLoader or not spec.origin:
-            return spec
-        if not paths.is_project_path(os.path.realpath(spec.origin), self.project_root):
-            return spec
-        spec.loader = ProjectLoader(fullname, spec.origin, self)
-        return spec
+    def path_hook(self, entry):
+        """sys.path_hooks: a FileFinder with ProjectLoader for a project folder; for any other
+        entry, ImportError (the next hook, CPython's own, takes it)."""
+        if not self.is_project_folder(entry):
+            raise ImportError("not a project folder")
+        return FileFinder(entry, *self._loaders)
 
-    def invalidate_caches(self):
-        pass  # PathFinder, still on sys.meta_path, clears its own caches
+    def is_project_folder(self, entry) -> bool:
+        if not isinstance(entry, str):
+            return False
+        folder = os.path.realpath(entry or os.getcwd())
+        return os.path.isdir(folder) and paths.is_project_path(folder, self.project_root)
 
     # ---- compiling one module ----
 
@@ -105,13 +114,13 @@ class ProjectFinder:
 class ProjectLoader(SourceFileLoader):
     """SourceFileLoader whose code comes from the plan, with no bytecode cache."""
 
-    def __init__(self, fullname, path, finder):
+    def __init__(self, fullname, path, *, modules):
         super().__init__(fullname, path)
-        self._finder = finder
+        self._modules = modules
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
-        return self._finder.code_for(self.get_data(path), path, fullname)
+        return self._modules.code_for(self.get_data(path), path, fullname)
 
     def set_data(self, path, data, *, _mode=0o666):
         pass
@@ -128,11 +137,13 @@ def _raise_first_diagnostic(plan, path, text) -> None:
     raise SyntaxError(str(first.get("message")), (path, line, int(first.get("column") or 0) + 1, source_line))
 
 
-def install(server, options: dict) -> ProjectFinder | None:
-    """Put a ProjectFinder just before PathFinder on sys.meta_path (needs a project root)."""
+def install(server, options: dict) -> ProjectModules | None:
+    """Put the project path hook first on sys.path_hooks (needs a project root) and drop the
+    cached finders of project folders, so that they are found again through it."""
     if not options.get("project_root"):
         return None
-    finder = ProjectFinder(server, options)
-    position = next((i for i, f in enumerate(sys.meta_path) if f is PathFinder), len(sys.meta_path))
-    sys.meta_path.insert(position, finder)
-    return finder
+    project = ProjectModules(server, options)
+    sys.path_hooks.insert(0, project.path_hook)
+    for entry in [entry for entry in sys.path_importer_cache if project.is_project_folder(entry)]:
+        del sys.path_importer_cache[entry]
+    return project

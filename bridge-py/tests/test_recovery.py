@@ -470,7 +470,7 @@ class Decisions(unittest.TestCase):
 
 
 class FakeServer:
-    """What ProjectFinder needs of the server: request() answered from a table of plans."""
+    """What ProjectModules needs of the server: request() answered from a table of plans."""
 
     def __init__(self, plans):
         self.plans = plans
@@ -499,8 +499,9 @@ class ProjectModules(unittest.TestCase):
         sys.path.insert(0, self.root)
         self.addCleanup(sys.path.remove, self.root)
         self.addCleanup(sys.modules.pop, "helper", None)
-        saved = list(sys.meta_path)
-        self.addCleanup(sys.meta_path.__setitem__, slice(None), saved)
+        saved = list(sys.path_hooks)
+        self.addCleanup(sys.path_hooks.__setitem__, slice(None), saved)
+        self.addCleanup(sys.path_importer_cache.pop, self.root, None)
         # The finder builds its runtime through sources.runtime_for: give it the test's one.
         self.addCleanup(setattr, sources, "_runtime", sources._runtime)
         sources._runtime = self.program.runtime

@@ -27,11 +27,33 @@ test("on a terminal: the spinner shows the block's line and is erased; the progr
     assert.equal(result.exitCode, 0, screen);
     assert.match(screen, /aiython: one_block\.py:4 \d+\.\ds/);
     assert.match(screen, /\r\x1b\[2K/, "the line is erased");
-    assert.match(screen, /high str/);
+    assertCleanLineBefore(screen, "high str");
   } finally {
     await server.close();
   }
 });
+
+test("on a terminal: the program's first byte after the block starts on a clean line, every time", { skip: !hasScript && "needs script(1)" }, async () => {
+  const server = await startLoopbackModel({ script: Array.from({ length: 3 }, () => ({ ...finishCall({ kind: "literal", value: "high" }), delayMs: 350 })) });
+  try {
+    const dir = project();
+    const env = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url, TERM: "xterm" });
+    for (let run = 0; run < 3; run++) {
+      const result = await execa("script", ["-qec", `${CLI} --no-journal one_block.py`, "/dev/null"], { cwd: dir, env, extendEnv: false, reject: false });
+      assertCleanLineBefore(String(result.stdout), "high str");
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+/** After the last spinner frame before `output`, the line was erased. */
+function assertCleanLineBefore(screen: string, output: string): void {
+  const before = screen.slice(0, screen.indexOf(output));
+  assert.ok(before.length < screen.length, `the program printed ${output}: ${JSON.stringify(screen)}`);
+  const lastFrame = Math.max(...["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"].map((frame) => before.lastIndexOf(frame)));
+  assert.ok(before.lastIndexOf("\r\x1b[2K") > lastFrame, `the spinner's line is still there before the program's output: ${JSON.stringify(before.slice(-80))}`);
+}
 
 test("not a terminal: no spinner at all", async () => {
   const server = await startLoopbackModel({ script: [{ ...finishCall({ kind: "literal", value: "low" }), delayMs: 400 }] });

@@ -157,6 +157,9 @@ class ProgramContext:
         return None
 
     def __exit__(self, exc_type, exc, tb):
+        # The program is over: let go of its namespace, so that the interpreter's finalization
+        # clears it as under python3 (generators closed, __del__ run, in CPython's order).
+        self.program = None
         if exc is not None:
             ProgramContext.exception = exc
             if not isinstance(exc, SystemExit):

@@ -5,7 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI = path.join(ROOT, "bin", "aiython");
+/** The built CLI; AIYTHON_TEST_CLI points the end-to-end tests at another build (e.g. to show a test fails on an older commit). */
+export const CLI = process.env.AIYTHON_TEST_CLI ?? path.join(ROOT, "bin", "aiython");
 export const PROGRAMS = path.join(ROOT, "test", "fixtures", "programs");
 export const PYTHON = process.env.AIYTHON_TEST_PYTHON ?? "python3";
 

@@ -25,6 +25,8 @@ import ast
 import linecache
 import sys
 
+from .. import pycompat
+
 _MODULE = type(sys)
 _FUNCTION = type(lambda: None)
 _TRY = (ast.Try,) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
@@ -192,8 +194,6 @@ def lookup(node, frame):
 
 
 def _frame_locals(frame):
-    from .. import pycompat
-
     return pycompat.read_frame_locals(frame) if pycompat.is_optimized(frame) else frame.f_locals
 
 

@@ -35,6 +35,7 @@ CheckpointRuntime). Which files are project code is paths.py's rule, shared with
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import sys
@@ -74,8 +75,22 @@ class ProjectModules:
     # ---- compiling one module ----
 
     def code_for(self, data: bytes, path: str, fullname: str):
+        """A module that parses gets the checkpoints the bridge selects itself; only one that does
+        not (an AI block, perhaps) is planned by the host."""
         text = self._text(data)
-        plan = self._plan(text, path, fullname) if text is not None else None
+        if text is None:
+            return compile(data, path, "exec", dont_inherit=True)
+        try:
+            tree = ast.parse(text, path)
+        except (SyntaxError, ValueError):
+            tree = None
+        if tree is not None:
+            selection = modules.load("aiython_bridge.recovery.selection")
+            plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=False, name=os.path.basename(path))}
+            compile_plan = modules.load("aiython_bridge.program_code").compile_plan
+            checkpoints = sources.runtime_for(self.server, self.options) if plan["checkpoints"] else None
+            return compile_plan(text, path, plan, checkpoints=checkpoints, entry=False, tree=tree)
+        plan = self._plan(text, path, fullname)
         if plan is None:
             return compile(data, path, "exec", dont_inherit=True)
         _raise_first_diagnostic(plan, path, text)

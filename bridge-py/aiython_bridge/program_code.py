@@ -16,11 +16,12 @@ from aiython_bridge import code_constants, modules
 BLOCKS = "\x00aiython:blocks:7f3c2a"
 
 
-def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry):
-    """Code for `text` (the plan's rewritten source or the original) with the plan's blocks
-    calling `blocks` (a runtime.Runtime) and its checkpoints answered by `checkpoints` (the
-    process's recovery CheckpointRuntime), if given."""
-    tree = ast.parse(text, filename)
+def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None):
+    """Code for `text` (the plan's rewritten source or the original; `tree` its AST if parsed
+    already) with the plan's blocks calling `blocks` (a runtime.Runtime) and its checkpoints
+    answered by `checkpoints` (the process's recovery CheckpointRuntime), if given."""
+    if tree is None:
+        tree = ast.parse(text, filename)
     mapping = {}
     if blocks is not None and plan.get("blocks"):
         _point_blocks_at_placeholder(tree, plan["runtimeName"])

@@ -80,9 +80,11 @@ def prepare_run(server, message):
 
 
 def _prepare_code(server, prepared, source, filename):
-    """Code for the entry program: compiled as it is, or from the host's plan (SPEC §4.1)."""
+    """Code for the entry program (SPEC §4.1): a source CPython compiles runs as it is, or with
+    the checkpoints the bridge selects itself when a model is configured; only a source that
+    does not compile (an AI block, perhaps) is planned by the host."""
     options = prepared.options
-    if not options.get("plan_always"):
+    if not options.get("model_configured"):
         try:
             return compile(source, filename, "exec", dont_inherit=True)
         except (SyntaxError, ValueError):
@@ -91,6 +93,10 @@ def _prepare_code(server, prepared, source, filename):
         text = source if isinstance(source, str) else _decode(source)
     except (SyntaxError, UnicodeDecodeError):
         return compile(source, filename, "exec", dont_inherit=True)  # CPython's own error for the bytes
+    if options.get("model_configured"):
+        code = _checkpointed_as_it_is(server, text, filename, options)
+        if code is not None:
+            return code
     plan = prepared.plan = _ask_for_plan(server, text, filename)
     if plan is None:
         return compile(text, filename, "exec", dont_inherit=True)
@@ -99,7 +105,25 @@ def _prepare_code(server, prepared, source, filename):
     return _compile_program(server, text if plan.get("rewritten") is None else plan["rewritten"], filename, plan, options)
 
 
-def _compile_program(server, text, filename, plan, options):
+def _checkpointed_as_it_is(server, text, filename, options):
+    """The code of a source CPython parses, with its checkpoints; None when it does not parse."""
+    import ast
+
+    try:
+        tree = ast.parse(text, filename)  # warns about the source as CPython's compile() does
+    except (SyntaxError, ValueError):
+        return None
+    selection = modules.load("aiython_bridge.recovery.selection")
+    plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=True, name=display_name(filename))}
+    return _compile_program(server, text, filename, plan, options, tree=tree)
+
+
+def display_name(filename):
+    """The name ids use: a file's base name, or `<string>` / `<stdin>` (as the frontend's)."""
+    return filename if filename.startswith("<") else os.path.basename(filename)
+
+
+def _compile_program(server, text, filename, plan, options, tree=None):
     """The entry program's code from its plan: its blocks, and its checkpoints when a model is
     configured (recovery, SPEC §4.2)."""
     from aiython_bridge.program_code import compile_plan
@@ -111,7 +135,7 @@ def _compile_program(server, text, filename, plan, options):
         from aiython_bridge.recovery import sources
 
         checkpoints = sources.runtime_for(server, options)
-    return compile_plan(text, filename, plan, blocks=blocks, checkpoints=checkpoints, entry=True)
+    return compile_plan(text, filename, plan, blocks=blocks, checkpoints=checkpoints, entry=True, tree=tree)
 
 
 def start_program(server, prepared):

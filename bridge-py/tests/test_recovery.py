@@ -518,7 +518,11 @@ class ProjectModules(unittest.TestCase):
         import_hook.install(server, {"project_root": self.root, "model_configured": model_configured})
         return server
 
-    def test_project_module_gets_its_nested_checkpoints(self):
+    def write_helper(self, source):
+        with open(os.path.join(self.root, "helper.py"), "w") as f:
+            f.write(textwrap.dedent(source))
+
+    def test_a_project_module_that_parses_gets_its_nested_checkpoints_without_the_host(self):
         server = self.install(self.plan_for)
         self.program.runtime.decisions = LocalDecisions(complete(3))
         import helper
@@ -527,32 +531,38 @@ class ProjectModules(unittest.TestCase):
         self.program.runtime.callers.top_codes.add(sys._getframe().f_code)
         self.assertEqual(helper.scale(2), 6)
         self.assertEqual(helper.loaded, "loaded")
-        [message] = [m for m in server.sent if m["module"] == "helper"]
-        self.assertEqual(message["type"], "plan")
-        self.assertEqual(message["path"], os.path.join(self.root, "helper.py"))
-        self.assertIn("def scale(x):", message["source"])
+        self.assertEqual(server.sent, [], "the bridge selected the checkpoints itself")
         self.assertEqual(type(helper.__spec__.loader).__name__, "ProjectLoader")
-        # Top-level statements of an imported module are never checkpoints, even if the plan names them.
+        # Top-level statements of an imported module are never checkpoints.
         ids = [c.id for c in self.program.runtime._checkpoints if c.filename.endswith("helper.py")]
-        self.assertEqual(len(ids), 2)
+        self.assertEqual(ids, ["helper.py:c1", "helper.py:c2"])
 
-    def test_blocks_of_a_module_call_a_runtime_of_their_own_bound_nowhere(self):
+    def test_a_project_module_that_does_not_parse_is_planned_by_the_host(self):
+        self.write_helper("""\
+            def ask():
+                return ask the oracle
+        """)
         rewritten = "def ask():\n    return _rt.block(1)\n"
         block = {"id": "helper.py:1", "index": 1, "statement": "ask the oracle", "kind": "expression",
                  "span": {"line": 2, "column": 11, "end_line": 2, "end_column": 25}, "target": None,
                  "output_type": None, "requires_result": True, "directive": {}, "is_async": False, "function": "ask"}
         # Without a model a reached block raises AIError: enough to see which runtime it called.
-        self.install({"rewritten": rewritten, "runtimeName": "_rt", "blocks": [block], "checkpoints": [],
-                      "diagnostics": []}, model_configured=False)
+        server = self.install({"rewritten": rewritten, "runtimeName": "_rt", "blocks": [block], "checkpoints": [],
+                               "diagnostics": []}, model_configured=False)
         names = set(vars(builtins))
         import helper
         from aiython_bridge.errors import AIError
 
         with self.assertRaisesRegex(AIError, "no model configured"):
             helper.ask()
+        [message] = server.sent
+        self.assertEqual((message["type"], message["module"], message["entry"]), ("plan", "helper", False))
+        self.assertEqual(message["path"], os.path.join(self.root, "helper.py"))
+        self.assertIn("return ask the oracle", message["source"])
         self.assertEqual(set(vars(builtins)), names, "the module's runtime is a constant of its code, not a name")
 
     def test_diagnostics_fail_the_import_as_a_syntax_error(self):
+        self.write_helper("x = pick one\n")
         self.install({"rewritten": None, "runtimeName": "_rt", "blocks": [], "checkpoints": [],
                       "diagnostics": [{"line": 3, "column": 4, "message": "malformed directive"}]})
         with self.assertRaises(SyntaxError) as caught:
@@ -560,12 +570,11 @@ class ProjectModules(unittest.TestCase):
         self.assertEqual((caught.exception.msg, caught.exception.lineno, caught.exception.offset),
                          ("malformed directive", 3, 5))
 
-    def test_a_null_plan_imports_the_module_unchanged(self):
+    def test_a_null_plan_imports_the_module_as_cpython_would(self):
+        self.write_helper("x = pick one\n")
         server = self.install(None)
-        import helper
-
-        with self.assertRaises(NameError):
-            helper.scale(2)
+        with self.assertRaises(SyntaxError):
+            import helper  # noqa: F401
         self.assertEqual(len(server.sent), 1)
 
     def test_modules_outside_the_project_are_not_planned(self):

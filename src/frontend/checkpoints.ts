@@ -3,11 +3,15 @@
 //   - any module: every simple statement (assignment, augmented or annotated assignment,
 //     expression statement, `del`, `return`, `assert`, `import`) nested in a function, method,
 //     class, loop, `if` or `match` body, at any depth.
-// Never: statements anywhere inside a user `try` or `with` (user handlers see the exception
-// first; a function body defined there starts afresh, since it runs when called), docstrings,
+// Never: statements inside the body of a user `try` or `with` (user handlers see the exception
+// first; the `except`, `else` and `finally` clauses are not protected by it, and a function body
+// defined there starts afresh, since it runs when called), docstrings,
 // `from __future__` imports (they must stay first in the file), statement blocks (generated
-// runtime calls). Top-level statements of an imported project module are not checkpointed: they
-// run once, at import time, inside the importer's `import` statement, which is its own checkpoint.
+// runtime calls). The bridge selects by the same rule from CPython's AST for sources that
+// compile (bridge-py/aiython_bridge/recovery/selection.py; test/checkpoint-agreement.test.ts
+// proves the two equal on the standard library). Top-level statements of an imported project
+// module are not checkpointed: they run once, at import time, inside the importer's `import`
+// statement, which is its own checkpoint.
 
 import type { CheckpointInfo } from "./plan.js";
 import type { LineIndex } from "./positions.js";

@@ -4,7 +4,7 @@
 
 import { normaliseAnnotation } from "./annotations.js";
 import type { IndexPart, Param, ParamKind, PartMap, Signature, StatementEntry, TopLevelRange } from "./program-index.js";
-import type { SyntaxTree, TreeCursor } from "./syntax-tree.js";
+import type { SyntaxNode, SyntaxTree, TreeCursor } from "./syntax-tree.js";
 
 interface Context {
   scope: string;
@@ -105,13 +105,16 @@ export class TreeIndexer {
   /** Cursor on a statement. */
   private statement(ctx: Context, first: boolean): void {
     const { cursor } = this;
-    const type = typeOf(cursor);
+    const type = this.statementType();
     if (type === "case_clause") return this.clauses(ctx);
     const entry: StatementEntry = {
       start: this.map(cursor.startIndex, "start"), end: this.map(cursor.endIndex, "end"), type, compound: !SIMPLE.has(type),
       topLevel: ctx.topLevel, inTryOrWith: ctx.inTryOrWith, docstring: false, future: type === "future_import_statement",
       target: null, annotation: null, ownAnnotation: null, scope: ctx.scope,
     };
+    // tree-sitter counts a block's trailing comments as part of it; CPython's span ends at the
+    // last token of code (the bridge's selection reads CPython's).
+    if (entry.compound) entry.end = this.map(contentEnd(cursor.currentNode), "end");
     this.part.statements.push(entry);
     if (type === "expression_statement") this.expressionStatement(entry, ctx, first);
     else if (type === "function_definition" || type === "class_definition") this.definition(ctx);
@@ -120,16 +123,32 @@ export class TreeIndexer {
       if (t === "function_definition" || t === "class_definition") this.definition(ctx);
     });
     else if (entry.compound) {
-      const inner = type === "try_statement" || type === "with_statement" ? { ...ctx, inTryOrWith: true } : ctx;
-      this.clauses({ ...inner, topLevel: false, docstrings: false });
+      // Only a `try` or `with` body is the user's to handle; its except, else and finally
+      // clauses are not protected by it (SPEC §4.2, the bridge's recovery/selection.py).
+      const inner = { ...ctx, topLevel: false, docstrings: false };
+      const protectsBody = type === "try_statement" || type === "with_statement";
+      this.clauses(inner, protectsBody ? { ...inner, inTryOrWith: true } : inner);
     }
   }
 
-  /** Cursor on a compound statement or clause: walks every block below it and below its clauses. */
-  private clauses(ctx: Context): void {
+  /**
+   * The statement's node type, except that tree-sitter reads `type(x).attr = value` (an
+   * assignment whose target starts with a call of `type`) as a `type X = …` alias statement: a
+   * real one has a space, then a name, after the soft keyword.
+   */
+  private statementType(): string {
+    const type = typeOf(this.cursor);
+    if (type !== "type_alias_statement") return type;
+    const start = this.cursor.startIndex;
+    return /^type[ \t]+[^\W\d]/u.test(this.text.slice(start, start + 6)) ? type : "expression_statement";
+  }
+
+  /** Cursor on a compound statement or clause: walks its own block with `body` (a `try` or
+   * `with` body is protected) and the blocks of its clauses with `ctx`. */
+  private clauses(ctx: Context, body: Context = ctx): void {
     this.eachChild(() => {
       const t = typeOf(this.cursor);
-      if (t === "block") this.suite({ ...ctx, topLevel: false, docstrings: false });
+      if (t === "block") this.suite({ ...body, topLevel: false, docstrings: false });
       else if (CLAUSES.has(t)) this.clauses(ctx);
     });
   }
@@ -139,7 +158,7 @@ export class TreeIndexer {
     if (!cursor.gotoFirstChild()) return;
     const t = typeOf(cursor);
     if ((t === "string" || t === "concatenated_string") && first && ctx.docstrings && !cursor.gotoNextSibling()) {
-      entry.docstring = true;
+      entry.docstring = isPlainString(cursor.currentNode);
     } else if (t === "assignment" || t === "augmented_assignment") {
       this.assignment(entry, ctx, t);
     }
@@ -153,7 +172,8 @@ export class TreeIndexer {
     let chained = false;
     this.eachChild(() => {
       const f = fieldOf(this.cursor);
-      if (f === "left") leftName = typeOf(this.cursor) === "identifier" ? this.slice() : null;
+      // CPython folds identifiers to NFKC: `ｗｉｄｔｈ = 1` binds `width`.
+      if (f === "left") leftName = typeOf(this.cursor) === "identifier" ? this.slice().normalize("NFKC") : null;
       else if (f === "type") annotation = normaliseAnnotation(this.slice());
       else if (f === "right" && typeOf(this.cursor) === "assignment") chained = true;
     });
@@ -256,6 +276,27 @@ export class TreeIndexer {
     do visit();
     while (cursor.gotoNextSibling());
     cursor.gotoParent();
+  }
+}
+
+/** A docstring is a plain string literal, or several: no f-string or bytes among them (as CPython). */
+function isPlainString(node: SyntaxNode): boolean {
+  const pieces = node.type === "concatenated_string" ? node.namedChildren.filter((child) => child.type === "string") : [node];
+  return pieces.every((piece) => !/[fFbB]/.test((piece.firstChild?.text ?? "").replace(/["']+$/, "")));
+}
+
+/** Where the last token of code below `node` ends: trailing comments do not count. */
+function contentEnd(node: SyntaxNode): number {
+  let current = node;
+  for (;;) {
+    let last: SyntaxNode | null = null;
+    for (let i = current.childCount - 1; i >= 0 && last === null; i--) {
+      const child = current.child(i);
+      if (child && child.type !== "comment") last = child;
+    }
+    if (last === null) return current.endIndex;
+    if (last.childCount === 0) return last.endIndex;
+    current = last;
   }
 }
 

@@ -83,7 +83,6 @@ export class ProgramRun {
         inspect: command.inspect,
         project_root: config.projectRoot,
         context_values: profile?.contextValues ?? true,
-        plan_always: config.modelConfigured,
       },
     };
   }

@@ -86,8 +86,9 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool)
     by_start: dict[tuple[int, int], Site] = {}
     by_line: dict[int, list[Site]] = {}
     for site in index_statements(tree):
-        by_start.setdefault((site.node.lineno, columns.char(site.node.lineno, site.node.col_offset)), site)
-        by_line.setdefault(site.node.lineno, []).append(site)
+        line, column = columns.start(site.node)
+        by_start.setdefault((line, columns.char(line, column)), site)
+        by_line.setdefault(line, []).append(site)
     chosen: dict[int, tuple[int, dict, Site]] = {}  # id(statement) -> (index, info, site)
     resolved, skipped = [], []
     for entry_info in table:

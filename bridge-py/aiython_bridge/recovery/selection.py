@@ -23,11 +23,12 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 class Site:
     """Where a statement sits: its scope kind, whether it is top level, in a try/with body, a docstring."""
 
-    __slots__ = ("node", "scope", "top_level", "protected", "docstring", "scope_body")
+    __slots__ = ("node", "scope", "top_level", "protected", "docstring", "scope_body", "scope_node")
 
-    def __init__(self, node, scope, top_level, protected, docstring, scope_body):
+    def __init__(self, node, scope, top_level, protected, docstring, scope_body, scope_node):
         self.node, self.scope, self.top_level = node, scope, top_level
         self.protected, self.docstring, self.scope_body = protected, docstring, scope_body
+        self.scope_node = scope_node  # the Module, FunctionDef or ClassDef whose body holds it
 
 
 def bodies(node):
@@ -50,22 +51,22 @@ def index_statements(tree: ast.Module) -> list[Site]:
     """Every statement of the module with its Site, in source order."""
     sites: list[Site] = []
 
-    def walk(body, scope, top_level, protected, scope_body):
+    def walk(body, scope, top_level, protected, scope_node):
         for position, node in enumerate(body):
-            docstring = (position == 0 and body is scope_body and isinstance(node, ast.Expr)
+            docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
                          and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
-            sites.append(Site(node, scope, top_level, protected, docstring, scope_body))
+            sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node))
             if isinstance(node, _SCOPES):
                 kind = "class" if isinstance(node, ast.ClassDef) else (
                     "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
                 # A class body runs now (inside any enclosing try); a function body runs later.
                 inner_protected = protected if kind == "class" else False
-                walk(node.body, kind, False, inner_protected, node.body)
+                walk(node.body, kind, False, inner_protected, node)
                 continue
             for inner, is_protected_body in bodies(node):
-                walk(inner, scope, False, protected or is_protected_body, scope_body)
+                walk(inner, scope, False, protected or is_protected_body, scope_node)
 
-    walk(tree.body, "module", True, False, tree.body)
+    walk(tree.body, "module", True, False, tree)
     return sites
 
 
@@ -99,19 +100,29 @@ class Columns:
             return byte_col
         return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
 
+    def start(self, node) -> tuple[int, int]:
+        """(line, byte column) where the statement starts: a decorated definition at its first
+        decorator's `@` (the decorators are part of the statement, and run first)."""
+        decorators = getattr(node, "decorator_list", None)
+        if not decorators:
+            return node.lineno, node.col_offset
+        first = decorators[0]
+        line = self.lines[first.lineno - 1].encode("utf-8")
+        return first.lineno, line.rfind(b"@", 0, first.col_offset + 1)
+
     def segment(self, node) -> str:
-        first, last = node.lineno, node.end_lineno or node.lineno
+        (first, start), last = self.start(node), node.end_lineno or node.lineno
         if first == last:
             line = self.lines[first - 1].encode("utf-8")
-            return line[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
-        parts = [self.lines[first - 1].encode("utf-8")[node.col_offset:].decode("utf-8", "replace")]
+            return line[start:node.end_col_offset].decode("utf-8", "replace")
+        parts = [self.lines[first - 1].encode("utf-8")[start:].decode("utf-8", "replace")]
         parts += self.lines[first:last - 1]
         parts.append(self.lines[last - 1].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))
         return "\n".join(parts)
 
     def span(self, node) -> dict:
-        end_line = node.end_lineno or node.lineno
-        return {"line": node.lineno, "column": self.char(node.lineno, node.col_offset),
+        (line, start), end_line = self.start(node), node.end_lineno or node.lineno
+        return {"line": line, "column": self.char(line, start),
                 "end_line": end_line, "end_column": self.char(end_line, node.end_col_offset or 0)}
 
 
@@ -130,18 +141,39 @@ def single_target(node) -> str | None:
 
 
 def annotation_of(name: str, site: Site) -> str | None:
-    """The annotation text of `name` in the statement's own scope (its own, else the first one)."""
+    """The annotation of `name` for the statement (SPEC §3.2): its own, else the latest one
+    before it in its scope — an annotated assignment `name: T …`, or the enclosing function's
+    parameter `name: T`."""
     if isinstance(site.node, ast.AnnAssign):
         return ast.unparse(site.node.annotation)
-    pending = list(site.scope_body)
+    here = (site.node.lineno, site.node.col_offset)
+    found = None
+    for position, annotation in _scope_annotations(name, site.scope_node):
+        if position >= here:
+            break
+        found = annotation
+    return ast.unparse(found) if found is not None else None
+
+
+def _scope_annotations(name: str, scope_node):
+    """((line, column), annotation node) of `name` in the scope, in source order."""
+    if isinstance(scope_node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = scope_node.args
+        every = arguments.posonlyargs + arguments.args + [arguments.vararg] + arguments.kwonlyargs + [arguments.kwarg]
+        for argument in every:
+            if argument is not None and argument.arg == name and argument.annotation is not None:
+                yield (scope_node.lineno, scope_node.col_offset), argument.annotation
+    found = []
+    pending = list(scope_node.body)
     while pending:
-        node = pending.pop(0)
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
-            return ast.unparse(node.annotation)
+        node = pending.pop()
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.simple
+                and node.target.id == name):
+            found.append(((node.lineno, node.col_offset), node.annotation))
         if not isinstance(node, _SCOPES):
             for inner, _ in bodies(node):
                 pending.extend(inner)
-    return None
+    yield from sorted(found, key=lambda item: item[0])
 
 
 def suitable(site: Site, *, entry: bool) -> bool:

@@ -37,8 +37,6 @@ export interface RunOptions {
   project_root: string;
   /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */
   context_values: boolean;
-  /** Ask the host for a plan even when the source compiles (a model is configured: checkpoints). */
-  plan_always: boolean;
 }
 
 /** `error` of a failed request or op: `type` names the failure (see docs/protocol.md). */

@@ -55,7 +55,7 @@ export async function runFidelity(options: FidelityOptions): Promise<ProgramResu
     while (next < options.programs.length) {
       const index = next++;
       results[index] = await runProgram(options.programs[index], root, options);
-      while (results[handed]) options.onResult?.(results[handed++]);
+      for (; results[handed]; handed++) options.onResult?.(results[handed]);
     }
   };
   try {

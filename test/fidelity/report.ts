@@ -29,7 +29,7 @@ export function totalLine(results: ProgramResult[], interp: Interpreter): string
   const skipped = results.filter((r) => r.status === "skipped").length;
   const differ = results.length - identical - skipped;
   const skippedPart = skipped ? `, ${skipped} skipped` : "";
-  return `fidelity: ${results.length} programs, ${identical} identical, ${differ} differ${skippedPart} (Python ${interp.version}, ${interp.executable})`;
+  return `fidelity: ${results.length} program${results.length === 1 ? "" : "s"}, ${identical} identical, ${differ} differ${skippedPart} (Python ${interp.version}, ${interp.executable})`;
 }
 
 function describe(difference: Difference): string {

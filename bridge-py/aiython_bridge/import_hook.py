@@ -24,8 +24,8 @@ frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no bloc
   importer's `import` statement, which is a checkpoint of its own) and the module's own block
   Runtime.
 
-No bytecode cache is read or written for project modules: a cached .pyc would skip the plan,
-and an instrumented one would break later plain `python3` runs.
+The module's plain bytecode is cached in __pycache__ as python3 caches it (ProjectLoader); the
+instrumented code is never written there, where a later plain `python3` run would find it.
 
 This module stays beside the runner rather than in recovery/: it is SPEC §4.1's project-modules
 rule, installed whenever a model is configured, and serves AI blocks as much as checkpoints (a
@@ -35,7 +35,6 @@ CheckpointRuntime). Which files are project code is paths.py's rule, shared with
 
 from __future__ import annotations
 
-import ast
 import functools
 import os
 import sys
@@ -80,16 +79,16 @@ class ProjectModules:
         text = self._text(data)
         if text is None:
             return compile(data, path, "exec", dont_inherit=True)
+        program_code = modules.load("aiython_bridge.program_code")
         try:
-            tree = ast.parse(text, path)
+            tree = program_code.parse_quietly(text, path)
         except (SyntaxError, ValueError):
             tree = None
         if tree is not None:
             selection = modules.load("aiython_bridge.recovery.selection")
             plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=False, name=os.path.basename(path))}
-            compile_plan = modules.load("aiython_bridge.program_code").compile_plan
             checkpoints = sources.runtime_for(self.server, self.options) if plan["checkpoints"] else None
-            return compile_plan(text, path, plan, checkpoints=checkpoints, entry=False, tree=tree)
+            return program_code.compile_plan_quietly(text, path, plan, checkpoints=checkpoints, entry=False, tree=tree)
         plan = self._plan(text, path, fullname)
         if plan is None:
             return compile(data, path, "exec", dont_inherit=True)
@@ -97,8 +96,7 @@ class ProjectModules:
         source = plan["rewritten"] if plan.get("rewritten") is not None else text
         blocks = modules.load("aiython_bridge.runtime").Runtime(self.server, plan, self.options) if plan.get("blocks") else None
         checkpoints = sources.runtime_for(self.server, self.options) if plan.get("checkpoints") else None
-        compile_plan = modules.load("aiython_bridge.program_code").compile_plan
-        return compile_plan(source, path, plan, blocks=blocks, checkpoints=checkpoints, entry=False)
+        return program_code.compile_plan_quietly(source, path, plan, blocks=blocks, checkpoints=checkpoints, entry=False)
 
     def _text(self, data: bytes) -> str | None:
         if os.getpid() != self.server.pid or self.server.exiting:
@@ -127,7 +125,11 @@ class ProjectModules:
 
 
 class ProjectLoader(SourceFileLoader):
-    """SourceFileLoader whose code comes from the plan, with no bytecode cache."""
+    """SourceFileLoader whose code is the checkpointed (or planned) one.
+
+    CPython's own get_code still runs first, for what it leaves on disk: the module's plain
+    bytecode in __pycache__, written or refreshed exactly as python3 would (so a later plain run
+    finds it). Its code object is not the one run."""
 
     def __init__(self, fullname, path, *, modules):
         super().__init__(fullname, path)
@@ -135,10 +137,11 @@ class ProjectLoader(SourceFileLoader):
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
+        try:
+            SourceFileLoader.get_code(self, fullname)
+        except (SyntaxError, ValueError):
+            pass  # no bytecode for python3 either; the plan may have the module's AI blocks
         return self._modules.code_for(self.get_data(path), path, fullname)
-
-    def set_data(self, path, data, *, _mode=0o666):
-        pass
 
 
 def _raise_first_diagnostic(plan, path, text) -> None:

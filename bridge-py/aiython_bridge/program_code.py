@@ -10,6 +10,7 @@ bound in builtins or in the module's globals.
 """
 
 import ast
+import warnings
 
 from aiython_bridge import code_constants, modules
 
@@ -38,6 +39,22 @@ def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, 
         })
     code = compile(tree, filename, "exec", dont_inherit=True)
     return code_constants.bind(code, mapping) if mapping else code
+
+
+def parse_quietly(text, filename):
+    """The AST, without the SyntaxWarnings CPython's own compile of the source has already
+    given (or, for a module with valid bytecode, never gives): warnings are CPython's to emit,
+    exactly once. (catch_warnings swaps the process's filters for the duration.)"""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename)
+
+
+def compile_plan_quietly(*args, **kwargs):
+    """compile_plan without the compiler's warnings (the retry copies would repeat them)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compile_plan(*args, **kwargs)
 
 
 def _point_blocks_at_placeholder(tree, runtime_name):

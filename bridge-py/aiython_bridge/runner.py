@@ -106,13 +106,14 @@ def _prepare_code(server, prepared, source, filename):
 
 
 def _checkpointed_as_it_is(server, text, filename, options):
-    """The code of a source CPython parses, with its checkpoints; None when it does not parse."""
-    import ast
-
+    """The code of a source CPython compiles, with its checkpoints; None when it does not."""
     try:
-        tree = ast.parse(text, filename)  # warns about the source as CPython's compile() does
+        compile(text, filename, "exec", dont_inherit=True)  # CPython's own warnings, once
     except (SyntaxError, ValueError):
         return None
+    from aiython_bridge import program_code
+
+    tree = program_code.parse_quietly(text, filename)
     selection = modules.load("aiython_bridge.recovery.selection")
     plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=True, name=display_name(filename))}
     return _compile_program(server, text, filename, plan, options, tree=tree)
@@ -126,7 +127,7 @@ def display_name(filename):
 def _compile_program(server, text, filename, plan, options, tree=None):
     """The entry program's code from its plan: its blocks, and its checkpoints when a model is
     configured (recovery, SPEC §4.2)."""
-    from aiython_bridge.program_code import compile_plan
+    from aiython_bridge.program_code import compile_plan_quietly
     from aiython_bridge.runtime import Runtime
 
     blocks = Runtime(server, plan, options) if plan.get("blocks") else None
@@ -135,7 +136,7 @@ def _compile_program(server, text, filename, plan, options, tree=None):
         from aiython_bridge.recovery import sources
 
         checkpoints = sources.runtime_for(server, options)
-    return compile_plan(text, filename, plan, blocks=blocks, checkpoints=checkpoints, entry=True, tree=tree)
+    return compile_plan_quietly(text, filename, plan, blocks=blocks, checkpoints=checkpoints, entry=True, tree=tree)
 
 
 def start_program(server, prepared):

@@ -1,5 +1,7 @@
-// This run's use of the journal (SPEC §11). The database opens in the background while the
-// program starts, and every write waits for it in order. Anything that goes wrong — the journal
+// This run's use of the journal (SPEC §11). The database opens at the first model exchange to
+// record or look up; the invocations that came before wait for it in memory. A run in which no
+// model answered (none was reached, or none could be: an unreachable server) writes nothing and
+// leaves no `.aiython/` behind, as python3 would not. Every write waits for the open, in order. Anything that goes wrong — the journal
 // cannot be opened, or a write fails later — prints one `aiython: journal disabled: …` line and the
 // run goes on unrecorded: the journal never costs the program its output.
 
@@ -24,17 +26,25 @@ interface Open {
 }
 
 export class JournalSession {
-  private readonly ready: Promise<Open | null>;
+  private opening: Promise<Open | null> | null = null;
   private failure: string | null = null;
   private finished = false;
+  /** Invocations recorded before the first exchange opened the journal. */
+  private waiting: InvocationEntry[] = [];
 
-  constructor(private readonly opts: JournalSessionOptions) {
-    this.ready = this.open();
+  constructor(private readonly opts: JournalSessionOptions) {}
+
+  /** The open journal (opened now if this is the first use), or null. */
+  private get ready(): Promise<Open | null> {
+    return (this.opening ??= this.open());
   }
+
+  /** Writes wait for the open; before the first exchange nothing opens it. */
 
   recordExchange(exchange: RecordedExchange): void {
     if (!this.opts.record) return;
     const { redact } = this.opts;
+    this.opening ??= this.open();
     this.write((open) =>
       open.journal.putExchange(open.runId, { ...exchange, requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) }, new Date()),
     );
@@ -42,6 +52,10 @@ export class JournalSession {
 
   recordInvocation(entry: InvocationEntry): void {
     if (!this.opts.record) return;
+    if (this.opening === null) {
+      this.waiting.push(entry);
+      return;
+    }
     this.write((open) => open.runId !== null && open.journal.addInvocation(open.runId, entry));
   }
 
@@ -61,7 +75,8 @@ export class JournalSession {
   async finish(end: RunEnd): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    const open = await this.ready;
+    if (this.opening === null) return; // nothing was recorded or looked up
+    const open = await this.opening;
     if (!open) return;
     try {
       if (open.runId !== null && this.failure === null) open.journal.endRun(open.runId, end);
@@ -80,7 +95,9 @@ export class JournalSession {
         return null;
       }
       try {
-        return { journal, runId: this.opts.record ? journal.startRun(this.opts.run) : null };
+        const runId = this.opts.record ? journal.startRun(this.opts.run) : null;
+        if (runId !== null) for (const entry of this.waiting.splice(0)) journal.addInvocation(runId, entry);
+        return { journal, runId };
       } catch (error) {
         journal.close();
         throw error;
@@ -92,8 +109,8 @@ export class JournalSession {
   }
 
   private write(work: (open: Open) => unknown): void {
-    if (this.finished) return;
-    void this.ready.then((open) => {
+    if (this.finished || this.opening === null) return;
+    void this.opening.then((open) => {
       if (!open || this.failure !== null) return;
       try {
         work(open);

@@ -168,4 +168,7 @@ def _suspended_frames(task) -> list:
 
 
 def _inside(ranges, line) -> bool:
-    return any(start <= line <= end for start, end in ranges)
+    for start, end in ranges:
+        if start <= line <= end:
+            return True
+    return False

@@ -143,6 +143,22 @@ class CheckpointRuntime:
         return recoverable(exc, frame) and not self.callers.caller_sees_first(frame, exc)
 
 
+def _untraced(work, *args, _gettrace=sys.gettrace, _settrace=sys.settrace, _getprofile=sys.getprofile,
+              _setprofile=sys.setprofile):
+    """work(*args) with the program's trace and profile functions set aside: a debugger or a
+    profiler the program installed sees the handler's one call, not the bridge deciding."""
+    tracer, profiler = _gettrace(), _getprofile()
+    if tracer is None and profiler is None:
+        return work(*args)
+    _settrace(None)
+    _setprofile(None)
+    try:
+        return work(*args)
+    finally:
+        _settrace(tracer)
+        _setprofile(profiler)
+
+
 class FileCheckpoints:
     """The calls of one file's generated handlers (see the module docstring); K indexes `table`."""
 
@@ -155,7 +171,7 @@ class FileCheckpoints:
         runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
         failure = self._pending_failure(checkpoint, frame)
         try:
-            runtime.decide(checkpoint, failure, frame)
+            _untraced(runtime.decide, checkpoint, failure, frame)
         except BaseException:
             runtime.close(checkpoint, frame, failure)
             raise
@@ -212,7 +228,7 @@ class FileCheckpoints:
         runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
         failure = runtime.open(checkpoint, sys.exception(), frame)
         try:
-            runtime.decide(checkpoint, failure, frame)
+            _untraced(runtime.decide, checkpoint, failure, frame)
             return failure.decision is not DONE
         finally:
             runtime.close(checkpoint, frame, failure)

@@ -155,7 +155,10 @@ class _Handler:
                 store = ast.Name(id=info["target"], ctx=ast.Store(), **self.where)
                 bind = ast.Assign(targets=[store], value=self.call("value"), **self.where)
                 steps.append(ast.If(test=self.call("binding"), body=[bind], orelse=[], **self.where))
-            if info["is_return"]:
+            if info["is_return"] and self.stmt.value is None:
+                # A bare `return` stays bare: a value is a SyntaxError in an async generator.
+                steps += [ast.Expr(value=self.call("returned"), **self.where), ast.Return(value=None, **self.where)]
+            elif info["is_return"]:
                 steps.append(ast.Return(value=self.call("returned"), **self.where))
         recursion = ast.ExceptHandler(type=self.const(RECURSION_ERROR), name=None, body=[self.reraise()], **self.where)
         return ast.Try(body=[self.stmt], handlers=[recursion, self.handler(steps)], orelse=[], finalbody=[], **self.where)

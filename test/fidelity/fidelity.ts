@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { compareRuns, type Difference } from "./compare.js";
+import { documentedDifference, type DocumentedDifference } from "./documented.js";
 import type { Interpreter } from "./interpreter.js";
 import type { Program } from "./program.js";
 import { prepareProject } from "./project.js";
@@ -18,6 +19,8 @@ export const TIMEOUT_SECONDS = 60;
 export interface ModeDifferences {
   mode: ModeName;
   differences: Difference[];
+  /** Set when README's "Known differences" explains exactly these differences (documented.ts). */
+  documented?: DocumentedDifference;
 }
 
 export type ProgramResult =
@@ -36,6 +39,11 @@ export interface FidelityOptions {
 
 export function isIdentical(result: ProgramResult): boolean {
   return result.status === "skipped" || (result.status === "compared" && result.modes.every((m) => m.differences.length === 0));
+}
+
+/** Identical, or differing only as README's "Known differences" documents. */
+export function isAccepted(result: ProgramResult): boolean {
+  return result.status === "skipped" || (result.status === "compared" && result.modes.every((m) => m.differences.length === 0 || m.documented));
 }
 
 /** The entries `only` names (all of them when empty), or only the --fast ones; throws on an unknown name. */
@@ -84,8 +92,15 @@ async function runProgram(program: Program, root: string, options: FidelityOptio
   fs.rmSync(project.work, { recursive: true, force: true });
   fs.rmSync(project.pristine, { recursive: true, force: true });
   const [baseline, ...others] = runs;
-  const modes = others.map((run, i) => ({ mode: options.modes[i + 1].name, differences: compareRuns(run, baseline, TIMEOUT_SECONDS) }));
+  const modes = others.map((run, i) => compareMode(name, options.modes[i + 1].name, run, baseline, options.interp));
   return { name, status: "compared", baselineExit: baseline.timedOut ? "timed out" : baseline.exit, modes };
+}
+
+function compareMode(program: string, mode: ModeName, run: Run, baseline: Run, interp: Interpreter): ModeDifferences {
+  const differences = compareRuns(run, baseline, TIMEOUT_SECONDS);
+  const onlyOutput = differences.length > 0 && differences.every((d) => d.kind === "line" || d.kind === "exit");
+  const documented = onlyOutput ? documentedDifference(program, mode, interp.version, run, baseline) : undefined;
+  return documented ? { mode, differences, documented } : { mode, differences };
 }
 
 function keepRun(dir: string, mode: string, run: Run): void {

@@ -1,12 +1,13 @@
 // The lines a fidelity run prints: one per program (one per differing mode), then the total.
 //   identical  NAME
+//   documented NAME (configured): fails test_a, test_b as README's "Known differences" says: <why>
 //   differs    NAME (configured): first differing line: stderr:12: <ours> | <theirs>; exit status 1 | 0; left behind: .aiython/
 //   skipped    NAME: why this interpreter cannot run it
 //   broken     NAME: why its project folder could not be made
 // "ours" is the aiython run (or python3's second run under --calibrate), "theirs" python3's.
 
 import type { Difference } from "./compare.js";
-import { isIdentical, type ProgramResult } from "./fidelity.js";
+import { isAccepted, isIdentical, type ProgramResult } from "./fidelity.js";
 import type { Interpreter } from "./interpreter.js";
 
 const WIDTH = 110;
@@ -20,16 +21,21 @@ export function resultLines(result: ProgramResult): string[] {
       return [`broken     ${name}: ${result.reason}`];
     case "compared":
       if (isIdentical(result)) return [`identical  ${name}`];
-      return result.modes.filter((m) => m.differences.length).map((m) => `differs    ${name} (${m.mode}): ${m.differences.map(describe).join("; ")}`);
+      return result.modes.filter((m) => m.differences.length).map((m) => {
+        if (m.documented) return `documented ${name} (${m.mode}): fails ${m.documented.failing.join(", ")} as README's "Known differences" says: ${m.documented.readme}`;
+        return `differs    ${name} (${m.mode}): ${m.differences.map(describe).join("; ")}`;
+      });
   }
 }
 
 export function totalLine(results: ProgramResult[], interp: Interpreter): string {
   const identical = results.filter((r) => r.status === "compared" && isIdentical(r)).length;
+  const documented = results.filter((r) => r.status === "compared" && !isIdentical(r) && isAccepted(r)).length;
   const skipped = results.filter((r) => r.status === "skipped").length;
-  const differ = results.length - identical - skipped;
+  const differ = results.length - identical - documented - skipped;
+  const documentedPart = documented ? `, ${documented} documented` : "";
   const skippedPart = skipped ? `, ${skipped} skipped` : "";
-  return `fidelity: ${results.length} program${results.length === 1 ? "" : "s"}, ${identical} identical, ${differ} differ${skippedPart} (Python ${interp.version}, ${interp.executable})`;
+  return `fidelity: ${results.length} program${results.length === 1 ? "" : "s"}, ${identical} identical${documentedPart}, ${differ} differ${skippedPart} (Python ${interp.version}, ${interp.executable})`;
 }
 
 function describe(difference: Difference): string {

@@ -25,10 +25,10 @@ from __future__ import annotations
 import os
 import sys
 
+from .. import modules
 from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
-from .pause import RecoveryPause
 
 MAX_CONSULTATIONS = 2
 _NOTHING = object()
@@ -134,7 +134,8 @@ class CheckpointRuntime:
             failure.attempt += 1
             retry_allowed = checkpoint.retry_allowed and not self.callers.through_other_project_frame(
                 frame, exc, checkpoint)
-            return RecoveryPause(self, checkpoint, frame, exc, attempt=failure.attempt, original=failure.original,
+            pause = modules.load("aiython_bridge.recovery.pause")  # contracts and frame tools: loaded at the first failure
+            return pause.RecoveryPause(self, checkpoint, frame, exc, attempt=failure.attempt, original=failure.original,
                                  retry_allowed=retry_allowed)
         except Exception as fault:
             return internal(failure.original, fault)

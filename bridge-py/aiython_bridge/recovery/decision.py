@@ -7,8 +7,7 @@ a fault of the bridge itself (`internal`) never replaces the program's exception
 
 from __future__ import annotations
 
-from ..describe import type_label
-from ..frameops import program_error
+from .. import modules
 
 
 class Note(str):
@@ -49,6 +48,9 @@ def add_note(exc, text: str) -> None:
 
 
 def describe_exception(exc) -> str:
+    # describe/ and frameops/ are loaded when the first note is written, not at start-up.
+    type_label = modules.load("aiython_bridge.describe").type_label
+    program_error = modules.load("aiython_bridge.frameops").program_error
     return f"{type_label(type(exc))}: {program_error(exc).message}"
 
 

@@ -22,7 +22,6 @@ Checked without running program code:
 from __future__ import annotations
 
 import ast
-import linecache
 import sys
 
 from .. import pycompat
@@ -233,6 +232,8 @@ def _has_value_return(function) -> bool:
 
 
 def _parse(filename, globals_):
+    import linecache  # (and tokenize) only when an exception is analysed: python3 starts without them
+
     try:
         return ast.parse("".join(linecache.getlines(filename, globals_)), filename)
     except (SyntaxError, ValueError, MemoryError, RecursionError):

@@ -7,7 +7,7 @@ tests answer from a function in the process (tests/support.py).
 
 from __future__ import annotations
 
-from .. import pauses
+from .. import modules
 from .checkpoints import CheckpointRuntime
 
 
@@ -17,15 +17,20 @@ class HostDecisions:
     def __init__(self, server):
         self.server = server
         if server.pause_router is None:
-            server.pause_router = lambda message: pauses.route(server, message)
+            server.pause_router = lambda message: _pauses().route(server, message)
 
     def consult(self, pause):
         pause.server = self.server
-        return pauses.serve(pause)
+        return _pauses().serve(pause)
 
     async def aconsult(self, pause):
         pause.server = self.server
-        return await pauses.serve_async(pause)
+        return await _pauses().serve_async(pause)
+
+
+def _pauses():
+    """pauses.py and what it needs (contracts, frame tools): loaded at the first consultation."""
+    return modules.load("aiython_bridge.pauses")
 
 
 _runtime: CheckpointRuntime | None = None

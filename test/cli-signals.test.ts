@@ -1,12 +1,17 @@
 // End-to-end: signals, crashes and pipes (SPEC §2, §4.1). The CLI is started in its own process
-// group so that "Ctrl-C" can be sent to the whole group, as a terminal does.
+// group so that "Ctrl-C" can be sent to the whole group, as a terminal does. A signal that
+// arrives while a pause waits on the model (an AI block, a recovery consultation) ends the run
+// as it would during time.sleep, and the journal records it.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { test } from "node:test";
+import path from "node:path";
 import { execa } from "execa";
-import { CLI, PROGRAMS, PYTHON, cleanEnv, pidAlive } from "./support/run-cli.js";
+import { CLI, PROGRAMS, PYTHON, aiython, cleanEnv, pidAlive } from "./support/run-cli.js";
+import { startLoopbackModel, type LoopbackModel } from "./support/loopback-model.js";
+import { tempProject } from "./support/temp-project.js";
 
 interface Started {
   pid: number;
@@ -14,8 +19,8 @@ interface Started {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }>;
 }
 
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Started {
-  const child = spawn(command, args, { cwd: PROGRAMS, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv(), cwd = PROGRAMS): Started {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   let resolvePid!: (pid: number) => void;
@@ -111,4 +116,55 @@ test("`| head -1`: same output and statuses as python3, aiython survives EPIPE",
   assert.equal(ours.stdout, theirs.stdout);
   assert.equal(ours.stderr, theirs.stderr);
   assert.match(String(ours.stdout), /^line 0\nstatus \d+$/);
+});
+
+// ---- signals while a pause waits on the model ------------------------------------------------
+
+/** block_waits.py in a project whose model answers after a minute; resolves once the model was asked. */
+async function waitingOnModel(model: LoopbackModel, args: string[]) {
+  const dir = tempProject({ "block_waits.py": { copy: path.join(PROGRAMS, "block_waits.py") } }, { prefix: "aiython-signals-" });
+  const env = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "sk-test" });
+  const run = start(CLI, ["block_waits.py", ...args], env, dir);
+  const asked = model.requests.length;
+  await run.programPid;
+  const until = Date.now() + 20_000;
+  while (model.requests.filter((r) => r.path.endsWith("/chat/completions")).length <= asked && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { run, dir, env };
+}
+
+for (const [what, args] of [["an AI block waits on the model", []], ["a recovery consultation waits on the model", ["recovery"]]] as const) {
+  for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+    test(`${signal} while ${what}: the run ends by ${signal} (128+n), and the journal says so`, async () => {
+      const model = await startLoopbackModel({ responder: () => ({ delayMs: 60_000, content: "too late" }) });
+      try {
+        const { run, dir, env } = await waitingOnModel(model, [...args]);
+        const programPid = await run.programPid;
+        process.kill(run.pid, signal);
+        const result = await run.done;
+        assert.equal(result.signal, signal, `ended by ${signal}, not status ${result.code}: ${result.stderr}`);
+        assert.equal(result.stderr, "");
+        assert.match(result.stdout, /^pid \d+\n$/);
+        assert.ok(await gone(programPid));
+        const runs = await aiython(["runs", "list"], { cwd: dir, env });
+        assert.match(runs.stdout, new RegExp(`block_waits\\.py\\s+${signal}\\s`), runs.stdout);
+      } finally {
+        await model.close();
+      }
+    });
+  }
+}
+
+test("SIGTERM while an AI block waits: the program's own handler runs and its status is the run's", async () => {
+  const model = await startLoopbackModel({ responder: () => ({ delayMs: 60_000, content: "too late" }) });
+  try {
+    const { run } = await waitingOnModel(model, ["handle"]);
+    process.kill(run.pid, "SIGTERM");
+    const result = await run.done;
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stdout, /handler ran\n$/);
+  } finally {
+    await model.close();
+  }
 });

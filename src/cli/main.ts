@@ -3,7 +3,7 @@
 // User mistakes end with one `aiython: …` line on stderr; nothing else of aiython's ever goes
 // to stdout.
 
-import { ExitStatus, isAiythonError, UsageError, type RunOutcome } from "../errors.js";
+import { ExitStatus, InternalError, isAiythonError, UsageError, type RunOutcome } from "../errors.js";
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import { BRIDGE_DIR } from "../recovery/bridge/start-bridge.js";
 import { earlyStart, takeHandoff } from "./early-start.js";
@@ -93,4 +93,10 @@ function failed(error: unknown): void {
   process.exitCode = ExitStatus.internal;
 }
 
-main(process.argv.slice(2)).then(finish, failed);
+// A run whose promise never settles would let Node exit 0 once nothing is left to wait for:
+// that is a bug of aiython, never the program's status.
+let settled = false;
+process.once("beforeExit", () => {
+  if (!settled) failed(new InternalError("the run ended without an outcome"));
+});
+main(process.argv.slice(2)).then(finish, failed).finally(() => (settled = true));

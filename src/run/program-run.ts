@@ -139,7 +139,7 @@ export class ProgramRun {
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
-    this.coordinator?.cancelAll();
+    this.coordinator?.bridgeEnded();
     await this.coordinator?.settled();
     const outcome = this.problem ?? outcomeOf(end, relayed);
     await this.observers?.finish(

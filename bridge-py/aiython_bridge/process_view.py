@@ -24,8 +24,7 @@ BOOT_DIR = os.path.join(BRIDGE_TOP, "aiython_bridge", "start")
 
 def set_process_view(kind, target, message, compiled=False):
     args = list(message.get("argv", []))
-    if message.get("orig_argv"):
-        sys.orig_argv = [sys.orig_argv[0]] + list(message["orig_argv"])
+    sys.orig_argv = [sys.orig_argv[0]] + list(message["orig_argv"])  # python3's, options included
     _drop_bridge_paths()
     safe_path = getattr(sys.flags, "safe_path", False)
     if kind == "file":

@@ -83,13 +83,17 @@ def _prepare_source(server, prepared, target):
     """A file, stdin or -c program: its code, or the error CPython raises before running it."""
     kind = prepared.kind
     source = _read_source(kind, target)
-    if kind == "file" and source_bytes.is_compiled(target["path"], source, False):
-        prepared.compiled = True
-        try:
-            prepared.code = source_bytes.compiled_code(source)
-        except (RuntimeError, EOFError) as exc:
-            prepared.refused = exc
-        return
+    if kind == "file":
+        skip = prepared.options.get("skip_first_line", False)
+        if source_bytes.is_compiled(target["path"], source, skip):
+            prepared.compiled = True
+            try:
+                prepared.code = source_bytes.compiled_code(source)
+            except (RuntimeError, EOFError) as exc:
+                prepared.refused = exc
+            return
+        if skip:
+            source = source_bytes.without_first_line(source)
     filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
     try:
         prepared.code = _prepare_code(server, prepared, source, filename)

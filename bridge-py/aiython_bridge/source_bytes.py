@@ -1,5 +1,5 @@
 """The entry program's bytes as python3 takes them before anything is parsed (SPEC §4.1:
-entries that are not programs): a compiled file, and the sources CPython refuses before
+entries that are not programs): a compiled file, `-x`, and the sources CPython refuses before
 parsing, with the very error python3 prints.
 
 python3 reads a script file through its file tokenizer (Parser/tokenizer.c), whose errors differ
@@ -31,6 +31,12 @@ _NON_UTF8 = (
     "see https://peps.python.org/pep-0263/ for details"
 )
 _NULL_BYTES = "source code cannot contain null bytes"
+
+
+def without_first_line(data):
+    """`-x`: the first line is skipped up to its newline, which stays (line numbers do not move)."""
+    newline = data.find(b"\n")
+    return data[newline:] if newline >= 0 else b""
 
 
 def is_compiled(path, data, skip_first_line):

@@ -24,11 +24,11 @@ export function earlyStart(argv: readonly string[], bridgeDir: string): BridgePr
   } catch {
     return undefined; // cli.ts reports the mistake
   }
-  if (split.subcommand) return undefined;
+  if (split.subcommand || split.interpreter.query) return undefined;
   if (split.optionArgs.some((a) => ["--explain", "-h", "--help", "--version"].includes(a))) return undefined;
   if (split.program === null && tty.isatty(0)) return undefined; // the console (never touch process.stdin: host-stdio.ts)
   const python = peekValue(split.optionArgs, "--python");
-  return new BridgeProcess(chooseInterpreter(python, process.env), bridgeDir, { env: process.env, inspect: split.optionArgs.includes("-i") });
+  return new BridgeProcess(chooseInterpreter(python, process.env), bridgeDir, { env: process.env, interpreterArgs: split.interpreter.args });
 }
 
 function peekValue(optionArgs: readonly string[], name: string): string | undefined {

@@ -30,6 +30,11 @@ async function dispatch(split: SplitArgs, early: BridgeProcess | undefined): Pro
     return explainCommand(split, options);
   }
   if (options.json) throw new UsageError("--json goes with --explain: aiython --explain --json PATH");
+  if (split.interpreter.query) {
+    // -V, --help-env…: CPython's own answer about itself (aiython's is --version, --help).
+    const { runInterpreter } = await import("../run/console.js");
+    return runInterpreter({ python: options.python, env: process.env, args: split.interpreter.args });
+  }
   const { runCommand } = await import("./commands/run.js");
   return runCommand(split, options, early);
 }

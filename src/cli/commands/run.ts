@@ -12,8 +12,8 @@ export async function runCommand(split: SplitArgs, options: CliOptions, early: B
   let program = split.program;
   if (program === null) {
     if (tty.isatty(0)) {
-      const { runConsole } = await import("../../run/console.js");
-      return runConsole({ python: options.python, env: process.env });
+      const { runInterpreter } = await import("../../run/console.js");
+      return runInterpreter({ python: options.python, env: process.env, args: split.interpreter.args });
     }
     program = { kind: "stdin" };
   }
@@ -23,7 +23,8 @@ export async function runCommand(split: SplitArgs, options: CliOptions, early: B
     program,
     programArgs: split.programArgs,
     python: options.python,
-    inspect: Boolean(options.i),
+    interpreter: split.interpreter,
+    origArgv: split.origArgv,
     configFile: options.config,
     profile: options.profile,
     forceProfile: options.forceProfile,

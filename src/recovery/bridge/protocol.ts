@@ -33,6 +33,8 @@ export interface RunOptions {
   model_configured: boolean;
   /** `-i`: enter the interactive console after the program. */
   inspect: boolean;
+  /** `-x`: the script's first line is not part of the program (its newline is, so lines keep their numbers). */
+  skip_first_line: boolean;
   /** Folder of aiython.toml (or the script's folder): what counts as project code. */
   project_root: string;
   /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */

@@ -58,10 +58,10 @@ test("-i, -x and -V are read inside clusters; -W and -X need a value", () => {
 });
 
 test("the interpreter still starts early for a run with CPython's options, not for -V", () => {
-  const started = earlyStart(["-u", "-W", "error", "x.py"], BRIDGE_DIR);
+  const started = earlyStart(["-u", "-W", "error", "x.py"], BRIDGE_DIR, []);
   assert.ok(started, "started before the CLI loads");
   started.kill("SIGKILL");
-  const query = earlyStart(["-V"], BRIDGE_DIR);
+  const query = earlyStart(["-V"], BRIDGE_DIR, []);
   query?.kill("SIGKILL");
   assert.equal(query, undefined, "-V runs no program");
 });

@@ -1,5 +1,6 @@
 // End-to-end: signals, crashes and pipes (SPEC §2, §4.1). The CLI is started in its own process
-// group so that "Ctrl-C" can be sent to the whole group, as a terminal does. A signal that
+// group so that "Ctrl-C" can be sent to the whole group, as a terminal does. Signals the shell
+// left ignored (nohup, `trap ''`) stay ignored for the program, as under python3; a signal that
 // arrives while a pause waits on the model (an AI block, a recovery consultation) ends the run
 // as it would during time.sleep, and the journal records it.
 
@@ -116,6 +117,37 @@ test("`| head -1`: same output and statuses as python3, aiython survives EPIPE",
   assert.equal(ours.stdout, theirs.stdout);
   assert.equal(ours.stderr, theirs.stderr);
   assert.match(String(ours.stdout), /^line 0\nstatus \d+$/);
+});
+
+// ---- signals the shell left ignored --------------------------------------------------------------
+
+const IGNORED = ["SIGHUP", "SIGTERM", "SIGUSR1"] as const;
+
+/** Runs inherited_ignore.py under `launch` (a shell line around COMMAND), sends it `signal` once it runs. */
+async function outlive(launch: string, command: string, signal: NodeJS.Signals) {
+  const run = start("bash", ["-c", launch.replace("COMMAND", `"${command}"`)]);
+  await run.programPid;
+  await new Promise((r) => setTimeout(r, 100));
+  process.kill(run.pid, signal);
+  const result = await run.done;
+  return { ...result, stdout: result.stdout.replace(/^pid \d+\n/, "") };
+}
+
+for (const signal of IGNORED) {
+  const trap = signal.replace(/^SIG/, "");
+  test(`trap '' ${trap}: the program inherits it ignored and outlives it, as under python3`, async () => {
+    const launch = `trap '' ${trap}; exec COMMAND inherited_ignore.py`;
+    const [ours, theirs] = await Promise.all([outlive(launch, CLI, signal), outlive(launch, PYTHON, signal)]);
+    assert.deepEqual(ours, theirs);
+    assert.equal(ours.code, 0);
+    assert.match(ours.stdout, new RegExp(`'SIG_IGN'.*False\nsurvived\n$`));
+  });
+}
+
+test("nohup: SIGHUP stays ignored for the program, as under python3", async () => {
+  const [ours, theirs] = await Promise.all([outlive("exec nohup COMMAND inherited_ignore.py", CLI, "SIGHUP"), outlive("exec nohup COMMAND inherited_ignore.py", PYTHON, "SIGHUP")]);
+  assert.deepEqual(ours, theirs);
+  assert.equal(ours.stdout, "['SIG_IGN', 'SIG_DFL', 'SIG_DFL'] False\nsurvived\n");
 });
 
 // ---- signals while a pause waits on the model ------------------------------------------------

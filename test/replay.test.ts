@@ -53,7 +53,7 @@ class FakeLive implements ModelPort {
 async function observe(config: ResolvedConfig, replay: boolean, journal = true): Promise<Observers> {
   const command = {
     program: { kind: "script" as const, path: "tickets.py" }, programArgs: ["--account", KEY],
-    interpreter: NO_INTERPRETER_OPTIONS, origArgv: ["tickets.py", "--account", KEY],
+    interpreter: NO_INTERPRETER_OPTIONS, origArgv: ["tickets.py", "--account", KEY], ignoredSignals: [],
     stats: false as const, traceFile: null, replay, journal, env: { OPENAI_API_KEY: KEY },
   };
   return startObservers({ config, command });

@@ -7,21 +7,25 @@ import { ExitStatus, InternalError, isAiythonError, UsageError, type RunOutcome 
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import { BRIDGE_DIR } from "../recovery/bridge/start-bridge.js";
 import { earlyStart, takeHandoff } from "./early-start.js";
+import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 import type { CliOptions } from "./options.js";
 import { splitArgv, type SplitArgs } from "./split-argv.js";
 
 async function main(argv: string[]): Promise<RunOutcome> {
   const split = splitArgv(argv);
-  const early = takeHandoff(argv) ?? earlyStart(argv, BRIDGE_DIR);
+  const handoff = takeHandoff(argv);
+  const ignoredSignals = handoff?.ignoredSignals ?? takeInheritedSignals(process.env);
+  outliveSignals(ignoredSignals);
+  const early = handoff ? handoff.bridge : earlyStart(argv, BRIDGE_DIR, ignoredSignals);
   try {
-    return await dispatch(split, early);
+    return await dispatch(split, early, ignoredSignals);
   } catch (error) {
     early?.kill("SIGKILL");
     throw error;
   }
 }
 
-async function dispatch(split: SplitArgs, early: BridgeProcess | undefined): Promise<RunOutcome> {
+async function dispatch(split: SplitArgs, early: BridgeProcess | undefined, ignoredSignals: number[]): Promise<RunOutcome> {
   const options = await parsedOptions(split);
   if (options === null) return { kind: "status", status: 0 }; // --help, --version
   if (split.subcommand) return subcommand(split.subcommand, options);
@@ -36,7 +40,7 @@ async function dispatch(split: SplitArgs, early: BridgeProcess | undefined): Pro
     return runInterpreter({ python: options.python, env: process.env, args: split.interpreter.args });
   }
   const { runCommand } = await import("./commands/run.js");
-  return runCommand(split, options, early);
+  return runCommand(split, options, early, ignoredSignals);
 }
 
 async function subcommand(command: { name: string; args: string[] }, options: CliOptions): Promise<RunOutcome> {

@@ -33,7 +33,7 @@ export class ProgramRun {
 
   async execute(): Promise<RunOutcome> {
     this.bridge.handlers = { onMessage: (message) => this.onMessage(message) };
-    const relay = relaySignals(this.bridge);
+    const relay = relaySignals(this.bridge, { ignored: this.command.ignoredSignals });
     try {
       const config = await this.setUp();
       this.bridge.send(this.runRequest(config));

@@ -16,6 +16,8 @@ export interface RunCommand {
   interpreter: InterpreterOptions;
   /** python3's sys.orig_argv[1:] for this command line (src/cli/split-argv.ts). */
   origArgv: string[];
+  /** Signal numbers the host inherited as ignored (src/cli/inherited-signals.ts). */
+  ignoredSignals: readonly number[];
   configFile?: string;
   profile?: string;
   forceProfile?: string;
@@ -29,7 +31,7 @@ export interface RunCommand {
 }
 
 export async function runProgram(command: RunCommand, started?: BridgeProcess): Promise<RunOutcome> {
-  const bridge = started ?? startBridge(command.python, command.env, { interpreterArgs: command.interpreter.args });
+  const bridge = started ?? startBridge(command.python, command.env, { interpreterArgs: command.interpreter.args, ignoredSignals: command.ignoredSignals });
   let target: RunTarget;
   try {
     target = resolveTarget(command.program);

@@ -8,7 +8,12 @@ import type { BridgeProcess } from "../../recovery/bridge/bridge-process.js";
 import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
 
-export async function runCommand(split: SplitArgs, options: CliOptions, early: BridgeProcess | undefined): Promise<RunOutcome> {
+export async function runCommand(
+  split: SplitArgs,
+  options: CliOptions,
+  early: BridgeProcess | undefined,
+  ignoredSignals: readonly number[],
+): Promise<RunOutcome> {
   let program = split.program;
   if (program === null) {
     if (tty.isatty(0)) {
@@ -25,6 +30,7 @@ export async function runCommand(split: SplitArgs, options: CliOptions, early: B
     python: options.python,
     interpreter: split.interpreter,
     origArgv: split.origArgv,
+    ignoredSignals,
     configFile: options.config,
     profile: options.profile,
     forceProfile: options.forceProfile,

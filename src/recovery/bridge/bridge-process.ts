@@ -38,6 +38,8 @@ export interface BridgeOptions {
   env?: NodeJS.ProcessEnv;
   /** CPython's own options from the command line (`-i`, `-u`, `-X dev`…), before the boot script. */
   interpreterArgs?: readonly string[];
+  /** Signals the host inherited as ignored: the bridge ignores them too (docs/protocol.md `init`). */
+  ignoredSignals?: readonly number[];
   /** "ignore" for helper processes that never run a program (the oracle behind --explain). */
   stdin?: "inherit" | "ignore";
 }
@@ -81,7 +83,7 @@ export class BridgeProcess {
     });
     this.listenForNotices(this.child.stdio[4] as Duplex);
     this.ended = this.whenEnded();
-    this.send({ type: "init", protocol: PROTOCOL_VERSION });
+    this.send({ type: "init", protocol: PROTOCOL_VERSION, ignored_signals: [...(options.ignoredSignals ?? [])] });
   }
 
   send(message: HostMessage): void {

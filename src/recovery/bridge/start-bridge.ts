@@ -21,7 +21,7 @@ function findBridgeDir(from: string): string {
 export function startBridge(
   python: string | undefined,
   env: NodeJS.ProcessEnv,
-  options: { interpreterArgs: readonly string[] },
+  options: { interpreterArgs: readonly string[]; ignoredSignals: readonly number[] },
 ): BridgeProcess {
   return new BridgeProcess(chooseInterpreter(python, env), BRIDGE_DIR, { env, ...options });
 }

@@ -3,15 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { aiython, both } from "./support/run-cli.js";
-
-async function assertSame(args: string[], options: Parameters<typeof both>[1] = {}) {
-  const { ours, theirs } = await both(args, options);
-  assert.equal(ours.stdout, theirs.stdout, "stdout differs");
-  assert.equal(ours.stderr, theirs.stderr, "stderr differs");
-  assert.equal(ours.exitCode, theirs.exitCode, "exit status differs");
-  return ours;
-}
+import { aiython, assertSame } from "./support/run-cli.js";
 
 test("argv, sys.path[0], __main__ globals and builtins are python3's", async () => {
   const ours = await assertSame(["argv_view.py", "one", "--two", "-c", "x y"]);

@@ -1,12 +1,18 @@
 // End-to-end: signals, crashes and pipes (SPEC §2, §4.1). The CLI is started in its own process
-// group so that "Ctrl-C" can be sent to the whole group, as a terminal does.
+// group so that "Ctrl-C" can be sent to the whole group, as a terminal does. Signals the shell
+// left ignored (nohup, `trap ''`) stay ignored for the program, as under python3; a signal that
+// arrives while a pause waits on the model (an AI block, a recovery consultation) ends the run
+// as it would during time.sleep, and the journal records it.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { test } from "node:test";
+import path from "node:path";
 import { execa } from "execa";
-import { CLI, PROGRAMS, PYTHON, cleanEnv, pidAlive } from "./support/run-cli.js";
+import { CLI, PROGRAMS, PYTHON, aiython, cleanEnv, pidAlive } from "./support/run-cli.js";
+import { startLoopbackModel, type LoopbackModel } from "./support/loopback-model.js";
+import { tempProject } from "./support/temp-project.js";
 
 interface Started {
   pid: number;
@@ -14,8 +20,8 @@ interface Started {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }>;
 }
 
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Started {
-  const child = spawn(command, args, { cwd: PROGRAMS, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = cleanEnv(), cwd = PROGRAMS): Started {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   let resolvePid!: (pid: number) => void;
@@ -111,4 +117,86 @@ test("`| head -1`: same output and statuses as python3, aiython survives EPIPE",
   assert.equal(ours.stdout, theirs.stdout);
   assert.equal(ours.stderr, theirs.stderr);
   assert.match(String(ours.stdout), /^line 0\nstatus \d+$/);
+});
+
+// ---- signals the shell left ignored --------------------------------------------------------------
+
+const IGNORED = ["SIGHUP", "SIGTERM", "SIGUSR1"] as const;
+
+/** Runs inherited_ignore.py under `launch` (a shell line around COMMAND), sends it `signal` once it runs. */
+async function outlive(launch: string, command: string, signal: NodeJS.Signals) {
+  const run = start("bash", ["-c", launch.replace("COMMAND", `"${command}"`)]);
+  await run.programPid;
+  await new Promise((r) => setTimeout(r, 100));
+  process.kill(run.pid, signal);
+  const result = await run.done;
+  return { ...result, stdout: result.stdout.replace(/^pid \d+\n/, "") };
+}
+
+for (const signal of IGNORED) {
+  const trap = signal.replace(/^SIG/, "");
+  test(`trap '' ${trap}: the program inherits it ignored and outlives it, as under python3`, async () => {
+    const launch = `trap '' ${trap}; exec COMMAND inherited_ignore.py`;
+    const [ours, theirs] = await Promise.all([outlive(launch, CLI, signal), outlive(launch, PYTHON, signal)]);
+    assert.deepEqual(ours, theirs);
+    assert.equal(ours.code, 0);
+    assert.match(ours.stdout, new RegExp(`'SIG_IGN'.*False\nsurvived\n$`));
+  });
+}
+
+test("nohup: SIGHUP stays ignored for the program, as under python3", async () => {
+  const [ours, theirs] = await Promise.all([outlive("exec nohup COMMAND inherited_ignore.py", CLI, "SIGHUP"), outlive("exec nohup COMMAND inherited_ignore.py", PYTHON, "SIGHUP")]);
+  assert.deepEqual(ours, theirs);
+  assert.equal(ours.stdout, "['SIG_IGN', 'SIG_DFL', 'SIG_DFL'] False\nsurvived\n");
+});
+
+// ---- signals while a pause waits on the model ------------------------------------------------
+
+/** block_waits.py in a project whose model answers after a minute; resolves once the model was asked. */
+async function waitingOnModel(model: LoopbackModel, args: string[]) {
+  const dir = tempProject({ "block_waits.py": { copy: path.join(PROGRAMS, "block_waits.py") } }, { prefix: "aiython-signals-" });
+  const env = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "sk-test" });
+  const run = start(CLI, ["block_waits.py", ...args], env, dir);
+  const asked = model.requests.length;
+  await run.programPid;
+  const until = Date.now() + 20_000;
+  while (model.requests.filter((r) => r.path.endsWith("/chat/completions")).length <= asked && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { run, dir, env };
+}
+
+for (const [what, args] of [["an AI block waits on the model", []], ["a recovery consultation waits on the model", ["recovery"]]] as const) {
+  for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+    test(`${signal} while ${what}: the run ends by ${signal} (128+n), and the journal says so`, async () => {
+      const model = await startLoopbackModel({ responder: () => ({ delayMs: 60_000, content: "too late" }) });
+      try {
+        const { run, dir, env } = await waitingOnModel(model, [...args]);
+        const programPid = await run.programPid;
+        process.kill(run.pid, signal);
+        const result = await run.done;
+        assert.equal(result.signal, signal, `ended by ${signal}, not status ${result.code}: ${result.stderr}`);
+        assert.equal(result.stderr, "");
+        assert.match(result.stdout, /^pid \d+\n$/);
+        assert.ok(await gone(programPid));
+        const runs = await aiython(["runs", "list"], { cwd: dir, env });
+        assert.match(runs.stdout, new RegExp(`block_waits\\.py\\s+${signal}\\s`), runs.stdout);
+      } finally {
+        await model.close();
+      }
+    });
+  }
+}
+
+test("SIGTERM while an AI block waits: the program's own handler runs and its status is the run's", async () => {
+  const model = await startLoopbackModel({ responder: () => ({ delayMs: 60_000, content: "too late" }) });
+  try {
+    const { run } = await waitingOnModel(model, ["handle"]);
+    process.kill(run.pid, "SIGTERM");
+    const result = await run.done;
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stdout, /handler ran\n$/);
+  } finally {
+    await model.close();
+  }
 });

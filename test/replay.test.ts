@@ -10,6 +10,7 @@ import path from "node:path";
 import { loadConfig, profileFor, type ResolvedConfig } from "../src/config/index.js";
 import { journalPath } from "../src/journal/index.js";
 import { startObservers, type Observers } from "../src/run/observers.js";
+import { NO_INTERPRETER_OPTIONS } from "../src/run/target.js";
 import type { ModelPort, ModelRequest, ModelResponse } from "../src/model-port.js";
 import { initialMessages } from "../src/recovery/invocation/prompt.js";
 import { expressionBlock } from "./support/pause-requests.js";
@@ -51,7 +52,8 @@ class FakeLive implements ModelPort {
 
 async function observe(config: ResolvedConfig, replay: boolean, journal = true): Promise<Observers> {
   const command = {
-    program: { kind: "script" as const, path: "tickets.py" }, programArgs: ["--account", KEY], inspect: false,
+    program: { kind: "script" as const, path: "tickets.py" }, programArgs: ["--account", KEY],
+    interpreter: NO_INTERPRETER_OPTIONS, origArgv: ["tickets.py", "--account", KEY], ignoredSignals: [],
     stats: false as const, traceFile: null, replay, journal, env: { OPENAI_API_KEY: KEY },
   };
   return startObservers({ config, command });

@@ -59,7 +59,7 @@ def main():
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 2,
+        "protocol": 3,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),

@@ -8,7 +8,7 @@ have put in their place is put there instead:
 
 | target | sys.path[0] (not under -P) | __main__ |
 | --- | --- | --- |
-| file | the script's real folder | `__file__`, `__cached__` None, a SourceFileLoader |
+| file | the script's real folder | `__file__`, `__cached__` None, a SourceFileLoader (SourcelessFileLoader for a .pyc) |
 | directory / zip | the path (also under -P: it holds `__main__`) | runpy's |
 | -m module | the working directory | runpy's |
 | -c code | "" | no `__file__`; BuiltinImporter as `__loader__` |
@@ -22,16 +22,15 @@ BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 BOOT_DIR = os.path.join(BRIDGE_TOP, "aiython_bridge", "start")
 
 
-def set_process_view(kind, target, message):
+def set_process_view(kind, target, message, compiled=False):
     args = list(message.get("argv", []))
-    if message.get("orig_argv"):
-        sys.orig_argv = [sys.orig_argv[0]] + list(message["orig_argv"])
+    sys.orig_argv = [sys.orig_argv[0]] + list(message["orig_argv"])  # python3's, options included
     _drop_bridge_paths()
     safe_path = getattr(sys.flags, "safe_path", False)
     if kind == "file":
         path = target["path"]
         sys.argv = [path] + args
-        _main_namespace(file=os.path.abspath(path))
+        _main_namespace(file=os.path.abspath(path), compiled=compiled)
         if not safe_path:
             sys.path.insert(0, os.path.dirname(os.path.realpath(path)))
     elif kind == "directory":
@@ -54,10 +53,10 @@ def _drop_bridge_paths():
             del sys.path[0]
 
 
-def _main_namespace(file):
-    """__main__'s namespace as CPython fills it, in its order, for a script (`file` a path),
-    stdin ("<stdin>") or -c (None)."""
-    from importlib.machinery import BuiltinImporter, SourceFileLoader
+def _main_namespace(file, compiled=False):
+    """__main__'s namespace as CPython fills it, in its order, for a script (`file` a path; a
+    .pyc when `compiled`), stdin ("<stdin>") or -c (None)."""
+    from importlib.machinery import BuiltinImporter, SourceFileLoader, SourcelessFileLoader
 
     main_dict = sys.modules["__main__"].__dict__
     builtins_module = main_dict["__builtins__"]
@@ -65,7 +64,7 @@ def _main_namespace(file):
     main_dict.clear()
     main_dict.update(
         __name__="__main__", __doc__=None, __package__=None,
-        __loader__=SourceFileLoader("__main__", file) if script else BuiltinImporter,
+        __loader__=(SourcelessFileLoader if compiled else SourceFileLoader)("__main__", file) if script else BuiltinImporter,
         __spec__=None, __annotations__={}, __builtins__=builtins_module,
     )
     if file is not None:

@@ -8,7 +8,7 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -31,7 +31,7 @@ HOST, BRIDGE, BOTH = "host", "bridge", "both"
 # type -> (sender, fields besides "type")
 MESSAGES = {
     HELLO: (BRIDGE, ("protocol", "pid", "python")),
-    INIT: (HOST, ("protocol",)),
+    INIT: (HOST, ("protocol", "ignored_signals")),
     COMPILE: (HOST, ("id", "items")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry")),
@@ -45,7 +45,7 @@ MESSAGES = {
 
 # payload name (as docs/protocol.md titles it) -> fields
 PAYLOADS = {
-    "RunOptions": ("model_configured", "inspect", "project_root", "context_values"),
+    "RunOptions": ("model_configured", "inspect", "skip_first_line", "project_root", "context_values"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
         "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?",

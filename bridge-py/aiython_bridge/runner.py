@@ -13,7 +13,7 @@ import os
 import sys
 from importlib.machinery import SourceFileLoader
 
-from aiython_bridge import modules, process_view, protocol, tracebacks
+from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
 
 BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -23,19 +23,14 @@ class Prepared:
         self.kind = kind
         self.code = None
         self.module = None
-        self.syntax_error = None
+        self.refused = None  # what CPython raises before the program runs (a SyntaxError…)
+        self.compiled = False  # a .pyc file
         self.plan = None
         self.options = {}
 
 
 class _State:
     source_cache = {}  # stdin programs can be read only once
-
-
-def _decode(source_bytes):
-    from importlib.util import decode_source
-
-    return decode_source(source_bytes)
 
 
 def _read_source(kind, target):
@@ -47,6 +42,16 @@ def _read_source(kind, target):
             _State.source_cache["stdin"] = sys.stdin.buffer.read()
         return _State.source_cache["stdin"]
     return target["code"]
+
+
+def _seekable(kind):
+    if kind != "stdin":
+        return True
+    try:
+        os.lseek(0, 0, os.SEEK_CUR)
+        return True
+    except OSError:
+        return False
 
 
 def _ask_for_plan(server, source, filename):
@@ -69,30 +74,49 @@ def prepare_run(server, message):
     elif kind == "directory":
         prepared.module = "__main__"
     else:
-        source = _read_source(kind, target)
-        filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
-        try:
-            prepared.code = _prepare_code(server, prepared, source, filename)
-        except (SyntaxError, ValueError) as exc:
-            prepared.syntax_error = exc  # no AI block here: fail exactly as CPython does
-    process_view.set_process_view(kind, target, message)
+        _prepare_source(server, prepared, target)
+    process_view.set_process_view(kind, target, message, compiled=prepared.compiled)
     return prepared
+
+
+def _prepare_source(server, prepared, target):
+    """A file, stdin or -c program: its code, or the error CPython raises before running it."""
+    kind = prepared.kind
+    source = _read_source(kind, target)
+    if kind == "file":
+        skip = prepared.options.get("skip_first_line", False)
+        if source_bytes.is_compiled(target["path"], source, skip):
+            prepared.compiled = True
+            try:
+                prepared.code = source_bytes.compiled_code(source)
+            except (RuntimeError, EOFError) as exc:
+                prepared.refused = exc
+            return
+        if skip:
+            source = source_bytes.without_first_line(source)
+    filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
+    try:
+        prepared.code = _prepare_code(server, prepared, source, filename)
+    except (SyntaxError, ValueError) as exc:
+        prepared.refused = exc  # no AI block here: fail exactly as CPython does
 
 
 def _prepare_code(server, prepared, source, filename):
     """Code for the entry program (SPEC §4.1): a source CPython compiles runs as it is, or with
     the checkpoints the bridge selects itself when a model is configured; only a source that
-    does not compile (an AI block, perhaps) is planned by the host."""
+    does not compile (an AI block, perhaps) is planned by the host. A source CPython refuses
+    before parsing it (bytes that are not in its encoding, a NUL byte) is never planned:
+    CPython's own error is raised."""
     options = prepared.options
+    seekable = _seekable(prepared.kind)
+    if not seekable:
+        source_bytes.check(source, filename, seekable)  # a coding cookie CPython cannot apply to a pipe
     if not options.get("model_configured"):
         try:
             return compile(source, filename, "exec", dont_inherit=True)
         except (SyntaxError, ValueError):
             pass  # perhaps an AI block: the host finds out
-    try:
-        text = source if isinstance(source, str) else _decode(source)
-    except (SyntaxError, UnicodeDecodeError):
-        return compile(source, filename, "exec", dont_inherit=True)  # CPython's own error for the bytes
+    text = source if isinstance(source, str) else source_bytes.decoded(source, filename, seekable)
     if options.get("model_configured"):
         code = _checkpointed_as_it_is(server, text, filename, options)
         if code is not None:
@@ -153,8 +177,8 @@ def start_program(server, prepared):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)
-    if prepared.syntax_error is not None:
-        return functools.partial(_raise, prepared.syntax_error.with_traceback(None))
+    if prepared.refused is not None:
+        return functools.partial(_raise, prepared.refused.with_traceback(None))
     if prepared.module is not None:
         import runpy
 

@@ -100,6 +100,17 @@ def _install_signal_notices(signal_fd):
         pass
 
 
+def _ignore_inherited_signals(numbers):
+    """SIG_IGN for the signals aiython inherited as ignored (nohup, `trap '' HUP`): python3 would
+    have inherited them so, and signal.getsignal() answers SIG_IGN for them as it would there.
+    Node, between the user's shell and this interpreter, reset them to SIG_DFL."""
+    for number in numbers:
+        try:
+            signal.signal(number, signal.SIG_IGN)
+        except (OSError, ValueError, TypeError):
+            pass  # not a signal this platform lets a process ignore
+
+
 def serve(control_fd, signal_fd):
     channel = Channel(control_fd)
     server = Server(channel, signal_fd)
@@ -145,6 +156,7 @@ def _handshake_and_prepare(server):
         raise protocol.ProtocolViolation(
             "host speaks protocol %r, bridge speaks %d" % (init.get("protocol"), protocol.PROTOCOL_VERSION)
         )
+    _ignore_inherited_signals(init["ignored_signals"])
     while True:
         message = channel.recv()
         kind = message["type"]

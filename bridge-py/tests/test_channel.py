@@ -33,11 +33,11 @@ class ChannelTest(unittest.TestCase):
 
     def test_recv_reassembles_frames_split_across_reads(self):
         op = {"type": "op", "pause": "p1", "id": "o1", "op": "frames", "args": {"call_id": "c1"}}
-        data = frame(json.dumps(op).encode()) + frame(b'{"type":"init","protocol":1}')
+        data = frame(json.dumps(op).encode()) + frame(b'{"type":"init","protocol":1,"ignored_signals":[1]}')
         for i in range(0, len(data), 3):
             self.theirs.sendall(data[i:i + 3])
         self.assertEqual(self.channel.recv(), op)
-        self.assertEqual(self.channel.recv(), {"type": "init", "protocol": 1})
+        self.assertEqual(self.channel.recv(), {"type": "init", "protocol": 1, "ignored_signals": [1]})
 
     def test_a_host_message_without_its_fields_or_of_an_unknown_type_is_a_violation(self):
         for body in (b'{"type":"op","pause":"p1"}', b'{"type":"pause","pause":"p1"}', b'{"type":"launch"}'):

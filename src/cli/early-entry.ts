@@ -6,10 +6,13 @@
 import path from "node:path";
 import { earlyStart, handOff } from "./early-start.js";
 import { protectHostStdio } from "./host-stdio.js";
+import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 
 const argv = process.argv.slice(2);
-const bridge = earlyStart(argv, path.resolve(__dirname, "..", "bridge-py"));
+const ignoredSignals = takeInheritedSignals(process.env); // before anything is spawned
+outliveSignals(ignoredSignals);
+const bridge = earlyStart(argv, path.resolve(__dirname, "..", "bridge-py"), ignoredSignals);
 if (bridge) protectHostStdio(); // a program runs: nothing may turn its fds non-blocking
-handOff({ argv, bridge });
+handOff({ argv, bridge, ignoredSignals });
 // @ts-expect-error: dist/cli.js exists only in the build
 void import("./cli.js");

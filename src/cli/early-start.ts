@@ -12,23 +12,27 @@ import { chooseInterpreter } from "../recovery/bridge/interpreter.js";
 export interface EarlyHandoff {
   argv: string[];
   bridge: BridgeProcess | undefined;
+  /** The signals aiython inherited as ignored (inherited-signals.ts: readable only once). */
+  ignoredSignals: number[];
 }
 
 const HANDOFF = "__aiythonEarlyStart";
 
 /** The interpreter for a plain program run, or undefined when the command line is anything else. */
-export function earlyStart(argv: readonly string[], bridgeDir: string): BridgeProcess | undefined {
+export function earlyStart(argv: readonly string[], bridgeDir: string, ignoredSignals: readonly number[]): BridgeProcess | undefined {
   let split: SplitArgs;
   try {
     split = splitArgv(argv);
   } catch {
     return undefined; // cli.ts reports the mistake
   }
-  if (split.subcommand) return undefined;
+  if (split.subcommand || split.interpreter.query) return undefined;
   if (split.optionArgs.some((a) => ["--explain", "-h", "--help", "--version"].includes(a))) return undefined;
   if (split.program === null && tty.isatty(0)) return undefined; // the console (never touch process.stdin: host-stdio.ts)
   const python = peekValue(split.optionArgs, "--python");
-  return new BridgeProcess(chooseInterpreter(python, process.env), bridgeDir, { env: process.env, inspect: split.optionArgs.includes("-i") });
+  return new BridgeProcess(chooseInterpreter(python, process.env), bridgeDir, {
+    env: process.env, interpreterArgs: split.interpreter.args, ignoredSignals,
+  });
 }
 
 function peekValue(optionArgs: readonly string[], name: string): string | undefined {
@@ -44,13 +48,14 @@ export function handOff(handoff: EarlyHandoff): void {
   (globalThis as Record<string, unknown>)[HANDOFF] = handoff;
 }
 
-/** The process started by dist/early.cjs for exactly these arguments, if any. */
-export function takeHandoff(argv: readonly string[]): BridgeProcess | undefined {
+/** What dist/early.cjs found and started; its process only if it was started for exactly these arguments. */
+export function takeHandoff(argv: readonly string[]): { bridge: BridgeProcess | undefined; ignoredSignals: number[] } | undefined {
   const handoff = (globalThis as Record<string, unknown>)[HANDOFF] as EarlyHandoff | undefined;
   delete (globalThis as Record<string, unknown>)[HANDOFF];
-  if (!handoff || handoff.argv.length !== argv.length || handoff.argv.some((a, i) => a !== argv[i])) {
-    handoff?.bridge?.kill("SIGKILL");
-    return undefined;
+  if (!handoff) return undefined;
+  if (handoff.argv.length !== argv.length || handoff.argv.some((a, i) => a !== argv[i])) {
+    handoff.bridge?.kill("SIGKILL");
+    return { bridge: undefined, ignoredSignals: handoff.ignoredSignals };
   }
-  return handoff.bridge;
+  return { bridge: handoff.bridge, ignoredSignals: handoff.ignoredSignals };
 }

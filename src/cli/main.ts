@@ -3,25 +3,29 @@
 // User mistakes end with one `aiython: …` line on stderr; nothing else of aiython's ever goes
 // to stdout.
 
-import { ExitStatus, isAiythonError, UsageError, type RunOutcome } from "../errors.js";
+import { ExitStatus, InternalError, isAiythonError, UsageError, type RunOutcome } from "../errors.js";
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import { BRIDGE_DIR } from "../recovery/bridge/start-bridge.js";
 import { earlyStart, takeHandoff } from "./early-start.js";
+import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 import type { CliOptions } from "./options.js";
 import { splitArgv, type SplitArgs } from "./split-argv.js";
 
 async function main(argv: string[]): Promise<RunOutcome> {
   const split = splitArgv(argv);
-  const early = takeHandoff(argv) ?? earlyStart(argv, BRIDGE_DIR);
+  const handoff = takeHandoff(argv);
+  const ignoredSignals = handoff?.ignoredSignals ?? takeInheritedSignals(process.env);
+  outliveSignals(ignoredSignals);
+  const early = handoff ? handoff.bridge : earlyStart(argv, BRIDGE_DIR, ignoredSignals);
   try {
-    return await dispatch(split, early);
+    return await dispatch(split, early, ignoredSignals);
   } catch (error) {
     early?.kill("SIGKILL");
     throw error;
   }
 }
 
-async function dispatch(split: SplitArgs, early: BridgeProcess | undefined): Promise<RunOutcome> {
+async function dispatch(split: SplitArgs, early: BridgeProcess | undefined, ignoredSignals: number[]): Promise<RunOutcome> {
   const options = await parsedOptions(split);
   if (options === null) return { kind: "status", status: 0 }; // --help, --version
   if (split.subcommand) return subcommand(split.subcommand, options);
@@ -30,8 +34,13 @@ async function dispatch(split: SplitArgs, early: BridgeProcess | undefined): Pro
     return explainCommand(split, options);
   }
   if (options.json) throw new UsageError("--json goes with --explain: aiython --explain --json PATH");
+  if (split.interpreter.query) {
+    // -V, --help-env…: CPython's own answer about itself (aiython's is --version, --help).
+    const { runInterpreter } = await import("../run/console.js");
+    return runInterpreter({ python: options.python, env: process.env, args: split.interpreter.args });
+  }
   const { runCommand } = await import("./commands/run.js");
-  return runCommand(split, options, early);
+  return runCommand(split, options, early, ignoredSignals);
 }
 
 async function subcommand(command: { name: string; args: string[] }, options: CliOptions): Promise<RunOutcome> {
@@ -93,4 +102,10 @@ function failed(error: unknown): void {
   process.exitCode = ExitStatus.internal;
 }
 
-main(process.argv.slice(2)).then(finish, failed);
+// A run whose promise never settles would let Node exit 0 once nothing is left to wait for:
+// that is a bug of aiython, never the program's status.
+let settled = false;
+process.once("beforeExit", () => {
+  if (!settled) failed(new InternalError("the run ended without an outcome"));
+});
+main(process.argv.slice(2)).then(finish, failed).finally(() => (settled = true));

@@ -15,10 +15,16 @@ export interface CliOptions {
   trace?: string;
   replay?: boolean;
   journal?: boolean;
-  i?: boolean;
   explain?: boolean;
   json?: boolean;
 }
+
+const PYTHON_OPTIONS_HELP = `
+Python's own options (see python3 --help) go to the interpreter as with python3, and may be
+mixed with the options above: -b, -bb, -B, -d, -E, -i (the console after the program), -I, -O,
+-OO, -P, -q, -R, -s, -S, -u, -v, -W ARG, -x, -X OPT, --check-hash-based-pycs MODE.
+-V prints the Python version (--version prints aiython's); --help-env, --help-xoptions and
+--help-all print Python's help.`;
 
 function buildCommand(): Command {
   return new Command("aiython")
@@ -33,11 +39,11 @@ function buildCommand(): Command {
     .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
     .option("--replay", "answer model requests from the journal, offline")
     .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
-    .option("-i", "enter the interactive console after the program")
     .option("--explain", "show AI blocks and checkpoints of PATH; runs nothing")
     .option("--json", "with --explain: print JSON")
     .version(VERSION, "--version", "print the version")
     .helpOption("-h, --help", "show this help")
+    .addHelpText("after", PYTHON_OPTIONS_HELP)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, outputError: () => undefined });
 }

@@ -1,9 +1,11 @@
 // This run's use of the journal (SPEC §11). The database opens at the first model exchange to
 // record or look up; the invocations that came before wait for it in memory. A run in which no
 // model answered (none was reached, or none could be: an unreachable server) writes nothing and
-// leaves no `.aiython/` behind, as python3 would not. Every write waits for the open, in order. Anything that goes wrong — the journal
-// cannot be opened, or a write fails later — prints one `aiython: journal disabled: …` line and the
-// run goes on unrecorded: the journal never costs the program its output.
+// leaves no `.aiython/` behind, as python3 would not — unless a signal ended it while
+// invocations ran: that run is recorded, with its signal. Every write waits for the open, in
+// order. Anything that goes wrong — the journal cannot be opened, or a write fails later — prints
+// one `aiython: journal disabled: …` line and the run goes on unrecorded: the journal never costs
+// the program its output.
 
 import { JournalUnavailableError, openJournal, type InvocationEntry, type Journal, type RunEnd, type RunStart } from "../journal/index.js";
 import type { RecordedExchange } from "./recording-model.js";
@@ -75,7 +77,10 @@ export class JournalSession {
   async finish(end: RunEnd): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    if (this.opening === null) return; // nothing was recorded or looked up
+    if (this.opening === null) {
+      if (!(this.opts.record && end.signal !== null && this.waiting.length)) return; // nothing was recorded or looked up
+      this.opening = this.open(); // invocations cut off by a signal: the run is worth its row
+    }
     const open = await this.opening;
     if (!open) return;
     try {

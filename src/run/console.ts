@@ -1,4 +1,4 @@
-// The interactive console (SPEC §2) as a run: today CPython's own console in the chosen
-// interpreter (recovery/bridge/console-process.ts).
+// The interactive console (SPEC §2) as a run, and CPython's answers about itself (-V): today
+// CPython's own, in the chosen interpreter (recovery/bridge/console-process.ts).
 
-export { runConsole } from "../recovery/bridge/console-process.js";
+export { runInterpreter } from "../recovery/bridge/console-process.js";

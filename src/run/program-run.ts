@@ -16,7 +16,7 @@ import type { BridgeMessage, PlanRequest, RunRequest, RunTarget } from "../recov
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
 import type { Observers } from "./observers.js";
 import type { RunCommand } from "./run-program.js";
-import { pythonStyleArgv, scriptPathOf } from "./target.js";
+import { scriptPathOf } from "./target.js";
 
 export class ProgramRun {
   private problem: RunOutcome | null = null;
@@ -33,7 +33,7 @@ export class ProgramRun {
 
   async execute(): Promise<RunOutcome> {
     this.bridge.handlers = { onMessage: (message) => this.onMessage(message) };
-    const relay = relaySignals(this.bridge);
+    const relay = relaySignals(this.bridge, { ignored: this.command.ignoredSignals });
     try {
       const config = await this.setUp();
       this.bridge.send(this.runRequest(config));
@@ -77,24 +77,32 @@ export class ProgramRun {
       type: "run",
       target: this.target,
       argv: command.programArgs,
-      orig_argv: pythonStyleArgv(command.program, command.programArgs),
+      orig_argv: command.origArgv,
       options: {
         model_configured: config.modelConfigured,
-        inspect: command.inspect,
+        inspect: command.interpreter.inspect,
+        skip_first_line: command.interpreter.skipFirstLine,
         project_root: config.projectRoot,
         context_values: profile?.contextValues ?? true,
       },
     };
   }
 
-  /** Waits for the interpreter's hello; an unusable interpreter ends the run here. */
+  /**
+   * Waits for the interpreter's hello; an unusable interpreter ends the run here. One that exits
+   * with a failure status before saying hello while it was given CPython's own options refused
+   * them with its own message (python3's usage error, `Unknown option: -z`): its status is the
+   * run's, as under python3.
+   */
   private async programStarted(): Promise<void> {
     try {
       await this.bridge.hello;
     } catch (error) {
       this.bridge.kill("SIGKILL");
-      await this.bridge.ended;
-      throw error;
+      const end = await this.bridge.ended;
+      if (this.command.interpreter.args.length === 0 || !end.code) throw error;
+      this.problem ??= { kind: "status", status: end.code };
+      return;
     }
     this.clock.programStarted();
   }
@@ -138,7 +146,7 @@ export class ProgramRun {
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
-    this.coordinator?.cancelAll();
+    this.coordinator?.bridgeEnded();
     await this.coordinator?.settled();
     const outcome = this.problem ?? outcomeOf(end, relayed);
     await this.observers?.finish(

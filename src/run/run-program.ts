@@ -7,13 +7,17 @@ import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { RunTarget } from "../recovery/bridge/protocol.js";
 import { startBridge } from "../recovery/bridge/start-bridge.js";
 import { ProgramRun } from "./program-run.js";
-import { resolveTarget, type ProgramSpec } from "./target.js";
+import { resolveTarget, type InterpreterOptions, type ProgramSpec } from "./target.js";
 
 export interface RunCommand {
   program: ProgramSpec;
   programArgs: string[];
   python?: string;
-  inspect: boolean;
+  interpreter: InterpreterOptions;
+  /** python3's sys.orig_argv[1:] for this command line (src/cli/split-argv.ts). */
+  origArgv: string[];
+  /** Signal numbers the host inherited as ignored (src/cli/inherited-signals.ts). */
+  ignoredSignals: readonly number[];
   configFile?: string;
   profile?: string;
   forceProfile?: string;
@@ -27,7 +31,7 @@ export interface RunCommand {
 }
 
 export async function runProgram(command: RunCommand, started?: BridgeProcess): Promise<RunOutcome> {
-  const bridge = started ?? startBridge(command.python, command.inspect, command.env);
+  const bridge = started ?? startBridge(command.python, command.env, { interpreterArgs: command.interpreter.args, ignoredSignals: command.ignoredSignals });
   let target: RunTarget;
   try {
     target = resolveTarget(command.program);

@@ -13,6 +13,20 @@ export type ProgramSpec =
   | { kind: "code"; code: string }
   | { kind: "stdin" };
 
+/** CPython's own options from the command line (src/cli/split-argv.ts reads them). */
+export interface InterpreterOptions {
+  /** As written, for the interpreter's command line before the boot script. */
+  args: string[];
+  /** `-i`: the console after the program. */
+  inspect: boolean;
+  /** `-x`: the script's first line is not part of the program. */
+  skipFirstLine: boolean;
+  /** `-V`, `--help-env`, `--help-xoptions`, `--help-all`: CPython answers and runs nothing. */
+  query: boolean;
+}
+
+export const NO_INTERPRETER_OPTIONS: InterpreterOptions = { args: [], inspect: false, skipFirstLine: false, query: false };
+
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 export function resolveTarget(spec: ProgramSpec): RunTarget {
@@ -78,20 +92,6 @@ function reason(error: unknown): string {
 /** The program file for configuration discovery (SPEC §7), or null for -m, -c and stdin. */
 export function scriptPathOf(target: RunTarget): string | null {
   return target.kind === "file" || target.kind === "directory" ? target.path : null;
-}
-
-/** What python3 would have seen as its argv after the interpreter name (for sys.orig_argv). */
-export function pythonStyleArgv(program: ProgramSpec, programArgs: readonly string[]): string[] {
-  switch (program.kind) {
-    case "script":
-      return [program.path, ...programArgs];
-    case "module":
-      return ["-m", program.name, ...programArgs];
-    case "code":
-      return ["-c", program.code, ...programArgs];
-    case "stdin":
-      return ["-", ...programArgs];
-  }
 }
 
 /** The journal's `script` column: the path as given, "-m NAME", "-c" (never the code) or "-". */

@@ -1,5 +1,6 @@
 // Runs the built CLI (bin/aiython → dist/) and python3 side by side for end-to-end tests.
 
+import assert from "node:assert/strict";
 import { execa, type Options, type Result } from "execa";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,6 +50,15 @@ export async function python(args: string[], options: Options = {}): Promise<Ran
 export async function both(args: string[], options: Options = {}): Promise<{ ours: Ran; theirs: Ran }> {
   const [ours, theirs] = await Promise.all([aiython(args, options), python(args, options)]);
   return { ours, theirs };
+}
+
+/** Runs `args` under both (python3 gets `pythonArgs` when it differs) and asserts the same stdout, stderr and status; our result. */
+export async function assertSame(args: string[], options: Options = {}, pythonArgs: string[] = args): Promise<Ran> {
+  const [ours, theirs] = await Promise.all([aiython(args, options), python(pythonArgs, options)]);
+  assert.equal(ours.stdout, theirs.stdout, "stdout differs");
+  assert.equal(ours.stderr, theirs.stderr, "stderr differs");
+  assert.equal(ours.exitCode, theirs.exitCode, "exit status differs");
+  return ours;
 }
 
 export function pidAlive(pid: number): boolean {

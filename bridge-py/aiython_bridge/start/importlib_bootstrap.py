@@ -9,6 +9,9 @@
 # `sys:1` exactly as under python3.
 #
 # ASCII only, and syntax any Python parses: Python 2 runs it far enough to say its version.
+# OPTIONS are CPython's own from the command line. Under -x CPython skips this file's first line
+# (the program's is skipped by the bridge), so that line must stay a comment; under -I, -P and
+# -S nothing but the line below puts the bridge on sys.path (process_view.py takes it off).
 # It binds no name (it runs in __main__'s namespace) and has no docstring (that would set
 # __main__.__doc__). The `with` binds no name either: its __exit__ sees an exception leaving the
 # program (runner.ProgramContext), so that its traceback is shown without this frame.

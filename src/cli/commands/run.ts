@@ -8,12 +8,17 @@ import type { BridgeProcess } from "../../recovery/bridge/bridge-process.js";
 import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
 
-export async function runCommand(split: SplitArgs, options: CliOptions, early: BridgeProcess | undefined): Promise<RunOutcome> {
+export async function runCommand(
+  split: SplitArgs,
+  options: CliOptions,
+  early: BridgeProcess | undefined,
+  ignoredSignals: readonly number[],
+): Promise<RunOutcome> {
   let program = split.program;
   if (program === null) {
     if (tty.isatty(0)) {
-      const { runConsole } = await import("../../run/console.js");
-      return runConsole({ python: options.python, env: process.env });
+      const { runInterpreter } = await import("../../run/console.js");
+      return runInterpreter({ python: options.python, env: process.env, args: split.interpreter.args });
     }
     program = { kind: "stdin" };
   }
@@ -23,7 +28,9 @@ export async function runCommand(split: SplitArgs, options: CliOptions, early: B
     program,
     programArgs: split.programArgs,
     python: options.python,
-    inspect: Boolean(options.i),
+    interpreter: split.interpreter,
+    origArgv: split.origArgv,
+    ignoredSignals,
     configFile: options.config,
     profile: options.profile,
     forceProfile: options.forceProfile,

@@ -36,7 +36,10 @@ export interface BridgeEnd {
 export interface BridgeOptions {
   handlers?: BridgeHandlers;
   env?: NodeJS.ProcessEnv;
-  inspect?: boolean;
+  /** CPython's own options from the command line (`-i`, `-u`, `-X dev`…), before the boot script. */
+  interpreterArgs?: readonly string[];
+  /** Signals the host inherited as ignored: the bridge ignores them too (docs/protocol.md `init`). */
+  ignoredSignals?: readonly number[];
   /** "ignore" for helper processes that never run a program (the oracle behind --explain). */
   stdin?: "inherit" | "ignore";
 }
@@ -80,7 +83,7 @@ export class BridgeProcess {
     });
     this.listenForNotices(this.child.stdio[4] as Duplex);
     this.ended = this.whenEnded();
-    this.send({ type: "init", protocol: PROTOCOL_VERSION });
+    this.send({ type: "init", protocol: PROTOCOL_VERSION, ignored_signals: [...(options.ignoredSignals ?? [])] });
   }
 
   send(message: HostMessage): void {
@@ -192,12 +195,11 @@ export class BridgeProcess {
 }
 
 function spawnInterpreter(choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions): ChildProcess {
-  // The interpreter runs the boot script as its main script (its header says why that file);
-  // `-i` is passed to the interpreter itself, so the console after the program, sys.flags and
-  // SystemExit under -i behave exactly as with `python3 -i`.
+  // The interpreter runs the boot script as its main script (its header says why that file).
+  // CPython's own options go to the interpreter itself, so sys.flags, sys.warnoptions,
+  // sys._xoptions, the console after the program under -i (and SystemExit there) are python3's.
   const boot = path.join(bridgeDir, "aiython_bridge", "start", "importlib_bootstrap.py");
-  const args = options.inspect ? ["-i", boot] : [boot];
-  return spawn(choice.command, args, {
+  return spawn(choice.command, [...(options.interpreterArgs ?? []), boot], {
     stdio: [options.stdin ?? "inherit", "inherit", "inherit", "pipe", "pipe"],
     env: options.env ?? process.env,
   });

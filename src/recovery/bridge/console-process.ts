@@ -1,19 +1,21 @@
-// `aiython` with no program on a terminal: CPython's own interactive console, started directly
-// (lines typed there are compiled one at a time by CPython, so no AI block can occur in them).
-// It owns the terminal, so Ctrl-C reaches it from the terminal and the host ignores its own.
-// Started with execa: this path is never on the start-up path of a program run, and execa's
-// exit reporting (signal names, spawn errors) is what the CLI needs here.
+// CPython itself, with no bridge: its interactive console (`aiython` with no program on a
+// terminal; lines typed there are compiled one at a time by CPython, so no AI block can occur in
+// them), and its own answers about itself (`-V`, `--help-env`…). It owns the terminal, so Ctrl-C
+// reaches it from the terminal and the host ignores its own. CPython's own options from the
+// command line come first, as with python3. Started with execa: this path is never on the
+// start-up path of a program run, and execa's exit reporting (signal names, spawn errors) is
+// what the CLI needs here.
 
 import { execa } from "execa";
 import { UsageError, type RunOutcome } from "../../errors.js";
 import { chooseInterpreter, describeChoice } from "./interpreter.js";
 
-export async function runConsole(args: { python?: string; env: NodeJS.ProcessEnv }): Promise<RunOutcome> {
+export async function runInterpreter(args: { python?: string; env: NodeJS.ProcessEnv; args: readonly string[] }): Promise<RunOutcome> {
   const choice = chooseInterpreter(args.python, args.env);
   const ignore = () => undefined;
   process.on("SIGINT", ignore);
   try {
-    const result = await execa(choice.command, [], { stdio: "inherit", env: args.env, extendEnv: false, reject: false });
+    const result = await execa(choice.command, [...args.args], { stdio: "inherit", env: args.env, extendEnv: false, reject: false });
     if (result.failed && result.exitCode === undefined && result.signal === undefined) {
       throw new UsageError(`Python interpreter ${describeChoice(choice)} not found: install Python 3.11+ or choose one with --python PATH`);
     }

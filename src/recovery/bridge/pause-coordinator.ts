@@ -61,9 +61,14 @@ export class PauseCoordinator {
     }
   }
 
-  /** Cancels every invocation (the program ended or the run is being torn down). */
-  cancelAll(): void {
-    for (const live of this.live.values()) live.controller.abort();
+  /**
+   * The interpreter has ended: every pause is over as if it had sent `pause_end`. Its invocation
+   * is cancelled, ops still waiting answer PauseEnded and no `fail` is sent: nothing would ever
+   * answer them, and an invocation waiting on one would never settle (with nothing else left to
+   * wait for, Node would exit 0 before the run's outcome, e.g. SIGTERM during a model request).
+   */
+  bridgeEnded(): void {
+    for (const pause of [...this.live.keys()]) this.end(pause);
   }
 
   async settled(): Promise<void> {

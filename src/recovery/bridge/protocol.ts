@@ -8,7 +8,7 @@ import type { CompileItem, CompileVerdict } from "../../frontend/oracle.js";
 import type { Plan } from "../../frontend/plan.js";
 import type { InvocationMode, RecoverAction } from "../../invocation-record.js";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
@@ -33,6 +33,8 @@ export interface RunOptions {
   model_configured: boolean;
   /** `-i`: enter the interactive console after the program. */
   inspect: boolean;
+  /** `-x`: the script's first line is not part of the program (its newline is, so lines keep their numbers). */
+  skip_first_line: boolean;
   /** Folder of aiython.toml (or the script's folder): what counts as project code. */
   project_root: string;
   /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */
@@ -173,6 +175,8 @@ export interface HelloMessage {
 export interface InitMessage {
   type: "init";
   protocol: number;
+  /** Signal numbers the host inherited as ignored (SIG_IGN): the bridge ignores them before the program runs. */
+  ignored_signals: number[];
 }
 
 export interface CompileRequest {

@@ -3,7 +3,10 @@
 // the host only relays a SIGINT that was sent to it alone (the bridge reports every SIGINT it
 // receives on the notice descriptor, so a missing notice means it was not delivered).
 // SIGTERM and SIGHUP are relayed; a child still alive after the grace period is killed.
+// A signal aiython inherited as ignored (nohup, `trap '' HUP`) is neither listened for nor
+// relayed: the program ignores it too, as under python3 (src/cli/inherited-signals.ts).
 
+import os from "node:os";
 import type { BridgeProcess } from "./bridge-process.js";
 import { KILL_GRACE_MS, SIGINT_NOTICE_WAIT_MS } from "../../defaults.js";
 
@@ -13,7 +16,16 @@ export interface SignalRelay {
   dispose(): void;
 }
 
-export function relaySignals(bridge: BridgeProcess, graceMs = KILL_GRACE_MS): SignalRelay {
+export interface RelayOptions {
+  /** Numbers of the signals inherited as ignored. */
+  ignored?: readonly number[];
+  graceMs?: number;
+}
+
+const RELAYED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+export function relaySignals(bridge: BridgeProcess, options: RelayOptions = {}): SignalRelay {
+  const graceMs = options.graceMs ?? KILL_GRACE_MS;
   let relayed: NodeJS.Signals | null = null;
   let killTimer: NodeJS.Timeout | null = null;
 
@@ -31,20 +43,17 @@ export function relaySignals(bridge: BridgeProcess, graceMs = KILL_GRACE_MS): Si
       killTimer.unref();
     }
   };
-  const onTerm = relay("SIGTERM");
-  const onHup = relay("SIGHUP");
-  process.on("SIGINT", onInt);
-  process.on("SIGTERM", onTerm);
-  process.on("SIGHUP", onHup);
+  const listeners = { SIGINT: onInt, SIGTERM: relay("SIGTERM"), SIGHUP: relay("SIGHUP") };
+  const ignored = new Set(options.ignored ?? []);
+  const listened = RELAYED.filter((signal) => !ignored.has(os.constants.signals[signal]));
+  for (const signal of listened) process.on(signal, listeners[signal]);
 
   return {
     get relayed() {
       return relayed;
     },
     dispose() {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-      process.off("SIGHUP", onHup);
+      for (const signal of listened) process.off(signal, listeners[signal]);
       if (killTimer) clearTimeout(killTimer);
     },
   };

@@ -18,6 +18,10 @@ function findBridgeDir(from: string): string {
   }
 }
 
-export function startBridge(python: string | undefined, inspect: boolean, env: NodeJS.ProcessEnv): BridgeProcess {
-  return new BridgeProcess(chooseInterpreter(python, env), BRIDGE_DIR, { env, inspect });
+export function startBridge(
+  python: string | undefined,
+  env: NodeJS.ProcessEnv,
+  options: { interpreterArgs: readonly string[]; ignoredSignals: readonly number[] },
+): BridgeProcess {
+  return new BridgeProcess(chooseInterpreter(python, env), BRIDGE_DIR, { env, ...options });
 }

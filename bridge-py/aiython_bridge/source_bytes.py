@@ -1,0 +1,166 @@
+"""The entry program's bytes as python3 takes them before anything is parsed (SPEC §4.1:
+entries that are not programs): a compiled file, `-x`, and the sources CPython refuses before
+parsing, with the very error python3 prints.
+
+python3 reads a script file through its file tokenizer (Parser/tokenizer.c), whose errors differ
+from those of compile() on the same bytes, which the bridge uses: without a coding cookie, the
+first line holding bytes that are not UTF-8 gives "Non-UTF-8 code starting with ..."; a line
+holding a NUL byte gives "source code cannot contain null bytes" at that line; a cookie naming
+an unknown codec, or one whose codec fails on the first chunk read after it (io's 8 KiB), gives
+"encoding problem: NAME" (so does any such cookie on a pipe: CPython seeks to reopen the
+file with the codec). Lines are read in order, so whichever comes first wins; such an error
+also wins over the parser's (CPython tokenizes the rest of the source before it reports a parse
+error). Not reproduced: a tokenizer error on an earlier line (an unmatched ')') that python3
+reports first, and a codec failing after its first chunk (compile()'s wording is raised).
+
+A compiled file (`.pyc`, or CPython's magic number in its first two bytes, not looked for under
+-x) runs as run_pyc_file() in Python/pythonrun.c runs it, with its errors.
+"""
+
+import codecs
+import marshal
+import re
+from importlib.util import MAGIC_NUMBER, decode_source
+
+_BOM = codecs.BOM_UTF8
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+_BLANK = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)", re.ASCII)
+_FIRST_CHUNK = 8192  # io.TextIOWrapper's first read, decoded at once after a cookie
+_NON_UTF8 = (
+    "Non-UTF-8 code starting with '\\x%.2x' in file %s on line %d, but no encoding declared; "
+    "see https://peps.python.org/pep-0263/ for details"
+)
+_NULL_BYTES = "source code cannot contain null bytes"
+
+
+def without_first_line(data):
+    """`-x`: the first line is skipped up to its newline, which stays (line numbers do not move)."""
+    newline = data.find(b"\n")
+    return data[newline:] if newline >= 0 else b""
+
+
+def is_compiled(path, data, skip_first_line):
+    return path.endswith(".pyc") or (not skip_first_line and data[:2] == MAGIC_NUMBER[:2])
+
+
+def compiled_code(data):
+    """The code object of a compiled file, or the error python3 raises for it."""
+    if len(data) < 4:
+        raise EOFError("EOF read where not expected")
+    if data[:4] != MAGIC_NUMBER:
+        raise RuntimeError("Bad magic number in .pyc file")
+    if len(data) < 16:
+        raise EOFError("EOF read where not expected")
+    try:
+        code = marshal.loads(data[16:])
+    except (EOFError, ValueError, TypeError):
+        code = None
+    if type(code) is not type(compiled_code.__code__):
+        raise RuntimeError("Bad code object in .pyc file")
+    return code
+
+
+def check(data, filename, seekable=True):
+    """Raise the SyntaxError python3 raises before parsing `data`, if any. `seekable`: whether
+    the bytes came from a file CPython could seek in (stdin may be a pipe)."""
+    refused = _refusal(data, filename, seekable)
+    if refused is not None:
+        raise refused
+
+
+def decoded(data, filename, seekable=True):
+    """The text python3 would parse from `data`, or the SyntaxError it raises before parsing."""
+    check(data, filename, seekable)
+    try:
+        return decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        error = exc  # a codec failing after its first chunk: compile() words it as CPython does there
+    compile(data, filename, "exec", dont_inherit=True)
+    raise error
+
+
+def _refusal(data, filename, seekable):
+    bom = data.startswith(_BOM)
+    lines = (data[len(_BOM):] if bom else data).splitlines(keepends=True)  # CPython's universal newlines
+    cookie = _cookie(lines)
+    name = cookie[1] if cookie else None
+    if b"\0" not in data and name in (None, "utf-8"):
+        try:
+            data.decode("utf-8")
+            return None  # the common case, at C speed
+        except UnicodeDecodeError:
+            pass
+    offset = len(_BOM) if bom else 0  # where the line ends in `data`
+    for number, line in enumerate(lines, 1):
+        offset += len(line)
+        if cookie is not None and number == cookie[0]:
+            problem = _cookie_problem(name, bom, data, offset, seekable)
+            if problem is not None:
+                return SyntaxError(problem)
+            if name != "utf-8":
+                return _null_bytes_decoded(data, filename, after=number - 1)
+        head = line.split(b"\0", 1)[0]
+        if not bom and (cookie is None or number < cookie[0]):  # no encoding yet: UTF-8, checked
+            try:
+                head.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return SyntaxError(_NON_UTF8 % (head[exc.start], filename, number))
+        if len(head) < len(line):
+            return _null_bytes(filename, number, head.decode("utf-8", "replace"))
+    return None
+
+
+def _cookie(lines):
+    """(line number, CPython's name) of the coding cookie on line 1 or 2, or None."""
+    for number, line in enumerate(lines[:2], 1):
+        match = _COOKIE.match(line)
+        if match is not None:
+            return number, _normal_name(match.group(1).decode("ascii"))
+        if _BLANK.match(line) is None:
+            return None  # a line of code: no cookie after it
+    return None
+
+
+def _cookie_problem(name, bom, data, offset, seekable):
+    if bom:
+        return None if name == "utf-8" else "encoding problem: %s with BOM" % name
+    if name == "utf-8":
+        return None
+    if not seekable:  # CPython seeks back to reopen the file with the codec: a pipe refuses
+        return "encoding problem: %s" % name
+    try:
+        if not codecs.lookup(name)._is_text_encoding:  # io.open() refuses it
+            return "encoding problem: %s" % name
+        decoder = codecs.getincrementaldecoder(name)()
+        decoder.decode(data[max(offset - 1, 0):offset - 1 + _FIRST_CHUNK])
+    except (LookupError, UnicodeDecodeError):
+        return "encoding problem: %s" % name
+    return None
+
+
+def _null_bytes_decoded(data, filename, after):
+    """The NUL check on lines after a cookie's line: CPython reads them through the codec."""
+    try:
+        text = decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None  # compile() reports it
+    if "\0" not in text:
+        return None
+    for number, line in enumerate(text.split("\n")[after:], after + 1):
+        if "\0" in line:
+            return _null_bytes(filename, number, line.split("\0", 1)[0])
+    return None
+
+
+def _null_bytes(filename, number, text):
+    return SyntaxError(_NULL_BYTES, (filename, number, 0, text, number, 0))
+
+
+def _normal_name(name):
+    """Parser/tokenizer.c get_normal_name: how CPython spells utf-8 and latin-1 cookies."""
+    enc = name[:12].lower().replace("_", "-")
+    if enc == "utf-8" or enc.startswith("utf-8-"):
+        return "utf-8"
+    if enc in ("latin-1", "iso-8859-1", "iso-latin-1") or enc.startswith(("latin-1-", "iso-8859-1-", "iso-latin-1-")):
+        return "iso-8859-1"
+    return name

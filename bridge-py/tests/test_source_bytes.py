@@ -1,0 +1,85 @@
+"""source_bytes against the interpreter running the tests: for each entry, what the bridge raises,
+printed by sys.excepthook, is what this Python prints when it runs the same file itself."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BRIDGE_PY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+REFUSED = {
+    "not_utf8_line3.py": b'x = 1\nprint(x)\ny = "\xff"\n',
+    "not_utf8_after_utf8_cookie_line.py": b"\xe9 = 1\n# coding: utf-8\n",
+    "overlong.py": b'x = "\xc0\x80"\n',
+    "surrogate.py": b'x = "\xed\xa0\x80"\n',
+    "truncated.py": b'x = "\xe2\x82',
+    "nul.py": b"x = 1\nprint(2)\x00\n",
+    "nul_alone.py": b"x = 1\n\x00",
+    "nul_crlf.py": b"x = 1\r\ny = 2\x00\r\n",
+    "nul_then_bad.py": b"x = \x00 \xff\n",
+    "bad_then_nul.py": b"x = \xff \x00\n",
+    "nul_latin1.py": b'# coding: latin-1\nx = "\xe9"\x00\n',
+    "nul_on_cookie_line.py": b"# coding: latin-1 \x00\nx = 1\n",
+    "nul_bom.py": b"\xef\xbb\xbfx = 1\x00\n",
+    "unknown_codec.py": b"# vim: set fileencoding=nonesuch :\nx = 1\n",
+    "not_text_codec.py": b"# coding: base64\nx = 1\n",
+    "ascii_cookie.py": b'#!/usr/bin/env python\n# coding: ascii\nx = "\xc3\xa9"\n',
+    "bom_latin1.py": b"\xef\xbb\xbf# coding: latin-1\nx = 1\n",
+}
+
+ACCEPTED = {
+    "utf8.py": "x = 'café'\n".encode("utf-8"),
+    "utf8_cookie.py": b"# -*- coding: utf-8 -*-\nx = 1\n",
+    "latin1_cookie.py": b'# coding: latin-1\nx = "\xe9"\n',
+    "cookie_after_code.py": b"x = 1\n# coding: nonesuch\n",
+    "bom.py": b"\xef\xbb\xbfx = 1\n",
+}
+
+BY_THE_BRIDGE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from aiython_bridge import source_bytes
+path = sys.argv[2]
+try:
+    source_bytes.check(open(path, "rb").read(), path)
+except BaseException as exc:
+    sys.excepthook(type(exc), exc.with_traceback(None), None)
+    sys.exit(1)
+"""
+
+
+def run(*args):
+    result = subprocess.run([sys.executable, *args], capture_output=True, timeout=60)
+    return result.returncode, result.stderr
+
+
+class SourceBytesTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def file(self, name, data):
+        path = os.path.join(os.path.realpath(self.dir.name), name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def test_refused_as_this_python_refuses_it(self):
+        for name, data in REFUSED.items():
+            with self.subTest(name):
+                path = self.file(name, data)
+                theirs = run(path)
+                self.assertEqual(theirs[0], 1, theirs[1])
+                self.assertEqual(run("-c", BY_THE_BRIDGE, BRIDGE_PY, path), theirs)
+
+    def test_accepted_when_this_python_reads_it(self):
+        for name, data in ACCEPTED.items():
+            with self.subTest(name):
+                path = self.file(name, data)
+                self.assertEqual(run("-c", BY_THE_BRIDGE, BRIDGE_PY, path), (0, b""))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,5 +1,6 @@
 // The core frame tools of SPEC §5.2: names, which are offered to a pause, the JSON Schemas shown
-// to the model, and the static schemas batch validation compiles (once per process, with ajv).
+// to the model, and the static schemas batch validation checks arguments against (compiled by ajv
+// in tool-validators.ts, or at build time for the built CLI).
 //
 // One builder makes both schemas. The validation schema is the widest form of each tool (every
 // outcome kind, every action, both frames) so its errors are only about shape; the pause-specific
@@ -130,6 +131,9 @@ function parameters(name: ToolName, v: Variant): Schema {
 }
 
 const WIDEST: Variant = { outcomeKinds: OUTCOME_KINDS, finishKinds: OUTCOME_KINDS, actions: RECOVER_ACTIONS, frames: FRAMES };
+
+/** How ajv compiles the validation schemas; verbose: errors carry parentSchema, so an unknown argument can be answered with the valid ones. */
+export const TOOL_AJV_OPTIONS = { allErrors: true, verbose: true } as const;
 
 /** The static schema batch validation checks a call's arguments against. */
 export function validationSchema(name: ToolName): Schema {

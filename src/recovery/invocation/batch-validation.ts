@@ -202,9 +202,6 @@ function checkRules(
     const sameAsId = calls.find((call, i) => i !== index && call.id === resultId);
     if (sameAsId) return `result_id ${quote(resultId)} equals the id of another call in this response, so a reference to it would be ambiguous; choose another`;
   }
-  if (name === "get_frame_code" && args.frame === "origin" && request.mode !== "recovery") {
-    return `frame "origin" exists only in recovery mode; valid: "active"`;
-  }
   if (!isTerminal(name)) return null;
   if (index !== calls.length - 1) {
     return `${name} ends the invocation, so it must be the last call of the response; ${calls.length - 1 - index} call(s) follow it`;

@@ -8,10 +8,11 @@
 import os from "node:os";
 import { loadConfig, profileFor, type ResolvedConfig } from "../config/index.js";
 import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../errors.js";
-import { QUIET_SIGNALS } from "../defaults.js";
+import { QUIET_SIGNALS, WARM_UP_AFTER_MS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
+import type { PauseWiring } from "./pause-wiring.js";
 import type { BridgeMessage, PlanRequest, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
 import type { Observers } from "./observers.js";
@@ -21,6 +22,8 @@ import { pythonStyleArgv, scriptPathOf } from "./target.js";
 export class ProgramRun {
   private problem: RunOutcome | null = null;
   private coordinator: PauseCoordinator | null = null;
+  private warmUp: PauseWiring["warmUp"] | null = null;
+  private warmUpTimer: NodeJS.Timeout | null = null;
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
   private readonly clock = new RunClock();
@@ -64,8 +67,10 @@ export class ProgramRun {
       throw error;
     }
     if (config.modelConfigured) {
-      const { pauseCoordinator } = await import("./pause-wiring.js");
-      this.coordinator = pauseCoordinator(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)));
+      const { pauseWiring } = await import("./pause-wiring.js");
+      const wiring = pauseWiring(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)));
+      this.coordinator = wiring.coordinator;
+      this.warmUp = wiring.warmUp;
     }
     return config;
   }
@@ -97,6 +102,10 @@ export class ProgramRun {
       throw error;
     }
     this.clock.programStarted();
+    // The model client loads while the program runs up to its first block (SPEC §12): after a
+    // plan with blocks (answerPlan), or once the program has run a while; a short program that
+    // reaches no block ends first and never loads it.
+    if (this.warmUp) this.warmUpTimer = setTimeout(this.warmUp, WARM_UP_AFTER_MS).unref();
   }
 
   private onMessage(message: BridgeMessage): void {
@@ -121,6 +130,7 @@ export class ProgramRun {
         fault = { kind: "status", status: ExitStatus.config, message: planned.message };
       } else {
         this.bridge.send({ type: "result", id: message.id, ok: true, value: planned.plan });
+        if (planned.plan.blocks.length > 0) this.warmUp?.();
       }
     } catch (error) {
       this.bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
@@ -138,6 +148,7 @@ export class ProgramRun {
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
+    if (this.warmUpTimer) clearTimeout(this.warmUpTimer);
     this.coordinator?.cancelAll();
     await this.coordinator?.settled();
     const outcome = this.problem ?? outcomeOf(end, relayed);

@@ -13,13 +13,6 @@ export const SIGINT_NOTICE_WAIT_MS = 100;
 /** Signals that end a run without a message: the user or the system asked for it. */
 export const QUIET_SIGNALS: ReadonlySet<string> = new Set(["SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE"]);
 
-/**
- * With a model configured, how long the program runs before the host loads the model client in
- * the background (a plan with AI blocks starts it at once): longer than a short program takes to
- * end, so one that reaches no block never pays for it (SPEC §12 start-up budget).
- */
-export const WARM_UP_AFTER_MS = 150;
-
 // ---- configuration (src/config, SPEC §7) ----------------------------------------------------
 
 /** The permissions of SPEC §7; a profile grants all of them unless it says otherwise. */

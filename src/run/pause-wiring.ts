@@ -1,8 +1,9 @@
 // Pauses of a run with a model configured (SPEC §4.2, §4.3): a PauseCoordinator on the bridge
 // whose runner is the invocation runner. The orchestrator, the model client (openai) and the
-// spinner load at the first pause, or earlier when the run warms them up (program-run.ts: once
-// the program is running): a run that never reaches a block or a failure never pays for them, and
-// one that does meets its first block with them loaded.
+// spinner load at the first pause, or earlier when the run warms them up (program-run.ts: once a
+// plan with AI blocks is answered, while the program runs up to its first block): a run that
+// never reaches a block or a failure never pays for them, and one with blocks meets its first
+// block with them loaded.
 
 import type { ResolvedConfig } from "../config/index.js";
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";

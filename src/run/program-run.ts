@@ -8,7 +8,7 @@
 import os from "node:os";
 import { loadConfig, profileFor, type ResolvedConfig } from "../config/index.js";
 import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../errors.js";
-import { QUIET_SIGNALS, WARM_UP_AFTER_MS } from "../defaults.js";
+import { QUIET_SIGNALS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
@@ -23,7 +23,6 @@ export class ProgramRun {
   private problem: RunOutcome | null = null;
   private coordinator: PauseCoordinator | null = null;
   private warmUp: PauseWiring["warmUp"] | null = null;
-  private warmUpTimer: NodeJS.Timeout | null = null;
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
   private readonly clock = new RunClock();
@@ -102,10 +101,6 @@ export class ProgramRun {
       throw error;
     }
     this.clock.programStarted();
-    // The model client loads while the program runs up to its first block (SPEC §12): after a
-    // plan with blocks (answerPlan), or once the program has run a while; a short program that
-    // reaches no block ends first and never loads it.
-    if (this.warmUp) this.warmUpTimer = setTimeout(this.warmUp, WARM_UP_AFTER_MS).unref();
   }
 
   private onMessage(message: BridgeMessage): void {
@@ -130,6 +125,8 @@ export class ProgramRun {
         fault = { kind: "status", status: ExitStatus.config, message: planned.message };
       } else {
         this.bridge.send({ type: "result", id: message.id, ok: true, value: planned.plan });
+        // A source with AI blocks will reach one: the model client loads while the program runs
+        // up to it (SPEC §12). A program without blocks never loads it before it needs it.
         if (planned.plan.blocks.length > 0) this.warmUp?.();
       }
     } catch (error) {
@@ -148,7 +145,6 @@ export class ProgramRun {
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
-    if (this.warmUpTimer) clearTimeout(this.warmUpTimer);
     this.coordinator?.cancelAll();
     await this.coordinator?.settled();
     const outcome = this.problem ?? outcomeOf(end, relayed);

@@ -1,11 +1,14 @@
 // Builds dist/ with esbuild: one ESM bundle for the CLI, with code that only some runs need
 // (openai, the frontend with tree-sitter, SQLite) split into chunks loaded by dynamic import.
-// Native addons stay external (they are loaded from node_modules at run time).
+// Native addons stay external (they are loaded from node_modules at run time). JSON Schema
+// validators are compiled here, to ajv standalone code (build/standalone-validators.mjs).
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { loadSpecs, standaloneValidatorsPlugin } from "./build/standalone-validators.mjs";
 
 rmSync("dist", { recursive: true, force: true });
+const validators = standaloneValidatorsPlugin(await loadSpecs());
 await build({
   entryPoints: { cli: "src/cli/main.ts" },
   outdir: "dist",
@@ -17,6 +20,7 @@ await build({
   sourcemap: false,
   legalComments: "none",
   external: ["tree-sitter", "tree-sitter-python", "better-sqlite3"],
+  plugins: [validators],
   banner: {
     // Bundled CommonJS dependencies (e.g. commander) call require(); give ESM chunks one.
     js: "import { createRequire as __aiythonCreateRequire } from 'node:module'; const require = __aiythonCreateRequire(import.meta.url);",

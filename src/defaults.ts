@@ -114,7 +114,7 @@ export const MAX_RESULT_ID_LENGTH = 64;
 export const MAX_ERROR_REASON_CHARS = 1000;
 
 /** Request body budget for a simple one-line block, system prompt and tools included (§5.1, §12). */
-export const SIMPLE_BLOCK_REQUEST_BUDGET_BYTES = 6000;
+export const SIMPLE_BLOCK_REQUEST_BUDGET_BYTES = 4500;
 
 /** The permission that gates `evaluate`, `execute` and `expression` outcomes (§5.2, §7). */
 export const EXECUTE_CODE_PERMISSION = "execute_code";

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
-import { parseArguments } from "../src/recovery/invocation/batch-validation.js";
+import { parseArguments, validateBatch } from "../src/recovery/invocation/batch-validation.js";
 import type { ToolCall } from "../src/model-port.js";
 import type { PauseRequest } from "../src/recovery/bridge/protocol.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./support/scripted-model.js";
@@ -76,7 +76,7 @@ test("a call id repeated within the batch is refused", async () => {
 
 test("an unknown tool is refused with the available ones", async () => {
   assert.deepEqual(await submit([toolCall("c1", "read_file", { path: "x" }), probe()]), [
-    { id: "c1", body: error('unknown tool "read_file"; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish"') },
+    { id: "c1", body: error('unknown tool "read_file"; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"') },
     { id: "p1", body: SKIPPED },
   ]);
 });
@@ -85,7 +85,7 @@ test("a terminal tool of the other mode is refused", async () => {
   assert.deepEqual(await submit([toolCall("c1", "recover", { action: "reraise" })]), [
     {
       id: "c1",
-      body: error('tool "recover" is for recovery mode only; end this AI block with "finish"; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish"'),
+      body: error('tool "recover" is for recovery mode only; end this AI block with "finish"; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"'),
     },
   ]);
   assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "none" } })], { request: checkpoint() }), [
@@ -100,7 +100,7 @@ test("evaluate and execute are refused without the execute_code permission", asy
   assert.deepEqual(await submit([toolCall("c1", "evaluate", { code: "1" })], { permissions: new Set() }), [
     {
       id: "c1",
-      body: error('tool "evaluate" needs the execute_code permission, which is not granted (permissions in aiython.toml); available tools: "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish"'),
+      body: error('tool "evaluate" needs the execute_code permission, which is not granted (permissions in aiython.toml); available tools: "get_binding", "set_binding", "inspect", "frames", "finish"'),
     },
   ]);
 });
@@ -239,10 +239,22 @@ test("recover cannot use an error outcome", async () => {
   ]);
 });
 
-test("frame origin is refused in syntax mode", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "get_frame_code", { frame: "origin" })]), [
-    { id: "c1", body: error('get_frame_code: frame "origin" exists only in recovery mode; valid: "active"') },
+test("get_frame_code is refused in syntax mode (the block's code is code_context), with either frame", async () => {
+  const refused = error(
+    'tool "get_frame_code" is for recovery mode only; the block\'s code is in code_context; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"',
+  );
+  assert.deepEqual(await submit([toolCall("c1", "get_frame_code", { frame: "origin" })]), [{ id: "c1", body: refused }]);
+  assert.deepEqual(await submit([toolCall("c1", "get_frame_code", {})]), [{ id: "c1", body: refused }]);
+});
+
+test("in recovery mode get_frame_code takes either frame, and nothing else", async () => {
+  assert.deepEqual(await submit([toolCall("c1", "get_frame_code", { frame: "elsewhere" })], { request: checkpoint() }), [
+    { id: "c1", body: error('get_frame_code: argument "frame" must be one of "active", "origin"') },
   ]);
+  for (const frame of ["active", "origin"]) {
+    const verdict = validateBatch([toolCall("c1", "get_frame_code", { frame })], { request: checkpoint(), permissions: settings().permissions, usedCallIds: new Set() });
+    assert.equal(verdict.valid, true, frame);
+  }
 });
 
 test("every failing call of a batch gets its own message", async () => {

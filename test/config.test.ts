@@ -510,8 +510,11 @@ describe("the schema and the bundle", () => {
     assert.doesNotThrow(() => ajv.compile(CONFIG_SCHEMA));
   });
 
-  test("loading works from an esbuild bundle split like build.mjs (ajv's CommonJS default export)", async () => {
+  test("loading works from an esbuild bundle split like build.mjs (the standalone validator in place)", async () => {
     const { build } = await import("esbuild");
+    // @ts-expect-error: a build script in JavaScript, without declarations
+    const { loadSpecs, standaloneValidatorsPlugin } = await import("../build/standalone-validators.mjs");
+    const configSpecs = (await loadSpecs()).filter((spec: { module: string }) => spec.module.startsWith("src/config/"));
     const out = project({});
     const entry = path.join(out, "entry.ts");
     writeFileSync(
@@ -530,6 +533,7 @@ describe("the schema and the bundle", () => {
       platform: "node",
       target: "node20",
       logLevel: "silent",
+      plugins: [standaloneValidatorsPlugin(configSpecs)],
     });
     const root = project({ "aiython.toml": toml('model = "ollama/qwen3"', "timeout = 9") });
     const shown = JSON.parse(execFileSync(process.execPath, [path.join(out, "dist", "entry.mjs")], { cwd: root, encoding: "utf8" }));

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { runInvocation, type InvocationEvent } from "../src/recovery/invocation/orchestrator.js";
 import { ModelCallError, type ChatMessage, type ModelRequest } from "../src/model-port.js";
 import type { PauseRequest } from "../src/recovery/bridge/protocol.js";
-import { SYSTEM_PROMPT, canonicalJson } from "../src/recovery/invocation/prompt.js";
+import { RECOVERY_SYSTEM_PROMPT, SYNTAX_SYSTEM_PROMPT, canonicalJson } from "../src/recovery/invocation/prompt.js";
 import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/defaults.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./support/scripted-model.js";
 import { FakeFrame, ok, opError, type OpHandler } from "./support/fake-frame.js";
@@ -60,11 +60,10 @@ test("a small block finishes in one response with a literal", async () => {
   const request = model.requests[0].request;
   assert.equal(request.toolChoice, "required");
   assert.deepEqual(request.messages.map((m) => m.role), ["system", "user", "user"]);
-  assert.equal(request.messages[0].content, SYSTEM_PROMPT);
-  assert.deepEqual(
-    request.tools.map((t) => t.function.name),
-    ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish"],
-  );
+  assert.equal(request.messages[0].content, SYNTAX_SYSTEM_PROMPT);
+  // §5.1: nothing about recovery in an AI block's request, and no get_frame_code (its code is code_context).
+  assert.doesNotMatch(SYNTAX_SYSTEM_PROMPT, /recover|retry|reraise/);
+  assert.deepEqual(request.tools.map((t) => t.function.name), ["evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"]);
   for (const tool of request.tools) assert.equal(tool.function.parameters.additionalProperties, false, tool.function.name);
   assert.deepEqual({ model_calls: stats.model_calls, tool_calls: stats.tool_calls, tool_counts: stats.tool_counts }, { model_calls: 1, tool_calls: 1, tool_counts: { finish: 1 } });
 });
@@ -303,7 +302,7 @@ test("without execute_code, evaluate and execute are not offered and expression 
   });
   assert.deepEqual(end, { status: "finished" });
   const tools = model.requests[0].request.tools;
-  assert.deepEqual(tools.map((t) => t.function.name), ["get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish"]);
+  assert.deepEqual(tools.map((t) => t.function.name), ["get_binding", "set_binding", "inspect", "frames", "finish"]);
   const finish = tools.find((t) => t.function.name === "finish")!.function.parameters as { properties: { outcome: { properties: Record<string, { enum?: string[] }> } } };
   assert.deepEqual(finish.properties.outcome.properties.kind.enum, ["literal", "reference", "handle", "error"]);
   assert.equal("code" in finish.properties.outcome.properties, false);
@@ -329,6 +328,10 @@ test("recovery: complete with a value binds the target", async () => {
   assert.deepEqual(frame.ops, [{ name: "recover", args: { action: "complete", outcome: { kind: "literal", value: 12 }, call_id: "c1" } }]);
   const request = model.requests[0].request;
   assert.deepEqual(request.tools.map((t) => t.function.name), ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "recover"]);
+  assert.equal(request.messages[0].content, RECOVERY_SYSTEM_PROMPT);
+  assert.doesNotMatch(RECOVERY_SYSTEM_PROMPT, /finish|AI block/);
+  const frameCode = request.tools.find((t) => t.function.name === "get_frame_code")!.function.parameters as { properties: { frame: { enum: string[] } } };
+  assert.deepEqual(frameCode.properties.frame.enum, ["active", "origin"]);
   assert.deepEqual(JSON.parse(request.messages[2].content as string).recovery, checkpoint().recovery);
 });
 

@@ -1,7 +1,7 @@
 // Loading configuration (SPEC §7): find aiython.toml (or take --config), parse and validate it,
 // resolve profiles, routes and where each key comes from; without a file, the environment-only
 // form. Every fault is a ConfigError (exit 78) raised before the program starts. smol-toml and
-// ajv are imported only when a file is found.
+// the schema validator are imported only when a file is found.
 
 import path from "node:path";
 import { ConfigError } from "../errors.js";

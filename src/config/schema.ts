@@ -14,22 +14,16 @@ const modelId = { type: "string", minLength: 1 } as const;
 const apiBase = { type: "string", pattern: "^https?://[^/]" } as const;
 const envName = { type: "string", pattern: ENV_NAME_PATTERN } as const;
 
-const routeTable = {
-  type: "object",
-  additionalProperties: false,
-  required: ["model"],
-  properties: { model: modelId, api_base: apiBase, api_key_env: envName },
-} as const;
+/**
+ * The route table, the `model` key and a profile are definitions that the schema refers to, so
+ * each is compiled once (as a function of its own, CONFIG_AJV_OPTIONS.inlineRefs) rather than
+ * copied wherever it occurs; a start-up compiles only the functions its file reaches.
+ */
+const ref = (name: string) => ({ $ref: `#/definitions/${name}` }) as const;
 
 /** Keys allowed both at the top level and inside `profiles.NAME`. */
 const settings = {
-  model: {
-    anyOf: [
-      modelId,
-      routeTable,
-      { type: "array", minItems: 1, items: { anyOf: [modelId, routeTable] } },
-    ],
-  },
+  model: ref("model"),
   api_base: apiBase,
   api_key_env: envName,
   env_file: { type: "string", minLength: 1 },
@@ -47,6 +41,13 @@ const settings = {
   },
 } as const;
 
+/**
+ * How ajv compiles CONFIG_SCHEMA (config-validator.ts, and build.mjs for the built CLI). verbose:
+ * errors carry their parent schema, which lists the keys allowed where an unknown one was found.
+ * validateSchema: false: the schema is a constant, checked against the meta-schema by the tests.
+ * inlineRefs: false: see the definitions above.
+ */
+export const CONFIG_AJV_OPTIONS = { allErrors: false, verbose: true, strict: true, validateSchema: false, inlineRefs: false } as const;
 
 export const CONFIG_SCHEMA = {
   type: "object",
@@ -58,8 +59,18 @@ export const CONFIG_SCHEMA = {
     profiles: {
       type: "object",
       propertyNames: { pattern: PROFILE_NAME_PATTERN },
-      additionalProperties: { type: "object", additionalProperties: false, properties: settings },
+      additionalProperties: ref("profile"),
     },
+  },
+  definitions: {
+    route: {
+      type: "object",
+      additionalProperties: false,
+      required: ["model"],
+      properties: { model: modelId, api_base: apiBase, api_key_env: envName },
+    },
+    model: { anyOf: [modelId, ref("route"), { type: "array", minItems: 1, items: { anyOf: [modelId, ref("route")] } }] },
+    profile: { type: "object", additionalProperties: false, properties: settings },
   },
 } as const;
 

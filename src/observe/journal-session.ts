@@ -5,9 +5,10 @@
 // invocations ran: that run is recorded, with its signal. Every write waits for the open, in
 // order. Anything that goes wrong — the journal cannot be opened, or a write fails later — prints
 // one `aiython: journal disabled: …` line and the run goes on unrecorded: the journal never costs
-// the program its output.
+// the program its output. The journal's code is imported at the open too, so a run that records
+// nothing never loads it.
 
-import { JournalUnavailableError, openJournal, type InvocationEntry, type Journal, type RunEnd, type RunStart } from "../journal/index.js";
+import type { InvocationEntry, Journal, RunEnd, RunStart } from "../journal/index.js";
 import type { RecordedExchange } from "./recording-model.js";
 import type { Redactor } from "./redact.js";
 
@@ -33,6 +34,8 @@ export class JournalSession {
   private finished = false;
   /** Invocations recorded before the first exchange opened the journal. */
   private waiting: InvocationEntry[] = [];
+  /** The journal's error for "cannot be opened", once its module is loaded. */
+  private unavailableError: (abstract new (...args: never[]) => Error) | null = null;
 
   constructor(private readonly opts: JournalSessionOptions) {}
 
@@ -94,6 +97,8 @@ export class JournalSession {
 
   private async open(): Promise<Open | null> {
     try {
+      const { openJournal, JournalUnavailableError } = await import("../journal/index.js");
+      this.unavailableError = JournalUnavailableError;
       const journal = await openJournal({ projectRoot: this.opts.projectRoot, cwd: this.opts.cwd, create: this.opts.record });
       if (!journal) {
         this.failure = "there is no journal in this project yet";
@@ -128,7 +133,7 @@ export class JournalSession {
   private disable(error: unknown): void {
     if (this.failure !== null) return;
     this.failure =
-      error instanceof JournalUnavailableError
+      this.unavailableError !== null && error instanceof this.unavailableError
         ? error.message
         : `writing the journal failed (${(error as { code?: string }).code ?? (error as Error).message}); the rest of this run is not recorded`;
     if (this.opts.record) this.opts.warn(`journal disabled: ${this.failure}`);

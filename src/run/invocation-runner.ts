@@ -1,6 +1,8 @@
 // Wires one AI invocation: configuration (profile, permissions, routes) from src/capabilities,
 // the model client, and the orchestrator from src/recovery. The only place that joins the two
-// layers for model calls; main.ts hands the resulting runner to the pause coordinator.
+// layers for model calls; main.ts hands the resulting runner to the pause coordinator. One model
+// client per profile serves the whole run; `warmUp` makes the default profile's client (and
+// starts loading openai) before any block needs it.
 
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
 import { createModelClient, type ModelClient } from "../capabilities/chat/model-client.js";
@@ -21,19 +23,29 @@ export interface InvocationWiring {
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
 
-export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationWiring): InvocationRunner {
+export interface WarmInvocationRunner extends InvocationRunner {
+  /** Makes the default profile's model client now and starts loading what its first call needs. */
+  warmUp(): void;
+}
+
+export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationWiring): WarmInvocationRunner {
   const clients = new Map<string, ModelPort>();
   let count = 0;
   const modelOf = (profile: ProfileSettings): ModelPort => {
     let model = clients.get(profile.name);
     if (!model) {
-      const live = () => limited(createModelClient(profile.routes), profile.maxConcurrency);
+      const live = () => {
+        const client = createModelClient(profile.routes);
+        // A failure to load is the first call's to report, with its own message.
+        client.preload().catch(() => undefined);
+        return limited(client, profile.maxConcurrency);
+      };
       model = wiring.modelFor ? wiring.modelFor(profile, live) : live();
       clients.set(profile.name, model);
     }
     return model;
   };
-  return async ({ mode, request, frame, signal }) => {
+  const run: InvocationRunner = async ({ mode, request, frame, signal }) => {
     const profile = usableProfile(config, request.directive?.profile ?? null);
     if (typeof profile === "string") return failed(profile);
     const prompts = [profile.prompt, ...request.hints.prompts].filter((p) => p.length > 0);
@@ -55,6 +67,11 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
       stop();
     }
   };
+  const warmUp = (): void => {
+    const profile = usableProfile(config, null);
+    if (typeof profile !== "string") modelOf(profile);
+  };
+  return Object.assign(run, { warmUp });
 }
 
 /** The profile an invocation uses, or why it cannot call a model. */

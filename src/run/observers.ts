@@ -2,7 +2,10 @@
 // events as JSON lines, and the journal — runs, invocations and model exchanges recorded, or
 // answered from with `--replay`. program-run.ts calls startObservers once the configuration is
 // known, hands `wiring` to the invocation runner, and awaits `finish` when the program has ended.
-// SQLite is loaded only when the journal is on and a model is configured (start-up budget, §12).
+// SQLite is loaded only when the journal is on and a model is configured (start-up budget, §12);
+// the code of each observer — stats rendering, the trace writer, the journal's request keys (and
+// node:crypto with them) — only on the path that uses it, so a run that reaches no block loads
+// none of it.
 
 import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
@@ -10,12 +13,9 @@ import { UsageError } from "../errors.js";
 import type { InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import { JournalSession } from "../observe/journal-session.js";
-import { recordingModel } from "../observe/recording-model.js";
 import { makeRedactor, secretsFrom, type Redactor } from "../observe/redact.js";
-import { replayingModel } from "../observe/replaying-model.js";
 import type { RunTimings } from "../observe/run-clock.js";
-import { statsJsonLine, statsText } from "../observe/stats-render.js";
-import { openTraceWriter, TraceFileError, type TraceWriter } from "../observe/trace-writer.js";
+import type { TraceWriter } from "../observe/trace-writer.js";
 import type { RunExit } from "../observe/types.js";
 import { VERSION } from "../version.js";
 import type { InvocationWiring } from "./invocation-runner.js";
@@ -35,7 +35,7 @@ const warn = (message: string) => process.stderr.write(`aiython: ${message}\n`);
 export async function startObservers({ config, command }: { config: ResolvedConfig; command: RunCommand }): Promise<Observers> {
   const cwd = process.cwd();
   const redact = makeRedactor(secretsFrom(routeKeys(config), command.env));
-  const trace = command.traceFile != null ? openTrace(path.resolve(cwd, command.traceFile), redact) : null;
+  const trace = command.traceFile != null ? await openTrace(path.resolve(cwd, command.traceFile), redact) : null;
   const session = journalSession(config, command, redact);
   const invocations: InvocationRecord[] = [];
   const shown = (file: string) => relativeInside(file, cwd);
@@ -49,15 +49,18 @@ export async function startObservers({ config, command }: { config: ResolvedConf
       ...(trace ? { onEvent: (event) => trace.write(event) } : {}),
     },
     async finish(exit, timings) {
-      if (command.stats === "json") process.stderr.write(statsJsonLine(invocations, timings, shown));
-      else if (command.stats === "text") process.stderr.write(statsText(invocations, timings, shown));
+      if (command.stats) {
+        const { statsJsonLine, statsText } = await import("../observe/stats-render.js");
+        process.stderr.write(command.stats === "json" ? statsJsonLine(invocations, timings, shown) : statsText(invocations, timings, shown));
+      }
       trace?.close();
       await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings });
     },
   };
 }
 
-function openTrace(file: string, redact: Redactor): TraceWriter {
+async function openTrace(file: string, redact: Redactor): Promise<TraceWriter> {
+  const { openTraceWriter, TraceFileError } = await import("../observe/trace-writer.js");
   try {
     return openTraceWriter(file, { redact, warn });
   } catch (error) {
@@ -83,9 +86,19 @@ function journalSession(config: ResolvedConfig, command: RunCommand, redact: Red
 
 function journaledModel(profile: ProfileSettings, live: () => ModelPort, session: JournalSession | null, replay: boolean, shown: (file: string) => string): ModelPort {
   const route = { id: profile.routes[0].id, model: profile.routes[0].model };
-  if (replay && session) return replayingModel(route, (key) => session.lookup(key), shown);
-  if (session && profile.journal) return recordingModel(live(), route, (exchange) => session.recordExchange(exchange));
+  if (replay && session) {
+    return loadedPort(import("../observe/replaying-model.js").then(({ replayingModel }) => replayingModel(route, (key) => session.lookup(key), shown)));
+  }
+  if (session && profile.journal) {
+    const model = live();
+    return loadedPort(import("../observe/recording-model.js").then(({ recordingModel }) => recordingModel(model, route, (exchange) => session.recordExchange(exchange))));
+  }
   return live();
+}
+
+/** A port whose code is still loading (it began when the port was made); calls wait for it. */
+function loadedPort(loading: Promise<ModelPort>): ModelPort {
+  return { complete: async (request, options) => (await loading).complete(request, options) };
 }
 
 function journalEntry(record: InvocationRecord, projectRoot: string) {

@@ -12,6 +12,7 @@ import { QUIET_SIGNALS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
+import type { PauseWiring } from "./pause-wiring.js";
 import type { BridgeMessage, PlanRequest, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
 import type { Observers } from "./observers.js";
@@ -21,6 +22,7 @@ import { scriptPathOf } from "./target.js";
 export class ProgramRun {
   private problem: RunOutcome | null = null;
   private coordinator: PauseCoordinator | null = null;
+  private warmUp: PauseWiring["warmUp"] | null = null;
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
   private readonly clock = new RunClock();
@@ -64,8 +66,10 @@ export class ProgramRun {
       throw error;
     }
     if (config.modelConfigured) {
-      const { pauseCoordinator } = await import("./pause-wiring.js");
-      this.coordinator = pauseCoordinator(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)));
+      const { pauseWiring } = await import("./pause-wiring.js");
+      const wiring = pauseWiring(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)));
+      this.coordinator = wiring.coordinator;
+      this.warmUp = wiring.warmUp;
     }
     return config;
   }
@@ -129,6 +133,9 @@ export class ProgramRun {
         fault = { kind: "status", status: ExitStatus.config, message: planned.message };
       } else {
         this.bridge.send({ type: "result", id: message.id, ok: true, value: planned.plan });
+        // A source with AI blocks will reach one: the model client loads while the program runs
+        // up to it (SPEC §12). A program without blocks never loads it before it needs it.
+        if (planned.plan.blocks.length > 0) this.warmUp?.();
       }
     } catch (error) {
       this.bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });

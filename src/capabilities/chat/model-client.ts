@@ -4,6 +4,8 @@
 // that outlasts its retries (or asks to wait past the deadline) falls through to the next route;
 // 401/403/404 and other 4xx fail at once (SPEC §5.4). Every failure is a ModelCallError whose
 // message names the route, the cause and the fix and carries no secret or provider body (§9).
+// Each route has one openai client for the life of the model client, and all of them share one
+// keep-alive transport (http-transport.ts): a block pays for neither a client nor a connection.
 
 import { assertNever, InternalError } from "../../errors.js";
 import type { AttemptFailure } from "./classify-failure.js";
@@ -20,12 +22,14 @@ import {
 import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
-import { makeRouteClient, runAttempt } from "./run-attempt.js";
+import { keepAliveFetch, loadHttps } from "./http-transport.js";
+import { rehearse } from "./rehearsal.js";
+import { makeRouteClient, runAttempt, type RouteClient } from "./run-attempt.js";
 import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
 import type { ChatRoute, ModelClientOptions, SleepFn } from "./types.js";
 
 export interface ModelClient extends ModelPort {
-  /** Starts loading the openai package now, so the first model call does not wait for it. */
+  /** Loads the openai package, makes each route's client and rehearses a request, so the first call does not wait. */
   preload(): Promise<void>;
 }
 
@@ -58,17 +62,27 @@ class RoutedClient implements ModelClient {
   private readonly random: () => number;
   private readonly fetch: typeof fetch;
   private readonly maxRetries: number;
+  private readonly clients = new Map<ChatRoute, RouteClient>();
 
   constructor(private readonly routes: ChatRoute[], private readonly opts: ModelClientOptions) {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
     this.random = opts.random ?? Math.random;
-    this.fetch = opts.fetch ?? globalThis.fetch;
+    this.fetch = opts.fetch ?? keepAliveFetch();
     this.maxRetries = opts.maxRetries ?? MODEL_CLIENT_DEFAULTS.maxRetries;
   }
 
   async preload(): Promise<void> {
-    await loadOpenAI();
+    const mod = await loadOpenAI();
+    for (const route of this.routes) this.clientFor(mod, route);
+    if (this.routes.some((route) => /^https:/i.test(route.apiBase))) await loadHttps();
+    await rehearse(mod);
+  }
+
+  private clientFor(mod: OpenAIModuleType, route: ChatRoute): RouteClient {
+    let routeClient = this.clients.get(route);
+    if (!routeClient) this.clients.set(route, (routeClient = makeRouteClient(mod, route, this.fetch)));
+    return routeClient;
   }
 
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
@@ -97,7 +111,7 @@ class RoutedClient implements ModelClient {
   }
 
   private async tryRoute(mod: OpenAIModuleType, route: ChatRoute, isLast: boolean, request: ModelRequest, options: ModelCallOptions): Promise<RouteOutcome> {
-    const { client, sink } = makeRouteClient(mod, route, this.fetch);
+    const routeClient = this.clientFor(mod, route);
     const stream = route.stream ?? this.opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
     let retries = 0;
     /** What the last failed attempt was, for the timeout message ("HTTP 503"). */
@@ -106,7 +120,7 @@ class RoutedClient implements ModelClient {
       if (options.signal?.aborted) throw cancelledError(route);
       const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
-      const result = await runAttempt({ mod, client, sink, route, request, stream, remainingMs, signal: options.signal });
+      const result = await runAttempt({ mod, routeClient, route, request, stream, remainingMs, signal: options.signal });
       if (result.ok) {
         const { message, usage } = result.answer;
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };

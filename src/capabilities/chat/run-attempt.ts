@@ -1,7 +1,8 @@
 // One HTTP request to one route through the openai client, streaming or not, bounded by the time
 // left before the deadline. Returns the normalised answer or a classified failure; the caller
 // decides about retries. The request body is measured as it leaves (via the client's `fetch`
-// hook) so `requestBytes` is the real byte count, not an estimate.
+// hook, per response, so requests in flight on one client at once keep their own counts) so
+// `requestBytes` is the real byte count, not an estimate.
 //
 // `parallel_tool_calls` is deliberately not sent: OpenAI already defaults it to true, and several
 // OpenAI-compatible servers reject the parameter or reject it next to `tool_choice: "required"`,
@@ -20,9 +21,10 @@ export type AttemptResult =
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Holds the size of the last body the client sent. */
-interface BodySink {
-  bytes: number;
+/** An openai client for one route, and the size of the body that brought each response. */
+export interface RouteClient {
+  client: InstanceType<OpenAIModuleType["OpenAI"]>;
+  sentBytes: WeakMap<Response, number>;
 }
 
 function bodyBytes(body: unknown): number {
@@ -32,16 +34,14 @@ function bodyBytes(body: unknown): number {
   return 0;
 }
 
-/** An openai client for one route whose every request reports its body size to `sink`. */
-export function makeRouteClient(
-  mod: OpenAIModuleType,
-  route: ChatRoute,
-  baseFetch: typeof fetch,
-): { client: InstanceType<OpenAIModuleType["OpenAI"]>; sink: BodySink } {
-  const sink: BodySink = { bytes: 0 };
-  const measuringFetch = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    sink.bytes = bodyBytes(init?.body);
-    return baseFetch(url, init);
+/** An openai client for one route (made once per run, SPEC §12) that measures every body it sends. */
+export function makeRouteClient(mod: OpenAIModuleType, route: ChatRoute, baseFetch: typeof fetch): RouteClient {
+  const sentBytes = new WeakMap<Response, number>();
+  const measuringFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const bytes = bodyBytes(init?.body);
+    const response = await baseFetch(url, init);
+    sentBytes.set(response, bytes);
+    return response;
   };
   const client = new mod.OpenAI({
     apiKey: route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey,
@@ -58,13 +58,12 @@ export function makeRouteClient(
     // OPENAI_LOG=debug would print request bodies and raw provider error bodies (SPEC §9).
     logLevel: "off",
   });
-  return { client, sink };
+  return { client, sentBytes };
 }
 
 export interface AttemptInput {
   mod: OpenAIModuleType;
-  client: InstanceType<OpenAIModuleType["OpenAI"]>;
-  sink: BodySink;
+  routeClient: RouteClient;
   route: ChatRoute;
   request: ModelRequest;
   stream: boolean;
@@ -74,7 +73,8 @@ export interface AttemptInput {
 }
 
 export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
-  const { client, sink, route, request } = input;
+  const { routeClient, route, request } = input;
+  const { client } = routeClient;
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   input.signal?.addEventListener("abort", onAbort, { once: true });
@@ -89,25 +89,26 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     // tool_choice "required" with no tools is an error on OpenAI; send neither in that case.
     ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: request.toolChoice } : {}),
   };
-  sink.bytes = 0;
   try {
     let answer: Normalised;
+    let response: Response;
     if (input.stream) {
-      const stream = await client.chat.completions.create(
-        { ...body, stream: true, stream_options: { include_usage: true } },
-        requestOptions,
-      );
+      const { data: stream, response: streamed } = await client.chat.completions
+        .create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions)
+        .withResponse();
+      response = streamed;
       const assembler = new StreamAssembler();
       for await (const chunk of stream) assembler.add(chunk);
       // The client's stream iterator ends quietly when aborted; a cut stream is not an answer.
       if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
       answer = assembler.finish();
     } else {
-      const completion: unknown = await client.chat.completions.create(body, requestOptions);
+      const { data: completion, response: answered } = await client.chat.completions.create(body, requestOptions).withResponse();
+      response = answered;
       answer = normaliseCompletion(completion);
     }
     if (!answer.ok) return { ok: false, failure: { kind: "malformed", detail: answer.detail } };
-    return { ok: true, answer, requestBytes: sink.bytes };
+    return { ok: true, answer, requestBytes: routeClient.sentBytes.get(response) ?? 0 };
   } catch (err) {
     if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
     const failure = classifyFailure(err, input.mod);

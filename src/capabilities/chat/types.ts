@@ -24,7 +24,7 @@ export interface ChatRoute {
 export type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface ModelClientOptions {
-  /** The fetch the openai client uses underneath (tests inject one); default globalThis.fetch. */
+  /** The fetch the openai client uses underneath (tests inject one); default a keep-alive transport over node:http. */
   fetch?: typeof fetch;
   /** Waits between retries; default a timer that stops early on abort. */
   sleep?: SleepFn;

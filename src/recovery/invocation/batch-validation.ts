@@ -13,10 +13,11 @@
 // - A `result_id` may not equal another call's id in the batch: a reference to it would be
 //   ambiguous.
 
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
 import type { ToolCall } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { checkOutcome } from "./outcomes.js";
+import { TOOL_VALIDATORS } from "./tool-validators.js";
 import {
   isTerminal,
   isToolName,
@@ -24,7 +25,6 @@ import {
   producesValue,
   toolContext,
   unavailableReason,
-  validationSchema,
   type ToolContext,
   type ToolName,
 } from "./tools.js";
@@ -47,19 +47,6 @@ export interface BatchContext {
   permissions: ReadonlySet<string>;
   /** Call ids of earlier responses of this invocation. */
   usedCallIds: ReadonlySet<string>;
-}
-
-// verbose: errors carry parentSchema, so an unknown argument can be answered with the valid ones.
-const ajv = new Ajv({ allErrors: true, verbose: true });
-const validators = new Map<ToolName, ValidateFunction>();
-
-function validatorFor(name: ToolName): ValidateFunction {
-  let validate = validators.get(name);
-  if (!validate) {
-    validate = ajv.compile(validationSchema(name));
-    validators.set(name, validate);
-  }
-  return validate;
 }
 
 const quote = (value: unknown) => JSON.stringify(value);
@@ -145,7 +132,7 @@ function describeSchemaError(error: ErrorObject): string {
 }
 
 function checkArguments(name: ToolName, args: Record<string, unknown>): string | null {
-  const validate = validatorFor(name);
+  const validate = TOOL_VALIDATORS[name];
   if (validate(args)) return null;
   return (validate.errors ?? []).map(describeSchemaError).join("; ");
 }
@@ -214,9 +201,6 @@ function checkRules(
     if (clash) return `result_id ${quote(resultId)} is already used by call ${quote(clash.id)} in this response; choose a unique one`;
     const sameAsId = calls.find((call, i) => i !== index && call.id === resultId);
     if (sameAsId) return `result_id ${quote(resultId)} equals the id of another call in this response, so a reference to it would be ambiguous; choose another`;
-  }
-  if (name === "get_frame_code" && args.frame === "origin" && request.mode !== "recovery") {
-    return `frame "origin" exists only in recovery mode; valid: "active"`;
   }
   if (!isTerminal(name)) return null;
   if (index !== calls.length - 1) {

@@ -1,5 +1,5 @@
-// What the model reads (SPEC §5.1): the fixed system prompt, the stable and live JSON user
-// messages, the reminder after an empty response, and the JSON bodies of tool messages. All JSON
+// What the model reads (SPEC §5.1): the fixed system prompt of the mode, the stable and live JSON
+// user messages, the reminder after an empty response, and the JSON bodies of tool messages. All JSON
 // here is canonical (sorted keys at every level, compact, no NaN/Infinity) so identical inputs give
 // identical bytes: the stable prefix of two invocations of one block matches, which keeps provider
 // prompt caches and journal request hashes (§11) warm.
@@ -9,13 +9,29 @@ import type { ChatMessage } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION } from "../../defaults.js";
 
-export const SYSTEM_PROMPT = [
-  "You are the runtime of aiython. A Python program is paused at a line CPython cannot parse (mode syntax: an AI block) or at a statement that raised (mode recovery). Act on the live frame only through tools.",
-  'syntax: end with finish. A block that needs a value (requires_result or a target) gets it as the outcome; a statement block makes its effects (execute, set_binding) and ends with {"kind":"none"}.',
-  "recovery: end with recover: complete (an outcome binds the target, if any), retry after repairing state (reruns only that statement), or reraise with an explanation.",
-  'Calls of one response run in order; the terminal call ends the invocation and must be last. Values of small related objects are included, so a simple block should finish in ONE response, e.g. finish {"kind":"literal","value":...}. Literal strings are never evaluated. For existing objects prefer {"kind":"reference","id":<result_id of an evaluate/get_binding earlier in the same response>} or {"kind":"handle","id":"object-N"}. The value must match output_type (output_schema); a violation comes back as a tool error to fix. If the block cannot be done: {"kind":"error","reason":...}.',
-  'Tool results: {"status":"ok","result":...}, {"status":"error","message":...} or {"status":"skipped"} (did not run).',
+// The system prompt is fixed per mode and says only what the model cannot read elsewhere: the
+// meaning of each outcome kind and tool argument is in the tool schemas (tools.ts), as structure
+// rather than as JSON quoted inside prose, and a syntax-mode request carries nothing about
+// recovery (nor a recovery request about AI blocks).
+const OPENING = "You are the runtime of aiython. A Python program is paused";
+const IN_ORDER = "The calls of one response run in order";
+const TYPED = "A value must match output_type (output_schema); a mismatch comes back as a tool error to fix.";
+
+export const SYNTAX_SYSTEM_PROMPT = [
+  `${OPENING} at an AI block, a line CPython cannot parse: do what it says to the live frame, through tools only.`,
+  `${IN_ORDER}; end with finish as the last call. A block that needs a value (requires_result or a target) gets it as the outcome; a statement block makes its effects (execute, set_binding) and finishes with outcome kind none.`,
+  `Values of small related objects are included, so a simple block should finish in ONE response. ${TYPED} If the block cannot be done, finish with outcome kind error.`,
 ].join("\n");
+
+export const RECOVERY_SYSTEM_PROMPT = [
+  `${OPENING} at a statement that raised an exception nothing handles: decide it on the live frame, through tools only.`,
+  `${IN_ORDER}; end with recover as the last call: complete (an outcome binds the target, if any), retry after repairing state (reruns only that statement), or reraise with an explanation.`,
+  TYPED,
+].join("\n");
+
+export function systemPrompt(mode: PauseRequest["mode"]): string {
+  return mode === "syntax" ? SYNTAX_SYSTEM_PROMPT : RECOVERY_SYSTEM_PROMPT;
+}
 
 export { canonicalJson } from "../../canonical-json.js";
 
@@ -46,7 +62,7 @@ export function liveMessage(request: PauseRequest): string {
 
 export function initialMessages(request: PauseRequest, permissions: ReadonlySet<string>): ChatMessage[] {
   return [
-    { role: "system", content: SYSTEM_PROMPT },
+    { role: "system", content: systemPrompt(request.mode) },
     { role: "user", content: stableMessage(request, permissions) },
     { role: "user", content: liveMessage(request) },
   ];

@@ -1,5 +1,6 @@
 // The core frame tools of SPEC §5.2: names, which are offered to a pause, the JSON Schemas shown
-// to the model, and the static schemas batch validation compiles (once per process, with ajv).
+// to the model, and the static schemas batch validation checks arguments against (compiled by ajv
+// in tool-validators.ts, or at build time for the built CLI).
 //
 // One builder makes both schemas. The validation schema is the widest form of each tool (every
 // outcome kind, every action, both frames) so its errors are only about shape; the pause-specific
@@ -42,6 +43,8 @@ export function unavailableReason(name: ToolName, ctx: ToolContext): string | nu
   const mode = ctx.request.mode;
   if (name === "finish" && mode !== "syntax") return `tool "finish" ends AI blocks only; in recovery mode end with "recover"`;
   if (name === "recover" && mode !== "recovery") return `tool "recover" is for recovery mode only; end this AI block with "finish"`;
+  // §5.1: the paused frame's code is the request's code_context, and an AI block has no other frame.
+  if (name === "get_frame_code" && mode !== "recovery") return `tool "get_frame_code" is for recovery mode only; the block's code is in code_context`;
   if ((name === "evaluate" || name === "execute") && !ctx.executeCode) {
     return `tool "${name}" needs the execute_code permission, which is not granted (permissions in aiython.toml)`;
   }
@@ -67,7 +70,7 @@ function outcomeSchema(kinds: readonly OutcomeKind[]): Schema {
   const has = (kind: OutcomeKind) => kinds.includes(kind);
   if (has("literal")) properties.value = { description: "literal: JSON value, never evaluated" };
   if (has("expression")) properties.code = str("expression: Python, evaluated");
-  if (has("reference") || has("handle")) properties.id = str("reference: result_id or call id; handle: object-N");
+  if (has("reference") || has("handle")) properties.id = str("reference: result_id or call id of an earlier evaluate/get_binding in this response; handle: object-N");
   if (has("error")) {
     properties.reason = str("error: why it cannot be done");
     properties.missing_capability = str();
@@ -79,7 +82,6 @@ interface Variant {
   outcomeKinds: readonly OutcomeKind[];
   finishKinds: readonly OutcomeKind[];
   actions: readonly string[];
-  frames: readonly string[];
 }
 
 const DESCRIPTIONS: Record<ToolName, string> = {
@@ -88,11 +90,13 @@ const DESCRIPTIONS: Record<ToolName, string> = {
   get_binding: "Descriptor of a local or global name.",
   set_binding: "Bind a name to an existing object (type-checked).",
   inspect: "Bounded structure of an object.",
-  get_frame_code: "Source of the paused frame (active) or, in recovery, the raising one (origin).",
-  frames: "Traceback project frames with their locals.",
+  get_frame_code: "Source of the paused frame (active) or of the raising one (origin).",
+  frames: "Project frames of the stack with their locals.",
   finish: "Terminal: the AI block's outcome.",
   recover: "Terminal: decide the failed statement.",
 };
+
+const FRAMES_IN_RECOVERY = "Project frames of the traceback with their locals.";
 
 function parameters(name: ToolName, v: Variant): Schema {
   switch (name) {
@@ -114,8 +118,7 @@ function parameters(name: ToolName, v: Variant): Schema {
         ["handle"],
       );
     case "get_frame_code":
-      // With one frame (syntax mode) there is nothing to choose; validation still knows `frame`.
-      return object(v.frames.length > 1 ? { frame: { type: "string", enum: [...v.frames] } } : {});
+      return object({ frame: { type: "string", enum: [...FRAMES] } });
     case "frames":
       return object({});
     case "finish":
@@ -129,7 +132,10 @@ function parameters(name: ToolName, v: Variant): Schema {
   }
 }
 
-const WIDEST: Variant = { outcomeKinds: OUTCOME_KINDS, finishKinds: OUTCOME_KINDS, actions: RECOVER_ACTIONS, frames: FRAMES };
+const WIDEST: Variant = { outcomeKinds: OUTCOME_KINDS, finishKinds: OUTCOME_KINDS, actions: RECOVER_ACTIONS };
+
+/** How ajv compiles the validation schemas; verbose: errors carry parentSchema, so an unknown argument can be answered with the valid ones. */
+export const TOOL_AJV_OPTIONS = { allErrors: true, verbose: true } as const;
 
 /** The static schema batch validation checks a call's arguments against. */
 export function validationSchema(name: ToolName): Schema {
@@ -143,10 +149,9 @@ export function offeredToolSpecs(ctx: ToolContext): ToolSpec[] {
     outcomeKinds: offeredOutcomeKinds("recover", ctx),
     finishKinds: offeredOutcomeKinds("finish", ctx),
     actions: ctx.request.recovery?.retry_allowed === false ? ["complete", "reraise"] : RECOVER_ACTIONS,
-    frames: recovery ? FRAMES : ["active"],
   };
   return offeredToolNames(ctx).map((name) => ({
     type: "function",
-    function: { name, description: DESCRIPTIONS[name], parameters: parameters(name, variant) },
+    function: { name, description: name === "frames" && recovery ? FRAMES_IN_RECOVERY : DESCRIPTIONS[name], parameters: parameters(name, variant) },
   }));
 }

@@ -62,6 +62,7 @@ const OWNERS: Record<string, readonly string[]> = {
   "node:child_process": ["recovery/bridge/"],
   execa: ["recovery/bridge/"],
   "smol-toml": ["config/"],
+  unpdf: ["capabilities/document/"],
 };
 
 function walk(dir: string, out: string[] = []): string[] {

@@ -19,7 +19,8 @@ await build({
   target: "node20",
   sourcemap: false,
   legalComments: "none",
-  external: ["tree-sitter", "tree-sitter-python", "better-sqlite3"],
+  // unpdf loads its own pdf.js build at run time; it is read only when a PDF is.
+  external: ["tree-sitter", "tree-sitter-python", "better-sqlite3", "unpdf"],
   plugins: [validators],
   banner: {
     // Bundled CommonJS dependencies (e.g. commander) call require(); give ESM chunks one.

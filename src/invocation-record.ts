@@ -19,6 +19,21 @@ export interface InvocationStats {
   invocation_seconds: number;
 }
 
+/** What an invocation's capability steps (SPEC §10) cost: provider calls, answers served locally, USD. */
+export interface CapabilityStats {
+  /** Requests that reached a provider. */
+  calls: number;
+  /** Answers from the 24 h cache, and from the journal under --replay: no request, no cost. */
+  cached: number;
+  replayed: number;
+  /** Provider calls per capability. */
+  counts: Record<string, number>;
+  /** USD of the priced calls; null when no call had a price. */
+  cost_usd: number | null;
+  /** Capabilities whose calls had no price (`price` in [capabilities.NAME]). */
+  unpriced: string[];
+}
+
 export type InvocationMode = "syntax" | "recovery";
 
 export type RecoverAction = "complete" | "retry" | "reraise";
@@ -37,6 +52,8 @@ export interface InvocationRecord {
   mode: InvocationMode;
   stats: InvocationStats;
   end: InvocationEnd;
+  /** Present when the invocation ran capability steps. */
+  capabilities?: CapabilityStats;
 }
 
 /** Fields every trace event carries: the invocation id and a timestamp (ms since epoch). */

@@ -19,7 +19,7 @@ interface Import {
   typeOnly: boolean;
 }
 
-const NEUTRAL = new Set(["errors.ts", "defaults.ts", "model-port.ts", "invocation-record.ts", "canonical-json.ts", "version.ts"]);
+const NEUTRAL = new Set(["errors.ts", "defaults.ts", "model-port.ts", "capability-port.ts", "invocation-record.ts", "canonical-json.ts", "version.ts"]);
 
 /** Layer of a file relative to src/: its first folder, or "neutral". */
 function layer(file: string): string {
@@ -62,6 +62,7 @@ const OWNERS: Record<string, readonly string[]> = {
   "node:child_process": ["recovery/bridge/"],
   execa: ["recovery/bridge/"],
   "smol-toml": ["config/"],
+  unpdf: ["capabilities/document/"],
 };
 
 function walk(dir: string, out: string[] = []): string[] {

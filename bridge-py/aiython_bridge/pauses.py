@@ -18,7 +18,7 @@ from queue import Empty, SimpleQueue
 
 from aiython_bridge import contracts, protocol
 from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
-from aiython_bridge.frameops import Invocation, ToolError
+from aiython_bridge.frameops import Invocation, ToolError, plan_values
 from aiython_bridge.paths import display_path
 
 _ids = itertools.count(1)
@@ -148,6 +148,10 @@ class Pause:
             return False, None, inv.get_frame_code(args.get("frame", "active"))
         if op == "frames":
             return False, None, inv.frames()
+        if op == "read_values":
+            return False, None, plan_values.read_values(inv, args["refs"])
+        if op == "hold_values":
+            return False, None, plan_values.hold_values(inv, args["values_json"])
         if op == "finish":
             value = self._outcome_value(args)
             return True, value, {"ok": True}

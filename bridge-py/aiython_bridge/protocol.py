@@ -71,6 +71,8 @@ OPS = {
     "inspect": ("handle", "depth?", "limit?", "call_id"),
     "get_frame_code": ("frame?", "call_id"),
     "frames": ("call_id",),
+    "read_values": ("refs", "call_id"),
+    "hold_values": ("values_json", "call_id"),
     "finish": ("outcome", "call_id", "raw_arguments"),
     "recover": ("action", "outcome?", "explanation?", "call_id", "raw_arguments"),
     "fail": ("reason",),

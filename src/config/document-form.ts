@@ -2,11 +2,13 @@
 // `default` profile; `profiles.NAME` overrides it key by key, with two refinements:
 //   - `api_base` / `api_key_env` qualify `model`: a profile that sets its own `model` does not
 //     inherit the top-level ones; a profile that inherits `model` may still override them.
-//   - `capabilities` merge per capability name; every other key replaces the inherited value.
+//   - `capabilities` merge per capability name (capability-routes.ts); every other key replaces
+//     the inherited value.
 // Layer-level `api_base` / `api_key_env` apply to string routes and to route tables lacking them.
 
 import { ConfigError } from "../errors.js";
 import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "../defaults.js";
+import { checkCapabilityBases, resolveCapabilities } from "./capability-routes.js";
 import { resolveEnvFile, type CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
 import type { ConfigDocument, RouteSpec, SettingsTable } from "./schema.js";
@@ -101,13 +103,18 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
     envFile,
-    capabilities: { ...(top.capabilities ?? {}), ...(own?.capabilities ?? {}) },
+    capabilities: resolveCapabilities(
+      { tables: top.capabilities, prefix: "" },
+      own ? { tables: own.capabilities, prefix: `profiles.${name}.` } : null,
+      { configName: ctx.configName, credentials: ctx.credentials, envFile },
+    ),
   };
 }
 
 /** Every api_base written in a table (its own and its route tables'), checked where it is written. */
 function checkApiBases(table: SettingsTable, prefix: string, configName: string): void {
   if (table.api_base !== undefined) checkApiBase(table.api_base, `${configName}: ${prefix}api_base`);
+  checkCapabilityBases(table.capabilities, prefix, configName);
   const model = table.model;
   const specs = model === undefined ? [] : Array.isArray(model) ? model : [model];
   specs.forEach((spec, i) => {

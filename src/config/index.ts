@@ -7,6 +7,8 @@ export { KNOWN_PROVIDERS } from "./providers.js";
 export { CONFIG_DEFAULTS, CONFIG_FILE_NAME, CREDENTIALS_FILE } from "../defaults.js";
 export { PERMISSIONS } from "./types.js";
 export type {
+  CapabilityPrice,
+  CapabilitySettings,
   ConfigInputs,
   CredentialSource,
   Permission,

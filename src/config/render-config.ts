@@ -26,18 +26,34 @@ export function renderConfigShow(config: ResolvedConfig): string {
   return JSON.stringify(shown, null, 2);
 }
 
+function showRoute(route: Route): Record<string, unknown> {
+  return {
+    id: route.id,
+    provider: route.provider,
+    model: route.model,
+    api_base: route.apiBase,
+    api_key_env: route.apiKeyEnv,
+    credential_required: route.keyRequired,
+    credential_configured: credentialConfigured(route),
+    credential_source: route.keySource,
+  };
+}
+
+function showCapabilities(profile: ProfileSettings): Record<string, unknown> {
+  const shown: Record<string, unknown> = {};
+  for (const [name, capability] of Object.entries(profile.capabilities)) {
+    const price = capability.price;
+    shown[name] = {
+      routes: capability.routes.map(showRoute),
+      price: price === null ? null : { input: price.input, output: price.output, per_call: price.perCall },
+    };
+  }
+  return shown;
+}
+
 function showProfile(profile: ProfileSettings): Record<string, unknown> {
   return {
-    routes: profile.routes.map((route) => ({
-      id: route.id,
-      provider: route.provider,
-      model: route.model,
-      api_base: route.apiBase,
-      api_key_env: route.apiKeyEnv,
-      credential_required: route.keyRequired,
-      credential_configured: credentialConfigured(route),
-      credential_source: route.keySource,
-    })),
+    routes: profile.routes.map(showRoute),
     prompt: profile.prompt,
     timeout: profile.timeoutSeconds,
     max_rounds: profile.maxRounds,
@@ -46,8 +62,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     journal: profile.journal,
     max_concurrency: profile.maxConcurrency,
     env_file: profile.envFile,
-    // Only the names: capability tables are validated by SPEC §10 work that has not landed yet.
-    capabilities: Object.keys(profile.capabilities),
+    capabilities: showCapabilities(profile),
   };
 }
 

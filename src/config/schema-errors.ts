@@ -7,6 +7,7 @@
 // more specific error exists at or below it, and the deepest remaining error wins.
 
 import type { ErrorObject } from "ajv";
+import { LOCAL_CAPABILITIES } from "../defaults.js";
 
 const TYPE_PHRASES: Record<string, string> = {
   string: "a string",
@@ -52,6 +53,9 @@ export function formatSchemaError(file: string, doc: unknown, errors: readonly E
           `${prefix(joinKey(where, key))}unknown key; keys are never written to aiython.toml: put the key in the ` +
           `environment or in env_file, and name its variable with api_key_env`
         );
+      }
+      if (lastKey === "capabilities" && (LOCAL_CAPABILITIES as readonly string[]).includes(key)) {
+        return `${prefix(joinKey(where, key))}${key} runs locally and needs no route: it uses [capabilities.embedding]; remove this table`;
       }
       const suggestion = closest(key, allowed);
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : "";

@@ -1,9 +1,10 @@
 // The JSON Schema of aiython.toml, version 3 (SPEC §7). Strict: every table closes with
-// `additionalProperties: false`, except `capabilities`, whose contents SPEC §10 defines and which
-// is only required to be a table for now. Semantic checks a schema cannot express well (credentials
-// inside api_base, the reserved profile name, env_file outside the project) live in load-config.ts.
+// `additionalProperties: false`, `capabilities` included: one table per routed capability of
+// SPEC §10, each with the chat model's route forms and an optional price. Semantic checks a schema
+// cannot express well (credentials inside api_base, the reserved profile name, env_file outside
+// the project) live in load-config.ts.
 
-import { CONFIG_BOUNDS, CONFIG_VERSION } from "../defaults.js";
+import { CONFIG_BOUNDS, CONFIG_VERSION, ROUTED_CAPABILITIES } from "../defaults.js";
 import { PERMISSIONS } from "./types.js";
 
 /** Matches a POSIX-style environment variable name; a pasted key (`sk-...`) fails it. */
@@ -21,6 +22,27 @@ const envName = { type: "string", pattern: ENV_NAME_PATTERN } as const;
  */
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` }) as const;
 
+const usd = { type: "number", minimum: 0 } as const;
+
+/** `[capabilities.NAME]` (SPEC §10): routes as for the chat model; price in USD (tokens per million). */
+const capabilityTable = {
+  type: "object",
+  additionalProperties: false,
+  required: ["model"],
+  properties: {
+    model: ref("model"),
+    api_base: apiBase,
+    api_key_env: envName,
+    price: { type: "object", additionalProperties: false, properties: { input: usd, output: usd, per_call: usd } },
+  },
+} as const;
+
+const capabilities = {
+  type: "object",
+  additionalProperties: false,
+  properties: Object.fromEntries(ROUTED_CAPABILITIES.map((name) => [name, capabilityTable])),
+} as const;
+
 /** Keys allowed both at the top level and inside `profiles.NAME`. */
 const settings = {
   model: ref("model"),
@@ -32,7 +54,7 @@ const settings = {
   max_rounds: { type: "integer", minimum: CONFIG_BOUNDS.maxRounds.min, maximum: CONFIG_BOUNDS.maxRounds.max },
   context_values: { type: "boolean" },
   permissions: { type: "array", uniqueItems: true, items: { type: "string", enum: [...PERMISSIONS] } },
-  capabilities: { type: "object" },
+  capabilities,
   journal: { type: "boolean" },
   max_concurrency: {
     type: "integer",
@@ -77,6 +99,13 @@ export const CONFIG_SCHEMA = {
 /** The validated document as plain data. */
 export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string };
 
+export interface CapabilityTable {
+  model: RouteSpec | RouteSpec[];
+  api_base?: string;
+  api_key_env?: string;
+  price?: { input?: number; output?: number; per_call?: number };
+}
+
 export interface SettingsTable {
   model?: RouteSpec | RouteSpec[];
   api_base?: string;
@@ -87,7 +116,7 @@ export interface SettingsTable {
   max_rounds?: number;
   context_values?: boolean;
   permissions?: string[];
-  capabilities?: Record<string, unknown>;
+  capabilities?: Record<string, CapabilityTable>;
   journal?: boolean;
   max_concurrency?: number;
 }

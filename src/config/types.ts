@@ -57,8 +57,23 @@ export interface ProfileSettings {
   maxConcurrency: number;
   /** Absolute path of the dotenv file this profile reads keys from, or null. */
   envFile: string | null;
-  /** Capability routes (SPEC §10), merged per capability name; validated only as tables for now. */
-  capabilities: Record<string, unknown>;
+  /** Capability routes (SPEC §10) by capability name, merged per name from the top level and the profile. */
+  capabilities: Record<string, CapabilitySettings>;
+}
+
+/** USD: `input` / `output` per million tokens, `per_call` per request (SPEC §10, §13). */
+export interface CapabilityPrice {
+  input: number | null;
+  output: number | null;
+  perCall: number | null;
+}
+
+/** One `[capabilities.NAME]` table, resolved. */
+export interface CapabilitySettings {
+  name: string;
+  /** Primary route first, then fallbacks tried after a 429; never empty. */
+  routes: Route[];
+  price: CapabilityPrice | null;
 }
 
 export interface ResolvedConfig {

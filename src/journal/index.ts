@@ -8,3 +8,4 @@ export { canonicalJson } from "../canonical-json.js";
 export { SCHEMA_VERSION } from "./migrations.js";
 export { JOURNAL_DIR, JOURNAL_FILE, RUNS_LIST_DEFAULT_LIMIT } from "../defaults.js";
 export type { InvocationStats, InvocationEntry, InvocationSummary, RunEnd, RunStart, RunSummary, StoredExchange } from "./types.js";
+export { openCapabilityStore, CapabilityStoreDb, type StoredChunk, type StoredJob } from "./capability-store.js";

@@ -55,6 +55,11 @@ export class Journal {
       c.token_usage.completion_tokens, c.token_usage.total_tokens, c.token_usage.cached_tokens, c.invalid_batches,
       c.empty_responses, c.tool_failures, c.provider_seconds, c.invocation_seconds, entry.endedAt.toISOString(),
     );
+    const k = entry.capabilities;
+    if (k) {
+      this.statement(`INSERT INTO invocation_capabilities (run_id, invocation, calls, cached, replayed, counts, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+        .run(runId, entry.invocation, k.calls, k.cached, k.replayed, JSON.stringify(k.counts), k.cost_usd);
+    }
   }
 
   /** Stores an answer under its request key; a later recording of the same request replaces it. */
@@ -86,7 +91,10 @@ export class Journal {
   }
 
   invocationsOf(runId: number): InvocationSummary[] {
-    const rows = this.statement(`SELECT * FROM invocations WHERE run_id = ? ORDER BY id`).all(runId) as Row[];
+    const rows = this.statement(
+      `SELECT i.*, c.calls AS capability_calls, c.cached AS capability_cached, c.replayed AS capability_replayed, c.counts AS capability_counts, c.cost_usd AS capability_cost
+       FROM invocations i LEFT JOIN invocation_capabilities c ON c.run_id = i.run_id AND c.invocation = i.invocation WHERE i.run_id = ? ORDER BY i.id`,
+    ).all(runId) as Row[];
     return rows.map((row) => ({
       invocation: String(row.invocation),
       file: String(row.file),
@@ -95,6 +103,13 @@ export class Journal {
       status: row.status as InvocationSummary["status"],
       action: (row.action as string | null) ?? null,
       missingCapability: (row.missing_capability as string | null) ?? null,
+      capabilities: row.capability_calls === null || row.capability_calls === undefined ? null : {
+        calls: Number(row.capability_calls),
+        cached: Number(row.capability_cached),
+        replayed: Number(row.capability_replayed),
+        counts: JSON.parse(String(row.capability_counts)) as Record<string, number>,
+        cost_usd: row.capability_cost === null ? null : Number(row.capability_cost),
+      },
       endedAt: String(row.ended_at),
       counters: {
         model_calls: Number(row.model_calls),

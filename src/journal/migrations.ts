@@ -70,6 +70,60 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // SPEC §10: provider answers of capability steps (the 24 h cache, and --replay for journaled
+    // ones), local indexes' chunks with their vectors, and long jobs that outlive a run.
+    version: 2,
+    sql: `
+      CREATE TABLE capability_results (
+        key TEXT PRIMARY KEY,
+        capability TEXT NOT NULL,
+        route TEXT NOT NULL,
+        json TEXT NOT NULL,
+        blob BLOB,
+        journaled INTEGER NOT NULL DEFAULT 0,
+        stored_at INTEGER NOT NULL
+      );
+      CREATE INDEX capability_results_by_age ON capability_results(journaled, stored_at);
+      CREATE TABLE capability_chunks (
+        index_name TEXT NOT NULL,
+        model TEXT NOT NULL,
+        source TEXT NOT NULL,
+        chunk INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        page INTEGER,
+        heading TEXT,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (index_name, model, source, chunk)
+      );
+      CREATE TABLE capability_jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL,
+        capability TEXT NOT NULL,
+        route TEXT NOT NULL,
+        model TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('submitting', 'uncertain', 'queued', 'in_progress', 'completed', 'failed')),
+        provider_job_id TEXT,
+        origin TEXT,
+        artifact_name TEXT NOT NULL,
+        artifact TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX capability_jobs_by_key ON capability_jobs(key);
+      CREATE TABLE invocation_capabilities (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        invocation TEXT NOT NULL,
+        calls INTEGER NOT NULL,
+        cached INTEGER NOT NULL,
+        replayed INTEGER NOT NULL,
+        counts TEXT NOT NULL,
+        cost_usd REAL,
+        PRIMARY KEY (run_id, invocation)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -37,6 +37,12 @@ export function journalPath(projectRoot: string): string {
 export async function openJournal(opts: OpenJournalOptions & { create: true }): Promise<Journal>;
 export async function openJournal(opts: OpenJournalOptions): Promise<Journal | null>;
 export async function openJournal(opts: OpenJournalOptions): Promise<Journal | null> {
+  const opened = await openDatabase(opts);
+  return opened && new Journal(opened.db, opened.file);
+}
+
+/** The project's database, prepared, opened in WAL mode and migrated; null when `create` is false and there is none. */
+export async function openDatabase(opts: OpenJournalOptions): Promise<{ db: BetterSqlite3.Database; file: string } | null> {
   const file = journalPath(opts.projectRoot);
   const shown = display(file, opts.cwd ?? process.cwd());
   if (opts.create) {
@@ -52,7 +58,7 @@ export async function openJournal(opts: OpenJournalOptions): Promise<Journal | n
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
       migrate(db, shown);
-      return new Journal(db, file);
+      return { db, file };
     } catch (error) {
       db?.close();
       if (error instanceof JournalUnavailableError) throw error;

@@ -44,6 +44,8 @@ export interface InvocationEntry {
   action: string | null;
   missingCapability: string | null;
   counters: InvocationStats;
+  /** SPEC §10: the invocation's capability calls, when it ran any. */
+  capabilities?: { calls: number; cached: number; replayed: number; counts: Record<string, number>; cost_usd: number | null } | null;
   endedAt: Date;
 }
 

@@ -25,6 +25,7 @@ export function statsJsonLine(invocations: readonly InvocationRecord[], run: Run
       tool_failures: inv.stats.tool_failures,
       provider_seconds: seconds(inv.stats.provider_seconds),
       invocation_seconds: seconds(inv.stats.invocation_seconds),
+      ...(inv.capabilities ? { capabilities: { ...inv.capabilities, cost_usd: usd(inv.capabilities.cost_usd) } } : {}),
     })),
     run: {
       total_seconds: seconds(run.totalSeconds),
@@ -59,11 +60,40 @@ export function statsText(invocations: readonly InvocationRecord[], run: RunTimi
     ]);
     lines.push(...table(["block", "mode", "outcome", "model calls", "tool calls", "request", "tokens", "seconds"], rows, 3));
   }
+  const capabilities = capabilityLine(invocations);
+  if (capabilities) lines.push(capabilities);
   lines.push(
     `aiython stats: run ${run.totalSeconds.toFixed(3)} s total; parse ${run.parseSeconds.toFixed(3)} s, ` +
       `prepare ${run.prepareSeconds.toFixed(3)} s, execution ${run.executionSeconds.toFixed(3)} s`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** SPEC §10: provider calls of capability steps, answers served locally, and their cost. */
+function capabilityLine(invocations: readonly InvocationRecord[]): string | null {
+  const used = invocations.flatMap((inv) => (inv.capabilities ? [inv.capabilities] : []));
+  if (used.length === 0) return null;
+  const counts: Record<string, number> = {};
+  let calls = 0, cached = 0, replayed = 0, cost: number | null = null;
+  const unpriced = new Set<string>();
+  for (const k of used) {
+    calls += k.calls;
+    cached += k.cached;
+    replayed += k.replayed;
+    for (const [name, n] of Object.entries(k.counts)) counts[name] = (counts[name] ?? 0) + n;
+    if (k.cost_usd !== null) cost = (cost ?? 0) + k.cost_usd;
+    for (const name of k.unpriced) unpriced.add(name);
+  }
+  const each = Object.entries(counts).map(([name, n]) => `${name} ${n}`).join(", ");
+  const local = [cached > 0 ? `${cached} from the cache` : "", replayed > 0 ? `${replayed} replayed` : ""].filter(Boolean).join(", ");
+  const priced = cost === null ? "" : `$${cost.toFixed(6)}`;
+  const unknown = unpriced.size > 0 ? `cost unknown (no price for ${[...unpriced].join(", ")})` : "";
+  const spent = [priced, unknown].filter(Boolean).join(" + ") || "$0.000000";
+  return `aiython stats: capabilities: ${plural(calls, "provider call")}${each ? ` (${each})` : ""}${local ? `, ${local}` : ""}; ${spent}`;
+}
+
+function usd(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 1e9) / 1e9;
 }
 
 export function outcomeLabel(end: { status: string; action?: string | null }): string {

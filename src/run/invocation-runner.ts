@@ -12,6 +12,8 @@ import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invoca
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
 import type { FramePort } from "../recovery/invocation/ports.js";
+import type { CapabilityRuntime } from "./capability-runtime.js";
+import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hints.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -19,6 +21,8 @@ export interface InvocationWiring {
   onEvent?: (event: InvocationEvent) => void;
   /** Replaces the model client (e.g. journal replay); default: the profile's routes over HTTP. */
   modelFor?: (profile: ProfileSettings, live: () => ModelPort) => ModelPort;
+  /** SPEC §10's capabilities (run_plan); none without. */
+  capabilities?: CapabilityRuntime;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -45,11 +49,19 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     }
     return model;
   };
+  const hintsShown = new Set<string>();
+  const hinted = (end: InvocationEnd): InvocationEnd => {
+    missingCapabilityHint(end, hintsShown);
+    return end;
+  };
   const run: InvocationRunner = async ({ mode, request, frame, signal }) => {
     const profile = usableProfile(config, request.directive?.profile ?? null);
     if (typeof profile === "string") return failed(profile);
     const prompts = [profile.prompt, ...request.hints.prompts].filter((p) => p.length > 0);
     const id = `inv-${++count}`;
+    const missing = directiveCapabilityEnd(profile, request);
+    if (missing) return hinted(missing);
+    const capabilities = wiring.capabilities?.sessionFor(profile, request) ?? undefined;
     const stop = wiring.spinner.start(`${request.location.file}:${request.location.line}`);
     try {
       const { end, stats } = await runInvocation({
@@ -58,11 +70,13 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         settings: { maxRounds: profile.maxRounds, timeoutSeconds: profile.timeoutSeconds, permissions: profile.permissions },
         model: modelOf(profile),
         frame: spinnerAware(frame, wiring.spinner, stop),
+        capabilities,
         signal,
         onEvent: wiring.onEvent,
       });
-      wiring.onInvocation?.({ id, filename: request.location.file, line: request.location.line, mode, stats, end });
-      return end;
+      const used = capabilities?.usage.used ? { capabilities: capabilities.usage.stats } : {};
+      wiring.onInvocation?.({ id, filename: request.location.file, line: request.location.line, mode, stats, end, ...used });
+      return hinted(end);
     } finally {
       stop();
     }

@@ -18,6 +18,7 @@ import type { RunTimings } from "../observe/run-clock.js";
 import type { TraceWriter } from "../observe/trace-writer.js";
 import type { RunExit } from "../observe/types.js";
 import { VERSION } from "../version.js";
+import { CapabilityRuntime } from "./capability-runtime.js";
 import type { InvocationWiring } from "./invocation-runner.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptLabel } from "./target.js";
@@ -25,7 +26,7 @@ import { scriptLabel } from "./target.js";
 export type { RunExit, RunTimings };
 
 export interface Observers {
-  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor">;
+  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities">;
   /** Prints --stats, closes the trace and ends the journal's run row. Call once, after the program ended. */
   finish(exit: RunExit, timings: RunTimings): Promise<void>;
 }
@@ -38,6 +39,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
   const trace = command.traceFile != null ? await openTrace(path.resolve(cwd, command.traceFile), redact) : null;
   const session = journalSession(config, command, redact);
   const invocations: InvocationRecord[] = [];
+  const capabilities = new CapabilityRuntime(config, { replay: command.replay ?? false, record: recordsJournal(config, command), env: command.env, cwd, warn });
   const shown = (file: string) => relativeInside(file, cwd);
   return {
     wiring: {
@@ -47,6 +49,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
         session?.recordInvocation(journalEntry(record, config.projectRoot));
       },
       ...(trace ? { onEvent: (event) => trace.write(event) } : {}),
+      capabilities,
     },
     async finish(exit, timings) {
       if (command.stats) {
@@ -54,6 +57,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
         process.stderr.write(command.stats === "json" ? statsJsonLine(invocations, timings, shown) : statsText(invocations, timings, shown));
       }
       trace?.close();
+      await capabilities.close();
       await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings });
     },
   };
@@ -72,7 +76,7 @@ async function openTrace(file: string, redact: Redactor): Promise<TraceWriter> {
 /** The journal of this run: recording (unless --no-journal or `journal = false`) or replaying. */
 function journalSession(config: ResolvedConfig, command: RunCommand, redact: Redactor): JournalSession | null {
   const replay = command.replay ?? false;
-  const recording = (command.journal ?? true) && profileFor(config, null).journal;
+  const recording = recordsJournal(config, command);
   if (!config.modelConfigured || !(recording || replay)) return null;
   return new JournalSession({
     projectRoot: config.projectRoot,
@@ -82,6 +86,10 @@ function journalSession(config: ResolvedConfig, command: RunCommand, redact: Red
     redact,
     warn,
   });
+}
+
+function recordsJournal(config: ResolvedConfig, command: RunCommand): boolean {
+  return config.modelConfigured && (command.journal ?? true) && profileFor(config, null).journal;
 }
 
 function journaledModel(profile: ProfileSettings, live: () => ModelPort, session: JournalSession | null, replay: boolean, shown: (file: string) => string): ModelPort {
@@ -111,6 +119,7 @@ function journalEntry(record: InvocationRecord, projectRoot: string) {
     action: record.end.status === "finished" ? record.end.action ?? null : null,
     missingCapability: record.end.status === "failed" ? record.end.missing_capability ?? null : null,
     counters: record.stats,
+    capabilities: record.capabilities ?? null,
     endedAt: new Date(),
   };
 }

@@ -119,6 +119,10 @@ class Invocation:
             self.remember(result_id, value)
         return {**self.descriptor(value), "scope": scope}
 
+    def get_binding_value(self, name: str):
+        """The object bound to ``name``, resolved as ``get_binding`` resolves it."""
+        return self._resolve(_check_name(name))[0]
+
     def set_binding(self, name: str, obj) -> dict:
         """Bind ``obj`` itself (identity kept). The caller type-checks it first (SPEC §6)."""
         _check_name(name)

@@ -136,6 +136,10 @@ export interface OpArguments {
   inspect: { handle: string; depth?: number; limit?: number; call_id: string };
   get_frame_code: { frame?: "active" | "origin"; call_id: string };
   frames: { call_id: string };
+  /** run_plan (SPEC §10): the JSON values of `$binding` / `$handle` references, before the plan is validated. */
+  read_values: { refs: ({ kind: "binding"; name: string } | { kind: "handle"; id: string })[]; call_id: string };
+  /** run_plan, resume_job: step results (JSON texts, floats as `1.0`) held as objects of this invocation. */
+  hold_values: { values_json: string[]; call_id: string };
   /** Terminal: the block's value. `raw_arguments` is the model's JSON text (3.0 stays a float). */
   finish: { outcome: Outcome; call_id: string; raw_arguments: string };
   /** Terminal in recovery mode. */
@@ -155,6 +159,8 @@ export interface OpValues {
   inspect: Descriptor;
   get_frame_code: SourceWindow;
   frames: { frames: { function: string; file: string; line: number; active: boolean; origin: boolean; locals: NamedDescriptor[] }[] };
+  read_values: { values: unknown[] };
+  hold_values: { descriptors: Descriptor[] };
   finish: { ok: true };
   recover: { ok: true };
   fail: { ok: true };

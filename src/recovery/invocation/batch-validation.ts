@@ -14,6 +14,7 @@
 //   ambiguous.
 
 import type { ErrorObject } from "ajv";
+import type { CapabilityPort } from "../../capability-port.js";
 import type { ToolCall } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { checkOutcome } from "./outcomes.js";
@@ -47,6 +48,8 @@ export interface BatchContext {
   permissions: ReadonlySet<string>;
   /** Call ids of earlier responses of this invocation. */
   usedCallIds: ReadonlySet<string>;
+  /** SPEC §10's capabilities of this invocation (run_plan, jobs, resume_job), if any. */
+  capabilities?: CapabilityPort | null;
 }
 
 const quote = (value: unknown) => JSON.stringify(value);
@@ -138,7 +141,7 @@ function checkArguments(name: ToolName, args: Record<string, unknown>): string |
 }
 
 export function validateBatch(calls: readonly ToolCall[], batch: BatchContext): BatchVerdict {
-  const ctx = toolContext(batch.request, batch.permissions);
+  const ctx = toolContext(batch.request, batch.permissions, batch.capabilities ?? null);
   const problems: (string | null)[] = [];
   const parsed: (ParsedCall | null)[] = [];
   const idsInBatch = new Set<string>();

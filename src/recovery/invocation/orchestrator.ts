@@ -19,6 +19,8 @@ import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAI
 import type { FramePort, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
+import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
+import type { CapabilityPort } from "../../capability-port.js";
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
@@ -31,6 +33,8 @@ export interface InvocationArgs {
   settings: InvocationSettings;
   model: ModelPort;
   frame: FramePort;
+  /** SPEC §10: the capabilities of this invocation (run_plan, jobs, resume_job); none when absent. */
+  capabilities?: CapabilityPort;
   signal?: AbortSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */
@@ -73,7 +77,7 @@ class InvocationLoop {
     this.now = args.now ?? Date.now;
     this.started = this.now();
     this.deadline = new Deadline(this.started + args.settings.timeoutSeconds * 1000, args.signal, this.now);
-    this.tools = offeredToolSpecs(toolContext(args.request, args.settings.permissions));
+    this.tools = offeredToolSpecs(toolContext(args.request, args.settings.permissions, args.capabilities ?? null));
     this.messages = initialMessages(args.request, args.settings.permissions);
   }
 
@@ -129,7 +133,9 @@ class InvocationLoop {
     if (calls.length === 0) return this.emptyResponse(content);
     this.emptyInARow = 0;
     this.messages.push({ role: "assistant", content, tool_calls: calls });
-    const verdict = validateBatch(calls, { request: this.args.request, permissions: this.args.settings.permissions, usedCallIds: this.usedCallIds });
+    const verdict = validateBatch(calls, {
+      request: this.args.request, permissions: this.args.settings.permissions, usedCallIds: this.usedCallIds, capabilities: this.args.capabilities ?? null,
+    });
     for (const call of calls) if (typeof call.id === "string") this.usedCallIds.add(call.id);
     if (verdict.valid) {
       this.invalidInARow = 0;
@@ -186,8 +192,12 @@ class InvocationLoop {
       if (outcome.missing_capability !== undefined) end.missing_capability = outcome.missing_capability;
       return endWith(end);
     }
-    const result = await this.deadline.race(() => this.args.frame.op(call.name as OpName, opArguments(call)));
+    const result = await this.deadline.race(() => this.perform(call));
     if (isStopped(result)) return endWith(this.stopEnd(result.stopped));
+    if ("end" in result) {
+      countToolCall(this.stats, call.name, true);
+      return endWith(result.end);
+    }
     countToolCall(this.stats, call.name, !result.ok);
     if (!result.ok) {
       this.answer(call, { status: "error", error: result.error.type, message: result.error.message });
@@ -199,6 +209,14 @@ class InvocationLoop {
     if (call.name === "finish") return endWith({ status: "finished" });
     if (call.name === "recover") return endWith({ status: "finished", action: call.args.action as RecoverAction });
     return null;
+  }
+
+  /** A frame op, or a capability tool (SPEC §10) through the capability port. */
+  private perform(call: ParsedCall) {
+    const { capabilities, frame } = this.args;
+    if (!isCapabilityTool(call.name)) return frame.op(call.name as OpName, opArguments(call));
+    const context = { port: capabilities as CapabilityPort, frame, callId: call.id, signal: this.deadline.signal, deadline: this.deadline.at };
+    return runCapabilityTool(call.name, call.args, context);
   }
 
   private rememberFailure(call: ParsedCall, message: string): void {

@@ -12,8 +12,10 @@ import type { ToolSpec } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "../../defaults.js";
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
+import type { CapabilityPort } from "../../capability-port.js";
+import { CAPABILITY_TOOLS, capabilityToolDescription, capabilityToolParameters, capabilityToolUnavailable, isCapabilityTool } from "./capability-tools.js";
 
-export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover"] as const;
+export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover", ...CAPABILITY_TOOLS] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const RECOVER_ACTIONS = ["complete", "retry", "reraise"] as const;
@@ -32,15 +34,19 @@ export function producesValue(name: ToolName): boolean {
   return name === "evaluate" || name === "get_binding";
 }
 
-export type ToolContext = OutcomeContext;
+export interface ToolContext extends OutcomeContext {
+  /** SPEC §10's capabilities for this invocation, or null without any (capability tools are not offered). */
+  capabilities: CapabilityPort | null;
+}
 
-export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>): ToolContext {
-  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION) };
+export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>, capabilities: CapabilityPort | null = null): ToolContext {
+  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), capabilities };
 }
 
 /** Why a known tool is not offered to this pause, or null when it is. */
 export function unavailableReason(name: ToolName, ctx: ToolContext): string | null {
   const mode = ctx.request.mode;
+  if (isCapabilityTool(name)) return capabilityToolUnavailable(name, ctx.capabilities?.available() ?? null);
   if (name === "finish" && mode !== "syntax") return `tool "finish" ends AI blocks only; in recovery mode end with "recover"`;
   if (name === "recover" && mode !== "recovery") return `tool "recover" is for recovery mode only; end this AI block with "finish"`;
   // §5.1: the paused frame's code is the request's code_context, and an AI block has no other frame.
@@ -84,7 +90,7 @@ interface Variant {
   actions: readonly string[];
 }
 
-const DESCRIPTIONS: Record<ToolName, string> = {
+const DESCRIPTIONS: Record<Exclude<ToolName, (typeof CAPABILITY_TOOLS)[number]>, string> = {
   evaluate: "Evaluate a Python expression in the frame; returns its descriptor.",
   execute: "Execute Python statements in the frame.",
   get_binding: "Descriptor of a local or global name.",
@@ -99,6 +105,7 @@ const DESCRIPTIONS: Record<ToolName, string> = {
 const FRAMES_IN_RECOVERY = "Project frames of the traceback with their locals.";
 
 function parameters(name: ToolName, v: Variant): Schema {
+  if (isCapabilityTool(name)) return capabilityToolParameters(name);
   switch (name) {
     case "evaluate":
       return object({ code: str(), result_id: resultId }, ["code"]);
@@ -150,8 +157,12 @@ export function offeredToolSpecs(ctx: ToolContext): ToolSpec[] {
     finishKinds: offeredOutcomeKinds("finish", ctx),
     actions: ctx.request.recovery?.retry_allowed === false ? ["complete", "reraise"] : RECOVER_ACTIONS,
   };
-  return offeredToolNames(ctx).map((name) => ({
-    type: "function",
-    function: { name, description: name === "frames" && recovery ? FRAMES_IN_RECOVERY : DESCRIPTIONS[name], parameters: parameters(name, variant) },
-  }));
+  return offeredToolNames(ctx).map((name) => {
+    if (isCapabilityTool(name)) {
+      const port = ctx.capabilities as CapabilityPort;
+      return { type: "function", function: { name, description: capabilityToolDescription(name, port), parameters: capabilityToolParameters(name, port.available()) } };
+    }
+    const description = name === "frames" && recovery ? FRAMES_IN_RECOVERY : DESCRIPTIONS[name];
+    return { type: "function", function: { name, description, parameters: parameters(name, variant) } };
+  });
 }

@@ -61,7 +61,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     const id = `inv-${++count}`;
     const missing = directiveCapabilityEnd(profile, request);
     if (missing) return hinted(missing);
-    const capabilities = wiring.capabilities?.sessionFor(profile, request) ?? undefined;
+    const capabilities = (await wiring.capabilities?.sessionFor(profile, request)) ?? undefined;
     const stop = wiring.spinner.start(`${request.location.file}:${request.location.line}`);
     try {
       const { end, stats } = await runInvocation({

@@ -6,6 +6,7 @@
 // message names the route, the cause and the fix and carries no secret or provider body (§9).
 
 import { assertNever, InternalError } from "../../errors.js";
+import { beginAttempt, type AttemptCounter } from "./attempt-report.js";
 import type { AttemptFailure } from "./classify-failure.js";
 import {
   cancelledError,
@@ -76,8 +77,9 @@ class RoutedClient implements ModelClient {
     // Timed after the one-off package import, which is not the provider's time.
     const started = this.now();
     const limited: ModelCallError[] = [];
+    const counter: AttemptCounter = { sent: 0 };
     for (const [index, route] of this.routes.entries()) {
-      const outcome = await this.tryRoute(mod, route, index === this.routes.length - 1, request, options);
+      const outcome = await this.tryRoute(mod, route, index === this.routes.length - 1, request, options, counter);
       if (outcome.kind === "answer") return { ...outcome.response, providerSeconds: (this.now() - started) / 1000 };
       limited.push(outcome.error);
     }
@@ -96,7 +98,14 @@ class RoutedClient implements ModelClient {
     if (signal?.aborted) throw cancelledError(route);
   }
 
-  private async tryRoute(mod: OpenAIModuleType, route: ChatRoute, isLast: boolean, request: ModelRequest, options: ModelCallOptions): Promise<RouteOutcome> {
+  private async tryRoute(
+    mod: OpenAIModuleType,
+    route: ChatRoute,
+    isLast: boolean,
+    request: ModelRequest,
+    options: ModelCallOptions,
+    counter: AttemptCounter,
+  ): Promise<RouteOutcome> {
     const { client, sink } = makeRouteClient(mod, route, this.fetch);
     const stream = route.stream ?? this.opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
     let retries = 0;
@@ -106,7 +115,10 @@ class RoutedClient implements ModelClient {
       if (options.signal?.aborted) throw cancelledError(route);
       const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
+      // Every request is reported to the caller (SPEC §11) and may be refused before it is sent (§13).
+      const ended = beginAttempt(options.attempts, route, counter, this.now);
       const result = await runAttempt({ mod, client, sink, route, request, stream, remainingMs, signal: options.signal });
+      ended(result);
       if (result.ok) {
         const { message, usage } = result.answer;
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };

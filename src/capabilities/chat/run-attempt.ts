@@ -16,7 +16,7 @@ import type { ChatRoute } from "./types.js";
 
 export type AttemptResult =
   | { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number }
-  | { ok: false; failure: AttemptFailure };
+  | { ok: false; failure: AttemptFailure; requestBytes: number };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -100,19 +100,19 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       const assembler = new StreamAssembler();
       for await (const chunk of stream) assembler.add(chunk);
       // The client's stream iterator ends quietly when aborted; a cut stream is not an answer.
-      if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
+      if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" }, requestBytes: sink.bytes };
       answer = assembler.finish();
     } else {
       const completion: unknown = await client.chat.completions.create(body, requestOptions);
       answer = normaliseCompletion(completion);
     }
-    if (!answer.ok) return { ok: false, failure: { kind: "malformed", detail: answer.detail } };
+    if (!answer.ok) return { ok: false, failure: { kind: "malformed", detail: answer.detail }, requestBytes: sink.bytes };
     return { ok: true, answer, requestBytes: sink.bytes };
   } catch (err) {
-    if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
+    if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" }, requestBytes: sink.bytes };
     const failure = classifyFailure(err, input.mod);
     if (failure === null) throw err;
-    return { ok: false, failure };
+    return { ok: false, failure, requestBytes: sink.bytes };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);

@@ -37,6 +37,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
       credential_required: route.keyRequired,
       credential_configured: credentialConfigured(route),
       credential_source: route.keySource,
+      price: route.price ? { input: route.price.input, output: route.price.output, cached_input: route.price.cachedInput } : null,
     })),
     prompt: profile.prompt,
     timeout: profile.timeoutSeconds,
@@ -44,6 +45,11 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     context_values: profile.contextValues,
     permissions: PERMISSIONS.filter((p) => profile.permissions.has(p)),
     journal: profile.journal,
+    budget: {
+      model_calls: profile.budget.modelCalls ?? null,
+      tokens: profile.budget.tokens ?? null,
+      cost: profile.budget.costUsd ?? null,
+    },
     max_concurrency: profile.maxConcurrency,
     env_file: profile.envFile,
     // Only the names: capability tables are validated by SPEC §10 work that has not landed yet.

@@ -14,11 +14,32 @@ const modelId = { type: "string", minLength: 1 } as const;
 const apiBase = { type: "string", pattern: "^https?://[^/]" } as const;
 const envName = { type: "string", pattern: ENV_NAME_PATTERN } as const;
 
+const usdPerMillion = { type: "number", minimum: 0 } as const;
+
+/** USD per million tokens of one route (SPEC §13); cached input defaults to the input price. */
+const price = {
+  type: "object",
+  additionalProperties: false,
+  required: ["input", "output"],
+  properties: { input: usdPerMillion, output: usdPerMillion, cached_input: usdPerMillion },
+} as const;
+
+/** Per-run limits (SPEC §13). */
+const budget = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    model_calls: { type: "integer", minimum: 0 },
+    tokens: { type: "integer", minimum: 0 },
+    cost: { type: "number", minimum: 0 },
+  },
+} as const;
+
 const routeTable = {
   type: "object",
   additionalProperties: false,
   required: ["model"],
-  properties: { model: modelId, api_base: apiBase, api_key_env: envName },
+  properties: { model: modelId, api_base: apiBase, api_key_env: envName, price },
 } as const;
 
 /** Keys allowed both at the top level and inside `profiles.NAME`. */
@@ -40,6 +61,8 @@ const settings = {
   permissions: { type: "array", uniqueItems: true, items: { type: "string", enum: [...PERMISSIONS] } },
   capabilities: { type: "object" },
   journal: { type: "boolean" },
+  price,
+  budget,
   max_concurrency: {
     type: "integer",
     minimum: CONFIG_BOUNDS.maxConcurrency.min,
@@ -64,7 +87,19 @@ export const CONFIG_SCHEMA = {
 } as const;
 
 /** The validated document as plain data. */
-export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string };
+export interface PriceTable {
+  input: number;
+  output: number;
+  cached_input?: number;
+}
+
+export interface BudgetTable {
+  model_calls?: number;
+  tokens?: number;
+  cost?: number;
+}
+
+export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string; price?: PriceTable };
 
 export interface SettingsTable {
   model?: RouteSpec | RouteSpec[];
@@ -78,6 +113,8 @@ export interface SettingsTable {
   permissions?: string[];
   capabilities?: Record<string, unknown>;
   journal?: boolean;
+  price?: PriceTable;
+  budget?: BudgetTable;
   max_concurrency?: number;
 }
 

@@ -5,8 +5,8 @@
 import { UsageError } from "../errors.js";
 import type { ProgramSpec } from "../run/target.js";
 
-/** Options that take a value as the next argument (`--stats` never does: SPEC §2). */
-const VALUE_OPTIONS = new Set(["--config", "--profile", "--force-profile", "--model", "--python", "--trace"]);
+/** Options that take a value as the next argument (`--stats` and `--replay` never do: SPEC §2). */
+const VALUE_OPTIONS = new Set(["--config", "--profile", "--force-profile", "--model", "--python", "--trace", "--budget-calls", "--budget-tokens", "--budget-cost"]);
 export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs"]);
 
 export interface SplitArgs {

@@ -140,7 +140,8 @@ export class SpanBuilder {
       ...(port !== null ? { "server.port": port } : {}),
       "aiython.route": round.attempts[round.attempts.length - 1].route,
       "aiython.attempts": round.attempts.length,
-      ...(costs.every((c) => c !== null) ? { "aiython.cost.usd": costs.reduce((t, c) => (t ?? 0) + (c ?? 0), 0) ?? 0 } : {}),
+      // Unknown (a route without a price) is left out rather than reported as zero.
+      ...(costs.every((c) => c !== null) ? { "aiython.cost.usd": costs.reduce<number>((total, c) => total + (c ?? 0), 0) } : {}),
     };
     if (reported) {
       attributes["gen_ai.usage.input_tokens"] = sum((u) => u.prompt_tokens);

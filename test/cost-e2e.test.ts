@@ -1,6 +1,7 @@
 // Counting and cost end to end (SPEC §11, §13) through the built CLI and the loopback model: a
 // request answered HTTP 500 and retried N times is N+1 model calls (in --stats, the trace, the
-// journal and `runs show` alike), request bytes are the bodies really sent, a replayed answer is
+// journal and `runs show` alike), so is each request of a type repair or a recovery consultation,
+// request bytes are the bodies really sent, a replayed answer is
 // counted as replayed and sends nothing, and with `price` set each request is priced by its
 // usage — cached prompt tokens at cached_input — while a route without a price says so.
 
@@ -8,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { finishCall, startLoopbackModel, type LoopbackModel, type ScriptedReply } from "./support/loopback-model.js";
+import { finishCall, startLoopbackModel, toolCall, type LoopbackModel, type ScriptedReply } from "./support/loopback-model.js";
 import { FAKE_KEY, runIn } from "./support/observe-e2e.js";
 import { cleanEnv } from "./support/run-cli.js";
 import { tempProject } from "./support/temp-project.js";
@@ -133,6 +134,52 @@ test("without a price the cost is unknown and the route is named", async () => {
     assert.equal(ran.exitCode, 0, ran.stderr);
     assert.match(ran.stderr.split("\n")[0], /, 1208 tokens, cost unknown \(no price for loop\), /);
     assert.match(ran.stderr.split("\n")[2], /\sunknown\s+[\d.]+$/);
+  } finally {
+    await model.close();
+  }
+});
+
+test("a type repair and a recovery consultation count every request: in --stats, the budget and runs show", async () => {
+  const program = [
+    "from typing import Literal",
+    'ticket = "I was charged twice"',
+    'kind: Literal["bug", "billing"] = classify this ticket',
+    "print(kind)",
+    "rate = 1 / 0",
+    "print(rate)",
+    "",
+  ].join("\n");
+  const used = { usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 } };
+  const script: ScriptedReply[] = [
+    { ...finishCall({ kind: "literal", value: "refund" }), ...used }, // not a Literal member: the model is asked again
+    { ...finishCall({ kind: "literal", value: "billing" }), ...used },
+    { toolCalls: [toolCall("evaluate", { code: "1 + 1" })], ...used }, // the consultation looks first
+    { toolCalls: [toolCall("recover", { action: "complete", outcome: { kind: "literal", value: 0.5 } })], ...used },
+  ];
+  const model = await startLoopbackModel({ script });
+  try {
+    const root = tempProject({ "main.py": program, "aiython.toml": `version = 3\nmodel = { model = "loop", api_base = "${model.url}" }\n` });
+    const ran = await runIn(root, ["--stats=json", "main.py"], env());
+    assert.equal(ran.exitCode, 0, ran.stderr);
+    assert.equal(ran.stdout, "billing\n0.5\n");
+    const bodies = chatBodies(model);
+    assert.equal(bodies.length, 4);
+    const stats = statsOf(ran.stderr);
+    assert.deepEqual(stats.invocations.map((i: { mode: string; model_calls: number }) => [i.mode, i.model_calls]), [["syntax", 2], ["recovery", 2]]);
+    assert.deepEqual(stats.invocations.map((i: { token_usage: { total_tokens: number } }) => i.token_usage.total_tokens), [210, 210]);
+    assert.equal(stats.run.model_calls, 4);
+    assert.equal(stats.run.request_bytes, bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0));
+
+    const show = JSON.parse((await runIn(root, ["runs", "show", "1", "--json"], env())).stdout);
+    assert.deepEqual([show.run.modelCalls, show.run.requestBytes, show.run.totalTokens], [4, stats.run.request_bytes, 420]);
+
+    // With 3 calls allowed the consultation's second request is the one refused.
+    model.setScript(script.slice(0, 3));
+    const capped = await runIn(root, ["--budget-calls", "3", "main.py"], env());
+    assert.equal(capped.exitCode, 75, capped.stderr);
+    assert.equal(capped.stdout, "billing\n");
+    assert.equal(chatBodies(model).length, 4 + 3);
+    assert.match(capped.stderr, /ZeroDivisionError: division by zero\n[\s\S]*line 5, in <module>[\s\S]*aiython\.AIBudgetError: budget exhausted: --budget-calls 3: it allows 3 model requests and 3 were sent/);
   } finally {
     await model.close();
   }

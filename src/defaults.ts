@@ -163,3 +163,22 @@ export const PLAN_DEFAULTS = {
 
 /** Generated media, under the project root (SPEC §10). */
 export const ARTIFACTS_DIR = ".aiython/artifacts";
+// ---- cost and budgets (src/observe, SPEC §13) ------------------------------------------------
+
+/**
+ * A token or cost budget checks a request before its tokens are known, estimating its input at
+ * this many bytes of request body per token (the usual ratio for English text and JSON).
+ */
+export const BUDGET_BYTES_PER_TOKEN = 4;
+
+// ---- OpenTelemetry export (src/observe/otel, SPEC §11) ---------------------------------------
+
+/** The longest a run waits at exit for its spans to reach the collector (an unreachable one included). */
+export const OTEL_EXIT_FLUSH_MS = 2000;
+/** service.name of the spans unless OTEL_SERVICE_NAME says otherwise. */
+export const OTEL_SERVICE_NAME = "aiython";
+
+// ---- the journal as a cassette (src/observe, SPEC §11) ---------------------------------------
+
+/** How many recorded requests of the same block a `--replay` miss compares with. */
+export const REPLAY_MISS_CANDIDATES = 50;

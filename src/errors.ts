@@ -7,6 +7,8 @@ export const ExitStatus = {
   uncaughtException: 1,
   usage: 2,
   internal: 70,
+  /** A budget (SPEC §13) ran out and the program did not catch AIBudgetError. */
+  budget: 75,
   config: 78,
 } as const;
 

@@ -7,7 +7,10 @@ import type { ChatMessage, TokenUsage, ToolCall } from "./model-port.js";
 
 /** The per-invocation counters of `--stats` and the journal; see recovery/invocation/invocation-stats.ts. */
 export interface InvocationStats {
+  /** HTTP requests sent: retries, fallbacks, repairs included (SPEC §11); never a replayed answer. */
   model_calls: number;
+  /** Answers taken from the journal instead of a request (`--replay`). */
+  replayed: number;
   tool_calls: number;
   tool_counts: Record<string, number>;
   request_bytes: number;
@@ -17,6 +20,10 @@ export interface InvocationStats {
   tool_failures: number;
   provider_seconds: number;
   invocation_seconds: number;
+  /** USD spent on the requests (SPEC §13); null when one of them went to a route without a price. */
+  cost_usd: number | null;
+  /** Routes of requests that had no price, in order of first use. */
+  unpriced_routes: string[];
 }
 
 /** What an invocation's capability steps (SPEC §10) cost: provider calls, answers served locally, USD. */
@@ -40,7 +47,8 @@ export type RecoverAction = "complete" | "retry" | "reraise";
 
 export type InvocationEnd =
   | { status: "finished"; action?: RecoverAction }
-  | { status: "failed"; reason: string; missing_capability?: string };
+  /** `budget`: a budget (SPEC §13) refused a request; the block raises AIBudgetError. */
+  | { status: "failed"; reason: string; missing_capability?: string; budget?: true };
 
 /** One invocation as the run keeps it: where it was, what it counted, how it ended. */
 export interface InvocationRecord {
@@ -63,10 +71,11 @@ interface EventBase {
 }
 
 /**
- * Trace events (§11 `--trace`), one per model request, model response, tool call, tool result and
- * outcome. They hold conversation content but never a credential: the orchestrator never sees one.
+ * Trace events (§11 `--trace`): the invocation's start, each model request (a round), each HTTP
+ * attempt of it, its response or error, each tool call and tool result, and the outcome, in order. They hold conversation content but never a credential: the orchestrator never sees one.
  */
 export type InvocationEvent =
+  | (EventBase & { type: "invocation_start"; filename: string; line: number; mode: InvocationMode })
   | (EventBase & {
       type: "model_request";
       round: number;
@@ -85,6 +94,23 @@ export type InvocationEvent =
       provider_seconds: number;
       route: string;
     })
+  /** One HTTP request of a round (a retry or a fallback is one more), answered or not. */
+  | (EventBase & {
+      type: "model_attempt";
+      round: number;
+      attempt: number;
+      route: string;
+      server: string;
+      status: number | null;
+      outcome: string;
+      request_bytes: number;
+      usage?: TokenUsage;
+      started_at: number;
+      seconds: number;
+      cost_usd: number | null;
+    })
+  /** The round's call failed (after its retries) or was refused by a budget; `message` is safe to show. */
+  | (EventBase & { type: "model_error"; round: number; kind: string; message: string })
   | (EventBase & { type: "tool_call"; call_id: string; name: string; arguments: Record<string, unknown> })
   | (EventBase & { type: "tool_result"; call_id: string; name: string; status: "ok" | "error" | "skipped"; content: string })
   | (EventBase & { type: "outcome"; end: InvocationEnd });

@@ -44,12 +44,50 @@ export interface ModelResponse {
   providerSeconds: number;
   /** Id of the route that answered (after fallbacks), e.g. "openai/gpt-4.1-mini". */
   route: string;
+  /** True when the answer came from the journal (`--replay`), not from a request sent now. */
+  replayed?: boolean;
+}
+
+/**
+ * One HTTP request a port sent for a call (SPEC §11: retries and fallbacks are requests too),
+ * reported when it ended, answered or not.
+ */
+export interface ModelAttempt {
+  /** Id of the route it went to. */
+  route: string;
+  /** 1 for the first request of this call, counting across retries and fallback routes. */
+  attempt: number;
+  /** Byte length of the JSON body as sent (0 when none left). */
+  requestBytes: number;
+  usage?: TokenUsage;
+  /** HTTP status of the answer; null when none came (connection failed, aborted). */
+  status: number | null;
+  /** "answer", or a short label of what went wrong ("HTTP 500", "connection reset"). */
+  outcome: string;
+  /** "host:port" of the server. */
+  server: string;
+  /** When it started (ms since epoch) and how long it took. */
+  startedAt: number;
+  seconds: number;
+  /** What it cost in USD: set by the run's pricing (observe/cost.ts); null when its route has no price. */
+  costUsd?: number | null;
+}
+
+/**
+ * Told of every HTTP request a call sends. `sending` runs before each one and may refuse it by
+ * throwing a ModelCallError (a spent budget, SPEC §13): the request is then not sent.
+ */
+export interface AttemptObserver {
+  sending?(attempt: { route: string; attempt: number }): void;
+  sent?(attempt: ModelAttempt): void;
 }
 
 export interface ModelCallOptions {
   signal?: AbortSignal;
   /** Absolute deadline of the whole invocation, ms since the epoch; requests and retries stop there. */
   deadline: number;
+  /** Ports that send HTTP requests report each one here (SPEC §11); a replay reports none. */
+  attempts?: AttemptObserver;
 }
 
 export interface ModelPort {
@@ -65,7 +103,9 @@ export type ModelCallErrorKind =
   | "timeout"
   | "malformed"
   | "cancelled"
-  | "permission";
+  | "permission"
+  /** A budget (SPEC §13) refused the request before it was sent. */
+  | "budget";
 
 /**
  * The one error a ModelPort throws for a failed call; the orchestrator turns it into the

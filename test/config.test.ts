@@ -451,6 +451,7 @@ describe("rendering", () => {
       credential_required: true,
       credential_configured: true,
       credential_source: "environment",
+      price: null,
     });
   });
 

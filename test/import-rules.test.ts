@@ -63,6 +63,12 @@ const OWNERS: Record<string, readonly string[]> = {
   execa: ["recovery/bridge/"],
   "smol-toml": ["config/"],
   unpdf: ["capabilities/document/"],
+  // The SDK only where spans are made and sent (loaded only when OTEL_EXPORTER_OTLP_* is set).
+  "@opentelemetry/api": ["observe/otel/span-builder.ts"],
+  "@opentelemetry/sdk-trace-base": ["observe/otel/tracing.ts"],
+  "@opentelemetry/resources": ["observe/otel/tracing.ts"],
+  "@opentelemetry/exporter-trace-otlp-http": ["observe/otel/tracing.ts"],
+  "@opentelemetry/exporter-trace-otlp-proto": ["observe/otel/tracing.ts"],
 };
 
 function walk(dir: string, out: string[] = []): string[] {

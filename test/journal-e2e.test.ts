@@ -40,15 +40,16 @@ test("two concurrent runs record every run, invocation and exchange; runs list a
     const list = await runIn(root, ["runs", "list"], modelEnv(model.url));
     assert.equal(list.exitCode, 0, list.stderr);
     const rows = list.stdout.trimEnd().split("\n");
-    assert.match(rows[0], /^ {2}id\s+started\s+script\s+exit\s+invocations\s+model calls$/);
+    assert.match(rows[0], /^ {2}id\s+started\s+script\s+exit\s+invocations\s+model calls\s+replayed\s+cost$/);
     assert.equal(rows.length, 3);
-    for (const row of rows.slice(1)) assert.match(row, /^ {2}[12]\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+tickets\.py\s+0\s+5\s+5$/);
+    // The stand-in model has no price: its cost is unknown, not zero.
+    for (const row of rows.slice(1)) assert.match(row, /^ {2}[12]\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+tickets\.py\s+0\s+5\s+5\s+0\s+unknown$/);
 
     const show = await runIn(root, ["runs", "show", "1"], modelEnv(model.url));
     assert.equal(show.exitCode, 0, show.stderr);
     assert.match(show.stdout, /^run 1: tickets\.py\n/);
-    assert.match(show.stdout, /5 AI invocations, 5 model calls, 5 tool calls/);
-    assert.equal(show.stdout.match(/^ {2}tickets\.py:1[47]\s+syntax\s+finished\s+1\s+1\s/gm)?.length, 5);
+    assert.match(show.stdout, /5 AI invocations, 5 model calls, 5 tool calls, [\d.]+ KB sent, 0 tokens, cost unknown \(no price for stand-in\)\n/);
+    assert.equal(show.stdout.match(/^ {2}tickets\.py:1[47]\s+syntax\s+finished\s+1\s+0\s+1\s/gm)?.length, 5);
 
     const missing = await runIn(root, ["runs", "show", "99"], modelEnv(model.url));
     assert.equal(missing.exitCode, 2);

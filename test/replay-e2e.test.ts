@@ -6,7 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { startLoopbackModel } from "./support/loopback-model.js";
+import { echoFinishResponder, startLoopbackModel } from "./support/loopback-model.js";
+import { tempProject } from "./support/temp-project.js";
 import { filesUnder } from "./support/journal-helpers.js";
 import { chatRequests, FAKE_KEY, modelEnv, runIn, standIn, TICKETS_STDOUT, ticketsProject } from "./support/observe-e2e.js";
 
@@ -52,7 +53,10 @@ test("replaying a changed program fails at the first unrecorded block with an AI
   assert.equal(replayed.exitCode, 1);
   assert.equal(replayed.stdout, "");
   assert.match(replayed.stderr, /File ".*tickets\.py", line 14/);
-  assert.match(replayed.stderr, /AIError: --replay: no recorded answer for tickets\.py:14 — run once without --replay to record it\n$/);
+  assert.match(
+    replayed.stderr,
+    /AIError: --replay: no recorded answer for tickets\.py:14; the nearest recorded request for this block differs in\n {2}the block: the code around it\n {2}other values in the frame: tickets\nrun once without --replay to record it, or with --replay=fill to record only what is missing\n$/,
+  );
 });
 
 test("--replay with --no-journal is a usage error", async () => {
@@ -60,4 +64,38 @@ test("--replay with --no-journal is a usage error", async () => {
   const ran = await runIn(root, ["--replay", "--no-journal", "tickets.py"], modelEnv("http://127.0.0.1:9/v1"));
   assert.equal(ran.exitCode, 2);
   assert.equal(ran.stderr, "aiython: --replay answers from the journal; drop --no-journal\n");
+});
+
+test("--replay=fill on a program with one new block sends exactly one request, and records it for the next replay", async () => {
+  // Blocks inside functions: each request shows its function whole, so a new function leaves the
+  // recorded requests unchanged.
+  const functions = "def classify(ticket):\n    kind = classify this ticket as bug or billing\n    return kind\n\n";
+  const calls = 'print(classify("I was charged twice"))\nprint(classify("The app crashes"))\n';
+  const added = "def shorten(text):\n    short = make this text shorter\n    return short\n\n";
+  const root = tempProject({ "main.py": functions + calls });
+  const model = await startLoopbackModel({ responder: echoFinishResponder({ literal: "ok" }) });
+  const env = modelEnv(model.url, { AIYTHON_MODEL: "loop" });
+  try {
+    const recorded = await runIn(root, ["main.py"], env);
+    assert.equal(recorded.exitCode, 0, recorded.stderr);
+    assert.equal(chatRequests(model), 2);
+    fs.writeFileSync(path.join(root, "main.py"), functions + added + calls + 'print(shorten("a long text"))\n');
+    const filled = await runIn(root, ["--replay=fill", "--stats=json", "main.py"], env);
+    assert.equal(filled.exitCode, 0, filled.stderr);
+    assert.equal(filled.stdout, "ok\nok\nok\n");
+    assert.equal(chatRequests(model), 3, "only the new block is sent");
+    const stats = JSON.parse(filled.stderr.trimEnd().slice("aiython stats: ".length));
+    assert.deepEqual([stats.run.model_calls, stats.run.replayed], [1, 2]);
+  } finally {
+    await model.close();
+  }
+  const replayed = await runIn(root, ["--replay", "main.py"], env);
+  assert.equal(replayed.exitCode, 0, replayed.stderr);
+  assert.equal(replayed.stdout, "ok\nok\nok\n");
+});
+
+test("--replay takes no value but fill", async () => {
+  const root = ticketsProject();
+  const ran = await runIn(root, ["--replay=all", "tickets.py"], modelEnv("http://127.0.0.1:9/v1"));
+  assert.deepEqual([ran.exitCode, ran.stderr], [2, "aiython: --replay takes no value or =fill, not 'all'\n"]);
 });

@@ -50,11 +50,12 @@ class FakeLive implements ModelPort {
   }
 }
 
-async function observe(config: ResolvedConfig, replay: boolean, journal = true): Promise<Observers> {
+async function observe(config: ResolvedConfig, replay: boolean | "fill", journal = true): Promise<Observers> {
+  const mode = replay === "fill" ? ("fill" as const) : replay ? ("strict" as const) : (false as const);
   const command = {
     program: { kind: "script" as const, path: "tickets.py" }, programArgs: ["--account", KEY],
     interpreter: NO_INTERPRETER_OPTIONS, origArgv: ["tickets.py", "--account", KEY], ignoredSignals: [],
-    stats: false as const, traceFile: null, replay, journal, env: { OPENAI_API_KEY: KEY },
+    stats: false as const, traceFile: null, replay: mode, journal, env: { OPENAI_API_KEY: KEY },
   };
   return startObservers({ config, command });
 }
@@ -106,10 +107,41 @@ test("a request the recording does not hold fails with a ModelCallError naming t
   await assert.rejects(model.complete(requestFor("Refund please"), deadline()), (error: Error & { kind?: string }) => {
     assert.equal(error.name, "ModelCallError");
     assert.equal(error.kind, "not_found");
-    assert.equal(error.message, "--replay: no recorded answer for tickets.py:9 — run once without --replay to record it");
+    assert.equal(
+      error.message,
+      "--replay: no recorded answer for tickets.py:9; the nearest recorded request for this block differs in\n" +
+        "  related values: ticket\n" +
+        "run once without --replay to record it, or with --replay=fill to record only what is missing",
+    );
+    assert.equal(error.message.includes("Refund") || error.message.includes("charged"), false, "the miss shows no program value");
     return true;
   });
   await replayer.finish({ status: 1, signal: null }, TIMINGS);
+});
+
+test("--replay=fill answers what is recorded, sends only the rest, and records it for the next replay", async () => {
+  const root = tempProject();
+  const config = await configIn(root);
+  const profile = profileFor(config, null);
+  const recorder = await observe(config, false);
+  await recorder.wiring.modelFor!(profile, () => new FakeLive()).complete(requestFor("I was charged twice"), deadline());
+  await recorder.finish({ status: 0, signal: null }, TIMINGS);
+
+  const live = new FakeLive();
+  const filler = await observe(config, "fill");
+  const model = filler.wiring.modelFor!(profile, () => live);
+  const old = await model.complete(requestFor("I was charged twice"), deadline());
+  assert.equal(live.calls, 0, "a recorded request is not sent");
+  assert.equal(old.replayed, true);
+  const fresh = await model.complete(requestFor("The app crashes"), deadline());
+  assert.equal(live.calls, 1, "the new request is sent once");
+  assert.equal(fresh.replayed, undefined);
+  await filler.finish({ status: 0, signal: null }, TIMINGS);
+
+  const replayer = await observe(config, true);
+  const strict = replayer.wiring.modelFor!(profile, () => assert.fail("--replay created the live model client"));
+  for (const ticket of ["I was charged twice", "The app crashes"]) assert.equal((await strict.complete(requestFor(ticket), deadline())).replayed, true);
+  await replayer.finish({ status: 0, signal: null }, TIMINGS);
 });
 
 test("a garbage journal is one warning; the live model still answers and nothing is recorded", async () => {
@@ -159,7 +191,8 @@ test("--no-journal opens nothing and records nothing", async () => {
   const live = new FakeLive();
   const observers = await observe(config, false, false);
   const model = observers.wiring.modelFor!(profileFor(config, null), () => live);
-  assert.equal(model, live, "without a journal the live client is used as is");
+  await model.complete(requestFor("I was charged twice"), deadline());
+  assert.equal(live.calls, 1, "without a journal every request goes to the live client (metered only)");
   await observers.finish({ status: 0, signal: null }, TIMINGS);
   assert.equal(fs.existsSync(path.join(root, ".aiython")), false);
 });

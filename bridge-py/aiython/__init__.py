@@ -1,5 +1,5 @@
-"""Public names a program may import: ``from aiython import AIError``."""
+"""Public names a program may import: ``from aiython import AIError, AIBudgetError``."""
 
-from aiython_bridge.errors import AIError, TypeContractError
+from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
 
-__all__ = ["AIError", "TypeContractError"]
+__all__ = ["AIBudgetError", "AIError", "TypeContractError"]

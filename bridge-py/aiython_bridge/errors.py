@@ -10,6 +10,14 @@ class AIError(Exception):
     __module__ = "aiython"
 
 
+class AIBudgetError(AIError):
+    """A budget of the run (SPEC §13: model calls, tokens or cost) would have been exceeded, so the
+    request was not sent. The message says which budget and what was spent; a program may catch it.
+    """
+
+    __module__ = "aiython"
+
+
 class TypeContractError(AIError):
     """A value produced by the model does not satisfy the expected type (SPEC §6).
 

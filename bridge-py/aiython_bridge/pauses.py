@@ -17,7 +17,7 @@ import sys
 from queue import Empty, SimpleQueue
 
 from aiython_bridge import contracts, protocol
-from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
+from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation, ToolError, plan_values
 from aiython_bridge.paths import display_path
 
@@ -38,6 +38,12 @@ def route(server, message):
             "type": protocol.RESULT, "id": message.get("id"), "pause": message.get("pause"), "ok": False,
             "error": {"type": "PauseEnded", "message": "this block has already resumed"},
         })
+
+
+def failure_error(args):
+    """The exception a `fail` op means: AIBudgetError when a budget refused a request (SPEC §13)."""
+    cls = AIBudgetError if args.get("budget") else AIError
+    return cls(args.get("reason") or "the AI block failed")
 
 
 class _Failed:
@@ -156,7 +162,7 @@ class Pause:
             value = self._outcome_value(args)
             return True, value, {"ok": True}
         if op == "fail":
-            return True, _Failed(AIError(args.get("reason") or "the AI block failed")), {"ok": True}
+            return True, _Failed(failure_error(args)), {"ok": True}
         raise ToolError("UnknownOperation", "no operation %r" % (op,))
 
     def _outcome_value(self, args):

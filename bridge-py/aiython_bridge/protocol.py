@@ -39,7 +39,7 @@ MESSAGES = {
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
     RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),
-    EXIT: (BRIDGE, ("status", "interrupted")),
+    EXIT: (BRIDGE, ("status", "interrupted", "budget?")),
     FATAL: (BRIDGE, ("message", "traceback?")),
 }
 
@@ -75,7 +75,7 @@ OPS = {
     "hold_values": ("values_json", "call_id"),
     "finish": ("outcome", "call_id", "raw_arguments"),
     "recover": ("action", "outcome?", "explanation?", "call_id", "raw_arguments"),
-    "fail": ("reason",),
+    "fail": ("reason", "budget?"),
 }
 
 _REQUIRED = {kind: tuple(f for f in fields if not f.endswith("?")) for kind, (_, fields) in MESSAGES.items()}

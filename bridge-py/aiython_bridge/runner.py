@@ -14,6 +14,7 @@ import sys
 from importlib.machinery import SourceFileLoader
 
 from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
+from aiython_bridge.errors import AIBudgetError
 
 BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -235,7 +236,10 @@ def _report_exit(server):
     server.exiting = True
     exc = ProgramContext.exception
     try:
-        server.channel.send({"type": protocol.EXIT, "status": _exit_status(exc), "interrupted": isinstance(exc, KeyboardInterrupt)})
+        message = {"type": protocol.EXIT, "status": _exit_status(exc), "interrupted": isinstance(exc, KeyboardInterrupt)}
+        if isinstance(exc, AIBudgetError):
+            message["budget"] = True  # the host exits 75 (SPEC §13)
+        server.channel.send(message)
         server.channel.send_end_of_stream()
     except OSError:
         pass

@@ -70,7 +70,14 @@ async function parsedOptions(split: SplitArgs): Promise<CliOptions | null> {
   if (options.stats !== undefined && options.stats !== true && options.stats !== "json") {
     throw new UsageError(`--stats takes no value or =json, not '${options.stats}'`);
   }
+  if (options.replay !== undefined && options.replay !== true && options.replay !== "fill") {
+    throw new UsageError(`--replay takes no value or =fill, not '${options.replay}'`);
+  }
   if (options.replay && options.journal === false) throw new UsageError("--replay answers from the journal; drop --no-journal");
+  if (options.budgetCalls !== undefined || options.budgetTokens !== undefined || options.budgetCost !== undefined) {
+    const { budgetOf } = await import("./budget-options.js");
+    budgetOf(options); // a bad value is a usage error before anything runs
+  }
   return options;
 }
 

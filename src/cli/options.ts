@@ -13,8 +13,11 @@ export interface CliOptions {
   python?: string;
   stats?: string | boolean;
   trace?: string;
-  replay?: boolean;
+  replay?: string | boolean;
   journal?: boolean;
+  budgetCalls?: string;
+  budgetTokens?: string;
+  budgetCost?: string;
   explain?: boolean;
   json?: boolean;
 }
@@ -37,8 +40,11 @@ function buildCommand(): Command {
     .option("--python <path>", "Python interpreter (default: AIYTHON_PYTHON, $VIRTUAL_ENV/bin/python, python3)")
     .option("--stats [format]", "print per-invocation statistics at exit (--stats=json for one JSON line)")
     .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
-    .option("--replay", "answer model requests from the journal, offline")
+    .option("--replay [mode]", "answer model requests from the journal, offline (--replay=fill: call and record what it lacks)")
     .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
+    .option("--budget-calls <n>", "send at most N model requests in this run (retries included)")
+    .option("--budget-tokens <n>", "use at most N tokens in this run")
+    .option("--budget-cost <usd>", "spend at most USD on model requests in this run (needs price in aiython.toml)")
     .option("--explain", "show AI blocks and checkpoints of PATH; runs nothing")
     .option("--json", "with --explain: print JSON")
     .version(VERSION, "--version", "print the version")

@@ -11,8 +11,8 @@ import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "../defaults.js";
 import { checkCapabilityBases, resolveCapabilities } from "./capability-routes.js";
 import { resolveEnvFile, type CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
-import type { ConfigDocument, RouteSpec, SettingsTable } from "./schema.js";
-import type { Permission, ProfileSettings, Route } from "./types.js";
+import type { BudgetTable, ConfigDocument, PriceTable, RouteSpec, SettingsTable } from "./schema.js";
+import type { BudgetLimits, Permission, Price, ProfileSettings, Route } from "./types.js";
 
 export interface DocumentContext {
   configName: string;
@@ -46,9 +46,11 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     return null;
   };
   const ownsModel = own?.model !== undefined;
-  const qualifier = (key: "api_base" | "api_key_env") => (ownsModel ? own?.[key] : (own?.[key] ?? top[key]));
+  const qualifier = <K extends "api_base" | "api_key_env" | "price">(key: K): SettingsTable[K] => (ownsModel ? own?.[key] : (own?.[key] ?? top[key]));
   const layerBase = qualifier("api_base");
   const layerKeyEnv = qualifier("api_key_env");
+  // `price` qualifies `model` like api_base: it is the price of that layer's routes.
+  const layerPrice = qualifier("price");
 
   const envFileSetting = pick("env_file");
   const envFile = envFileSetting
@@ -86,6 +88,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
           where: `${ctx.configName}: ${at}`,
           baseSetting: "api_base",
           envFile,
+          price: priceOf(table.price ?? layerPrice),
         },
         ctx.credentials,
       );
@@ -101,6 +104,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     contextValues: pick("context_values")?.value ?? CONFIG_DEFAULTS.contextValues,
     permissions: new Set((pick("permissions")?.value as Permission[] | undefined) ?? CONFIG_DEFAULTS.permissions),
     journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
+    budget: budgetOf(pick("budget")?.value),
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
     envFile,
     capabilities: resolveCapabilities(
@@ -109,6 +113,19 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
       { configName: ctx.configName, credentials: ctx.credentials, envFile },
     ),
   };
+}
+
+function priceOf(table: PriceTable | undefined): Price | null {
+  if (table === undefined) return null;
+  return { input: table.input, output: table.output, cachedInput: table.cached_input ?? table.input };
+}
+
+function budgetOf(table: BudgetTable | undefined): BudgetLimits {
+  const limits: BudgetLimits = {};
+  if (table?.model_calls !== undefined) limits.modelCalls = table.model_calls;
+  if (table?.tokens !== undefined) limits.tokens = table.tokens;
+  if (table?.cost !== undefined) limits.costUsd = table.cost;
+  return limits;
 }
 
 /** Every api_base written in a table (its own and its route tables'), checked where it is written. */

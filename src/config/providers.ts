@@ -5,7 +5,7 @@
 
 import { ConfigError } from "../errors.js";
 import type { CredentialLookup } from "./credentials.js";
-import type { ProviderName, Route } from "./types.js";
+import type { Price, ProviderName, Route } from "./types.js";
 
 interface KnownProvider {
   name: Exclude<ProviderName, "custom">;
@@ -41,6 +41,7 @@ export interface RouteSource {
   envFile: string | null;
   /** A key variable consulted when neither the route nor its provider names one; never makes a key required. */
   optionalKeyEnv?: string;
+  price?: Price | null;
 }
 
 export function buildRoute(source: RouteSource, credentials: CredentialLookup): Route {
@@ -76,7 +77,7 @@ export function buildRoute(source: RouteSource, credentials: CredentialLookup): 
     keyRequired = source.apiKeyEnv !== undefined;
   }
   const found = apiKeyEnv === null ? { value: null, source: "none" as const } : credentials.find(apiKeyEnv, source.envFile);
-  const route = { id, provider, model, apiBase, apiKeyEnv, keyRequired, keySource: found.source } as Route;
+  const route = { id, provider, model, apiBase, apiKeyEnv, keyRequired, keySource: found.source, price: source.price ?? null } as Route;
   // Non-enumerable so that JSON.stringify, util.inspect and spreads of a route never carry the key.
   Object.defineProperty(route, "apiKey", { value: found.value, enumerable: false, writable: false });
   return route;

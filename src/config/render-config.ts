@@ -53,13 +53,21 @@ function showCapabilities(profile: ProfileSettings): Record<string, unknown> {
 
 function showProfile(profile: ProfileSettings): Record<string, unknown> {
   return {
-    routes: profile.routes.map(showRoute),
+    routes: profile.routes.map((route) => ({
+      ...showRoute(route),
+      price: route.price ? { input: route.price.input, output: route.price.output, cached_input: route.price.cachedInput } : null,
+    })),
     prompt: profile.prompt,
     timeout: profile.timeoutSeconds,
     max_rounds: profile.maxRounds,
     context_values: profile.contextValues,
     permissions: PERMISSIONS.filter((p) => profile.permissions.has(p)),
     journal: profile.journal,
+    budget: {
+      model_calls: profile.budget.modelCalls ?? null,
+      tokens: profile.budget.tokens ?? null,
+      cost: profile.budget.costUsd ?? null,
+    },
     max_concurrency: profile.maxConcurrency,
     env_file: profile.envFile,
     capabilities: showCapabilities(profile),

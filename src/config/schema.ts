@@ -24,6 +24,25 @@ const ref = (name: string) => ({ $ref: `#/definitions/${name}` }) as const;
 
 const usd = { type: "number", minimum: 0 } as const;
 
+/** USD per million tokens of one chat route (SPEC §13); cached input defaults to the input price. */
+const price = {
+  type: "object",
+  additionalProperties: false,
+  required: ["input", "output"],
+  properties: { input: usd, output: usd, cached_input: usd },
+} as const;
+
+/** Per-run limits (SPEC §13). */
+const budget = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    model_calls: { type: "integer", minimum: 0 },
+    tokens: { type: "integer", minimum: 0 },
+    cost: { type: "number", minimum: 0 },
+  },
+} as const;
+
 /** `[capabilities.NAME]` (SPEC §10): routes as for the chat model; price in USD (tokens per million). */
 const capabilityTable = {
   type: "object",
@@ -56,6 +75,8 @@ const settings = {
   permissions: { type: "array", uniqueItems: true, items: { type: "string", enum: [...PERMISSIONS] } },
   capabilities,
   journal: { type: "boolean" },
+  price,
+  budget,
   max_concurrency: {
     type: "integer",
     minimum: CONFIG_BOUNDS.maxConcurrency.min,
@@ -89,7 +110,7 @@ export const CONFIG_SCHEMA = {
       type: "object",
       additionalProperties: false,
       required: ["model"],
-      properties: { model: modelId, api_base: apiBase, api_key_env: envName },
+      properties: { model: modelId, api_base: apiBase, api_key_env: envName, price },
     },
     model: { anyOf: [modelId, ref("route"), { type: "array", minItems: 1, items: { anyOf: [modelId, ref("route")] } }] },
     profile: { type: "object", additionalProperties: false, properties: settings },
@@ -97,7 +118,19 @@ export const CONFIG_SCHEMA = {
 } as const;
 
 /** The validated document as plain data. */
-export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string };
+export interface PriceTable {
+  input: number;
+  output: number;
+  cached_input?: number;
+}
+
+export interface BudgetTable {
+  model_calls?: number;
+  tokens?: number;
+  cost?: number;
+}
+
+export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string; price?: PriceTable };
 
 export interface CapabilityTable {
   model: RouteSpec | RouteSpec[];
@@ -118,6 +151,8 @@ export interface SettingsTable {
   permissions?: string[];
   capabilities?: Record<string, CapabilityTable>;
   journal?: boolean;
+  price?: PriceTable;
+  budget?: BudgetTable;
   max_concurrency?: number;
 }
 

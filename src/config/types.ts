@@ -42,6 +42,22 @@ export interface Route {
   /** True when calls without a key are bound to fail (hosted providers at their default base, or an explicit api_key_env). */
   keyRequired: boolean;
   keySource: CredentialSource;
+  /** USD per million tokens (SPEC §13), or null: the cost of its requests is unknown. */
+  price: Price | null;
+}
+
+export interface Price {
+  input: number;
+  output: number;
+  /** Cached input tokens (`usage.prompt_tokens_details.cached_tokens`); the input price unless set. */
+  cachedInput: number;
+}
+
+/** Per-run limits of SPEC §13; an absent field is no limit. */
+export interface BudgetLimits {
+  modelCalls?: number;
+  tokens?: number;
+  costUsd?: number;
 }
 
 export interface ProfileSettings {
@@ -54,6 +70,8 @@ export interface ProfileSettings {
   contextValues: boolean;
   permissions: Set<Permission>;
   journal: boolean;
+  /** `budget` (SPEC §13): the limits of a run that selects this profile. */
+  budget: BudgetLimits;
   maxConcurrency: number;
   /** Absolute path of the dotenv file this profile reads keys from, or null. */
   envFile: string | null;

@@ -11,6 +11,11 @@ const RUN_SUMMARY_SQL = `
          r.total_seconds, r.parse_seconds, r.prepare_seconds, r.execution_seconds,
          COUNT(i.id) AS invocations,
          COALESCE(SUM(i.model_calls), 0) AS model_calls,
+         COALESCE(SUM(i.replayed), 0) AS replayed,
+         COALESCE(SUM(i.cost_usd), 0) AS cost_usd,
+         COALESCE(SUM(i.id IS NOT NULL AND i.cost_usd IS NULL), 0) AS unknown_costs,
+         (SELECT json_group_array(DISTINCT u.value) FROM invocations i2, json_each(i2.unpriced_routes) u
+           WHERE i2.run_id = r.id) AS unpriced_routes,
          COALESCE(SUM(i.tool_calls), 0) AS tool_calls,
          COALESCE(SUM(i.request_bytes), 0) AS request_bytes,
          COALESCE(SUM(i.total_tokens), 0) AS total_tokens
@@ -47,13 +52,15 @@ export class Journal {
     this.statement(
       `INSERT INTO invocations (run_id, invocation, file, line, mode, status, action, missing_capability,
          model_calls, tool_calls, tool_counts, request_bytes, prompt_tokens, completion_tokens, total_tokens,
-         cached_tokens, invalid_batches, empty_responses, tool_failures, provider_seconds, invocation_seconds, ended_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         cached_tokens, invalid_batches, empty_responses, tool_failures, provider_seconds, invocation_seconds, ended_at,
+         replayed, cost_usd, unpriced_routes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       runId, entry.invocation, entry.file, entry.line, entry.mode, entry.status, entry.action, entry.missingCapability,
       c.model_calls, c.tool_calls, JSON.stringify(c.tool_counts), c.request_bytes, c.token_usage.prompt_tokens,
       c.token_usage.completion_tokens, c.token_usage.total_tokens, c.token_usage.cached_tokens, c.invalid_batches,
       c.empty_responses, c.tool_failures, c.provider_seconds, c.invocation_seconds, entry.endedAt.toISOString(),
+      c.replayed, c.cost_usd, JSON.stringify(c.unpriced_routes),
     );
     const k = entry.capabilities;
     if (k) {
@@ -65,18 +72,25 @@ export class Journal {
   /** Stores an answer under its request key; a later recording of the same request replaces it. */
   putExchange(runId: number | null, exchange: StoredExchange, at: Date): void {
     this.statement(
-      `INSERT INTO exchanges (key, route, model, request_json, response_json, run_id, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO exchanges (key, route, model, request_json, response_json, run_id, recorded_at, block)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET route = excluded.route, model = excluded.model,
          request_json = excluded.request_json, response_json = excluded.response_json,
-         run_id = excluded.run_id, recorded_at = excluded.recorded_at`,
-    ).run(exchange.key, exchange.route, exchange.model, exchange.requestJson, exchange.responseJson, runId, at.toISOString());
+         run_id = excluded.run_id, recorded_at = excluded.recorded_at, block = excluded.block`,
+    ).run(exchange.key, exchange.route, exchange.model, exchange.requestJson, exchange.responseJson, runId, at.toISOString(), exchange.block ?? null);
+  }
+
+  /** The most recently recorded requests about one block ("file:line"), newest first. */
+  exchangesOfBlock(block: string, limit: number): StoredExchange[] {
+    const rows = this.statement(
+      `SELECT key, route, model, request_json, response_json, block FROM exchanges WHERE block = ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?`,
+    ).all(block, limit) as Row[];
+    return rows.map(exchangeOf);
   }
 
   findExchange(key: string): StoredExchange | null {
-    const row = this.statement(`SELECT key, route, model, request_json, response_json FROM exchanges WHERE key = ?`).get(key) as Row | undefined;
-    if (!row) return null;
-    return { key: String(row.key), route: String(row.route), model: String(row.model), requestJson: String(row.request_json), responseJson: String(row.response_json) };
+    const row = this.statement(`SELECT key, route, model, request_json, response_json, block FROM exchanges WHERE key = ?`).get(key) as Row | undefined;
+    return row ? exchangeOf(row) : null;
   }
 
   /** The most recent runs, newest first. */
@@ -113,6 +127,7 @@ export class Journal {
       endedAt: String(row.ended_at),
       counters: {
         model_calls: Number(row.model_calls),
+        replayed: Number(row.replayed),
         tool_calls: Number(row.tool_calls),
         tool_counts: JSON.parse(String(row.tool_counts)) as Record<string, number>,
         request_bytes: Number(row.request_bytes),
@@ -127,6 +142,8 @@ export class Journal {
         tool_failures: Number(row.tool_failures),
         provider_seconds: Number(row.provider_seconds),
         invocation_seconds: Number(row.invocation_seconds),
+        cost_usd: row.cost_usd === null ? null : Number(row.cost_usd),
+        unpriced_routes: JSON.parse(String(row.unpriced_routes)) as string[],
       },
     }));
   }
@@ -157,12 +174,22 @@ function runSummary(row: Row): RunSummary {
     exitSignal: (row.exit_signal as string | null) ?? null,
     invocations: Number(row.invocations),
     modelCalls: Number(row.model_calls),
+    replayed: Number(row.replayed),
     toolCalls: Number(row.tool_calls),
     requestBytes: Number(row.request_bytes),
     totalTokens: Number(row.total_tokens),
+    costUsd: Number(row.unknown_costs) > 0 ? null : Number(row.cost_usd),
+    unpricedRoutes: JSON.parse(String(row.unpriced_routes ?? "[]")) as string[],
     totalSeconds: seconds(row.total_seconds),
     parseSeconds: seconds(row.parse_seconds),
     prepareSeconds: seconds(row.prepare_seconds),
     executionSeconds: seconds(row.execution_seconds),
+  };
+}
+
+function exchangeOf(row: Row): StoredExchange {
+  return {
+    key: String(row.key), route: String(row.route), model: String(row.model), requestJson: String(row.request_json),
+    responseJson: String(row.response_json), block: (row.block as string | null) ?? null,
   };
 }

@@ -124,6 +124,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // SPEC §11, §13: replayed answers and cost per invocation (NULL: unknown, e.g. no price for a
+    // route, or recorded before prices existed); the block of each exchange, so that a `--replay`
+    // miss can name the nearest recorded request of the same block.
+    version: 3,
+    sql: `
+      ALTER TABLE invocations ADD COLUMN replayed INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE invocations ADD COLUMN cost_usd REAL;
+      ALTER TABLE invocations ADD COLUMN unpriced_routes TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE exchanges ADD COLUMN block TEXT;
+      CREATE INDEX exchanges_by_block ON exchanges(block);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -20,18 +20,9 @@ export interface RunEnd {
   executionSeconds: number;
 }
 
-export interface InvocationStats {
-  model_calls: number;
-  tool_calls: number;
-  tool_counts: Record<string, number>;
-  request_bytes: number;
-  token_usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cached_tokens: number };
-  invalid_batches: number;
-  empty_responses: number;
-  tool_failures: number;
-  provider_seconds: number;
-  invocation_seconds: number;
-}
+/** The counters of one invocation: the neutral type of src/invocation-record.ts. */
+export type { InvocationStats } from "../invocation-record.js";
+import type { InvocationStats } from "../invocation-record.js";
 
 export interface InvocationEntry {
   /** The invocation's id within its run, e.g. "inv-3". */
@@ -51,6 +42,8 @@ export interface InvocationEntry {
 
 export interface StoredExchange {
   key: string;
+  /** "file:line" of the block the request is about (the stable message's location), or null. */
+  block?: string | null;
   route: string;
   model: string;
   requestJson: string;
@@ -67,9 +60,14 @@ export interface RunSummary {
   exitSignal: string | null;
   invocations: number;
   modelCalls: number;
+  replayed: number;
   toolCalls: number;
   requestBytes: number;
   totalTokens: number;
+  /** USD of the run's requests (SPEC §13); null when some invocation's cost is unknown. */
+  costUsd: number | null;
+  /** Routes without a price that requests of this run went to. */
+  unpricedRoutes: string[];
   totalSeconds: number | null;
   parseSeconds: number | null;
   prepareSeconds: number | null;

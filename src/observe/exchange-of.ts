@@ -35,17 +35,29 @@ export function responseFromJson(json: string): ModelResponse {
     requestBytes: stored.request_bytes,
     providerSeconds: 0,
     route: stored.route,
+    replayed: true,
   };
+}
+
+/** The block a request is about as the journal keys it: the stable message's "file:line" (project-relative), or null. */
+export function blockKey(request: ModelRequest): string | null {
+  const location = locationOf(request);
+  return location ? `${location.file}:${location.line}` : null;
 }
 
 /** "tickets.py:9": the block a request is about, from its stable user message (§5.1). */
 export function blockOf(request: ModelRequest, display: (file: string) => string): string {
+  const location = locationOf(request);
+  return location ? `${display(location.file)}:${location.line}` : "this block";
+}
+
+function locationOf(request: ModelRequest): { file: string; line: number } | null {
   const stable = request.messages.find((message) => message.role === "user");
   try {
     const location = (JSON.parse(stable?.content ?? "") as { location?: { file?: unknown; line?: unknown } }).location;
-    if (typeof location?.file === "string" && typeof location.line === "number") return `${display(location.file)}:${location.line}`;
+    if (typeof location?.file === "string" && typeof location.line === "number") return { file: location.file, line: location.line };
   } catch {
-    // Not the orchestrator's JSON: fall through to a generic name.
+    // Not the orchestrator's JSON.
   }
-  return "this block";
+  return null;
 }

@@ -9,6 +9,7 @@
 // nothing never loads it.
 
 import type { InvocationEntry, Journal, RunEnd, RunStart } from "../journal/index.js";
+import { REPLAY_MISS_CANDIDATES } from "../defaults.js";
 import type { RecordedExchange } from "./recording-model.js";
 import type { Redactor } from "./redact.js";
 
@@ -73,6 +74,17 @@ export class JournalSession {
     } catch (error) {
       this.disable(error);
       return { unavailable: this.failure ?? "it could not be read" };
+    }
+  }
+
+  /** Request JSON of the recorded requests about one block, newest first; none when unreadable. */
+  async candidates(block: string): Promise<string[]> {
+    const open = await this.ready;
+    if (!open) return [];
+    try {
+      return open.journal.exchangesOfBlock(block, REPLAY_MISS_CANDIDATES).map((exchange) => exchange.requestJson);
+    } catch {
+      return [];
     }
   }
 

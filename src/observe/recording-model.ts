@@ -3,10 +3,12 @@
 // failed call should fail the same way, by finding nothing.
 
 import type { ModelPort } from "../model-port.js";
-import { requestKey, responseJson, type RouteName } from "./exchange-of.js";
+import { blockKey, requestKey, responseJson, type RouteName } from "./exchange-of.js";
 
 export interface RecordedExchange {
   key: string;
+  /** "file:line" of the block (for a `--replay` miss's nearest request), or null. */
+  block: string | null;
   route: string;
   model: string;
   requestJson: string;
@@ -18,7 +20,7 @@ export function recordingModel(live: ModelPort, route: RouteName, record: (excha
     async complete(request, options) {
       const response = await live.complete(request, options);
       const { key, requestJson } = requestKey(route, request);
-      record({ key, route: route.id, model: route.model, requestJson, responseJson: responseJson(response) });
+      record({ key, block: blockKey(request), route: route.id, model: route.model, requestJson, responseJson: responseJson(response) });
       return response;
     },
   };

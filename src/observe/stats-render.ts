@@ -1,9 +1,11 @@
-// `--stats` output (SPEC §11): per invocation and for the run, counts and timings only — never
-// program data, prompts or keys. The text form is a small table on stderr; the JSON form is one
-// line `aiython stats: {"invocations": [...], "run": {...}}` whose invocation fields are exactly
-// the §11 list.
+// `--stats` output (SPEC §11, §13): per invocation and for the run, counts, costs and timings
+// only — never program data, prompts or keys. The text form is a small table on stderr; the JSON
+// form is one line `aiython stats: {"invocations": [...], "run": {...}}` whose invocation fields
+// are the §11 list plus `replayed`, `cost_usd` (null when unknown) and `unpriced_routes`. Model
+// calls are HTTP requests sent (retries included); answers from the journal count as replayed.
 
 import type { InvocationRecord } from "../invocation-record.js";
+import { costCell, costLabel, totalCost } from "./cost.js";
 import type { RunTimings } from "./types.js";
 
 /** Names a block's file for people: relative to the working directory when inside it. */
@@ -16,6 +18,7 @@ export function statsJsonLine(invocations: readonly InvocationRecord[], run: Run
       line: inv.line,
       mode: inv.mode,
       model_calls: inv.stats.model_calls,
+      replayed: inv.stats.replayed,
       tool_calls: inv.stats.tool_calls,
       tool_counts: inv.stats.tool_counts,
       request_bytes: inv.stats.request_bytes,
@@ -25,9 +28,12 @@ export function statsJsonLine(invocations: readonly InvocationRecord[], run: Run
       tool_failures: inv.stats.tool_failures,
       provider_seconds: seconds(inv.stats.provider_seconds),
       invocation_seconds: seconds(inv.stats.invocation_seconds),
+      cost_usd: usd(inv.stats.cost_usd),
+      unpriced_routes: inv.stats.unpriced_routes,
       ...(inv.capabilities ? { capabilities: { ...inv.capabilities, cost_usd: usd(inv.capabilities.cost_usd) } } : {}),
     })),
     run: {
+      ...runTotals(invocations),
       total_seconds: seconds(run.totalSeconds),
       parse_seconds: seconds(run.parseSeconds),
       prepare_seconds: seconds(run.prepareSeconds),
@@ -43,22 +49,30 @@ export function statsText(invocations: readonly InvocationRecord[], run: RunTimi
   if (invocations.length === 0) {
     lines.push("aiython stats: no AI invocations");
   } else {
+    const replayed = total((i) => i.stats.replayed);
+    const cost = totalCost(invocations.map((inv) => inv.stats));
     lines.push(
-      `aiython stats: ${plural(invocations.length, "AI invocation")}, ${plural(total((i) => i.stats.model_calls), "model call")}, ` +
+      `aiython stats: ${plural(invocations.length, "AI invocation")}, ${plural(total((i) => i.stats.model_calls), "model call")}` +
+        `${replayed > 0 ? ` (${replayed} replayed)` : ""}, ` +
         `${plural(total((i) => i.stats.tool_calls), "tool call")}, ${kilobytes(total((i) => i.stats.request_bytes))} sent, ` +
-        `${plural(total((i) => i.stats.token_usage.total_tokens), "token")}, ${total((i) => i.stats.provider_seconds).toFixed(3)} s waiting for the model`,
+        `${plural(total((i) => i.stats.token_usage.total_tokens), "token")}, ${costLabel(cost.cost_usd, cost.unpriced_routes)}, ` +
+        `${total((i) => i.stats.provider_seconds).toFixed(3)} s waiting for the model`,
     );
+    // The replayed column only in runs that replayed something.
     const rows = invocations.map((inv) => [
       `${display(inv.filename)}:${inv.line}`,
       inv.mode,
       outcomeLabel(inv.end),
       String(inv.stats.model_calls),
+      ...(replayed > 0 ? [String(inv.stats.replayed)] : []),
       String(inv.stats.tool_calls),
       kilobytes(inv.stats.request_bytes),
       String(inv.stats.token_usage.total_tokens),
+      costCell(inv.stats.cost_usd),
       inv.stats.invocation_seconds.toFixed(3),
     ]);
-    lines.push(...table(["block", "mode", "outcome", "model calls", "tool calls", "request", "tokens", "seconds"], rows, 3));
+    const header = ["block", "mode", "outcome", "model calls", ...(replayed > 0 ? ["replayed"] : []), "tool calls", "request", "tokens", "cost", "seconds"];
+    lines.push(...table(header, rows, 3));
   }
   const capabilities = capabilityLine(invocations);
   if (capabilities) lines.push(capabilities);
@@ -92,10 +106,6 @@ function capabilityLine(invocations: readonly InvocationRecord[]): string | null
   return `aiython stats: capabilities: ${plural(calls, "provider call")}${each ? ` (${each})` : ""}${local ? `, ${local}` : ""}; ${spent}`;
 }
 
-function usd(value: number | null): number | null {
-  return value === null ? null : Math.round(value * 1e9) / 1e9;
-}
-
 export function outcomeLabel(end: { status: string; action?: string | null }): string {
   return end.status === "finished" && end.action ? end.action : end.status;
 }
@@ -114,6 +124,25 @@ export function kilobytes(bytes: number): string {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The run's sums of the per-invocation counters (SPEC §11, §13). */
+function runTotals(invocations: readonly InvocationRecord[]) {
+  const total = (pick: (inv: InvocationRecord) => number) => invocations.reduce((sum, inv) => sum + pick(inv), 0);
+  const cost = totalCost(invocations.map((inv) => inv.stats));
+  return {
+    model_calls: total((i) => i.stats.model_calls),
+    replayed: total((i) => i.stats.replayed),
+    request_bytes: total((i) => i.stats.request_bytes),
+    total_tokens: total((i) => i.stats.token_usage.total_tokens),
+    cost_usd: usd(cost.cost_usd),
+    unpriced_routes: cost.unpriced_routes,
+  };
+}
+
+/** USD to the nearest billionth (a millionth of a cent): exact sums of per-million prices, no float noise. */
+function usd(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 1e9) / 1e9;
 }
 
 /** Microsecond precision: enough for timings, without float noise in the JSON. */

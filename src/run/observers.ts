@@ -1,25 +1,32 @@
-// Wires what can be seen of a run's AI work (SPEC §11) into the run: `--stats` at exit, `--trace`
-// events as JSON lines, and the journal — runs, invocations and model exchanges recorded, or
-// answered from with `--replay`. program-run.ts calls startObservers once the configuration is
-// known, hands `wiring` to the invocation runner, and awaits `finish` when the program has ended.
-// SQLite is loaded only when the journal is on and a model is configured (start-up budget, §12);
-// the code of each observer — stats rendering, the trace writer, the journal's request keys (and
+// Wires what can be seen and spent of a run's AI work (SPEC §11, §13) into the run: `--stats` at
+// exit, `--trace` events as JSON lines, spans to the user's OpenTelemetry collector (only when
+// OTEL_EXPORTER_OTLP_* says where), the journal — runs, invocations and model exchanges recorded,
+// or answered from with `--replay` — and the run's budget. program-run.ts calls startObservers
+// once the configuration is known, hands `wiring` to the invocation runner, and awaits `finish`
+// when the program has ended. SQLite is loaded only when the journal is on and a model is
+// configured, the OpenTelemetry SDK only at the first invocation of a run that exports (§12); the
+// code of each observer — stats rendering, the trace writer, the journal's request keys (and
 // node:crypto with them) — only on the path that uses it, so a run that reaches no block loads
 // none of it.
 
 import path from "node:path";
-import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
+import { profileFor, type ResolvedConfig } from "../config/index.js";
 import { UsageError } from "../errors.js";
 import type { InvocationRecord } from "../invocation-record.js";
-import type { ModelPort } from "../model-port.js";
+import type { InvocationEvent } from "../invocation-record.js";
+import type { RunBudget } from "../observe/budget.js";
 import { JournalSession } from "../observe/journal-session.js";
+import { otelSettings } from "../observe/otel/settings.js";
+import { OtelSink } from "../observe/otel/otel-sink.js";
 import { makeRedactor, secretsFrom, type Redactor } from "../observe/redact.js";
 import type { RunTimings } from "../observe/run-clock.js";
 import type { TraceWriter } from "../observe/trace-writer.js";
 import type { RunExit } from "../observe/types.js";
 import { VERSION } from "../version.js";
 import { CapabilityRuntime } from "./capability-runtime.js";
+import { runBudget } from "./budget-setup.js";
 import type { InvocationWiring } from "./invocation-runner.js";
+import { profileModel } from "./model-wiring.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptLabel } from "./target.js";
 
@@ -27,7 +34,9 @@ export type { RunExit, RunTimings };
 
 export interface Observers {
   wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities">;
-  /** Prints --stats, closes the trace and ends the journal's run row. Call once, after the program ended. */
+  /** The run's one budget (SPEC §13): every request of every invocation is admitted by it. */
+  budget: RunBudget;
+  /** Prints --stats, closes the trace, ends the journal's run row and sends the spans. Call once, after the program ended. */
   finish(exit: RunExit, timings: RunTimings): Promise<void>;
 }
 
@@ -36,19 +45,26 @@ const warn = (message: string) => process.stderr.write(`aiython: ${message}\n`);
 export async function startObservers({ config, command }: { config: ResolvedConfig; command: RunCommand }): Promise<Observers> {
   const cwd = process.cwd();
   const redact = makeRedactor(secretsFrom(routeKeys(config), command.env));
+  const budget = runBudget(config, command);
   const trace = command.traceFile != null ? await openTrace(path.resolve(cwd, command.traceFile), redact) : null;
+  const otel = otelFor(config, command, redact);
   const session = journalSession(config, command, redact);
   const invocations: InvocationRecord[] = [];
-  const capabilities = new CapabilityRuntime(config, { replay: command.replay ?? false, record: recordsJournal(config, command), env: command.env, cwd, warn });
+  const capabilities = new CapabilityRuntime(config, { replay: command.replay === "strict", record: recordsJournal(config, command), env: command.env, cwd, warn });
   const shown = (file: string) => relativeInside(file, cwd);
+  const sinks = [trace, otel].filter((sink) => sink !== null);
+  const onEvent = (event: InvocationEvent) => {
+    for (const sink of sinks) sink.write(event);
+  };
   return {
+    budget,
     wiring: {
-      modelFor: (profile, live) => journaledModel(profile, live, session, command.replay ?? false, shown),
+      modelFor: (profile, live) => profileModel(profile, live, { session, replay: command.replay ?? false, budget, shown }),
       onInvocation: (record) => {
         invocations.push(record);
         session?.recordInvocation(journalEntry(record, config.projectRoot));
       },
-      ...(trace ? { onEvent: (event) => trace.write(event) } : {}),
+      ...(sinks.length > 0 ? { onEvent } : {}),
       capabilities,
     },
     async finish(exit, timings) {
@@ -58,9 +74,21 @@ export async function startObservers({ config, command }: { config: ResolvedConf
       }
       trace?.close();
       await capabilities.close();
-      await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings });
+      await Promise.all([
+        session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings }),
+        otel?.finish(exit),
+      ]);
     },
   };
+}
+
+/** Spans for the collector the standard variables name; null when they name none (the usual case). */
+function otelFor(config: ResolvedConfig, command: RunCommand, redact: Redactor): OtelSink | null {
+  const settings = otelSettings(command.env);
+  if (settings === null || !config.modelConfigured) return null;
+  const routes = [...config.profiles.values()].flatMap((profile) => profile.routes);
+  const script = scriptLabel(command.program);
+  return new OtelSink({ settings, routes, script, redact, warn });
 }
 
 async function openTrace(file: string, redact: Redactor): Promise<TraceWriter> {
@@ -75,7 +103,7 @@ async function openTrace(file: string, redact: Redactor): Promise<TraceWriter> {
 
 /** The journal of this run: recording (unless --no-journal or `journal = false`) or replaying. */
 function journalSession(config: ResolvedConfig, command: RunCommand, redact: Redactor): JournalSession | null {
-  const replay = command.replay ?? false;
+  const replay = Boolean(command.replay);
   const recording = recordsJournal(config, command);
   if (!config.modelConfigured || !(recording || replay)) return null;
   return new JournalSession({
@@ -90,23 +118,6 @@ function journalSession(config: ResolvedConfig, command: RunCommand, redact: Red
 
 function recordsJournal(config: ResolvedConfig, command: RunCommand): boolean {
   return config.modelConfigured && (command.journal ?? true) && profileFor(config, null).journal;
-}
-
-function journaledModel(profile: ProfileSettings, live: () => ModelPort, session: JournalSession | null, replay: boolean, shown: (file: string) => string): ModelPort {
-  const route = { id: profile.routes[0].id, model: profile.routes[0].model };
-  if (replay && session) {
-    return loadedPort(import("../observe/replaying-model.js").then(({ replayingModel }) => replayingModel(route, (key) => session.lookup(key), shown)));
-  }
-  if (session && profile.journal) {
-    const model = live();
-    return loadedPort(import("../observe/recording-model.js").then(({ recordingModel }) => recordingModel(model, route, (exchange) => session.recordExchange(exchange))));
-  }
-  return live();
-}
-
-/** A port whose code is still loading (it began when the port was made); calls wait for it. */
-function loadedPort(loading: Promise<ModelPort>): ModelPort {
-  return { complete: async (request, options) => (await loading).complete(request, options) };
 }
 
 function journalEntry(record: InvocationRecord, projectRoot: string) {

@@ -155,12 +155,18 @@ export class ProgramRun {
     this.clock.programEnded();
     this.coordinator?.bridgeEnded();
     await this.coordinator?.settled();
-    const outcome = this.problem ?? outcomeOf(end, relayed);
+    const outcome = this.problem ?? this.budgetOutcome(end) ?? outcomeOf(end, relayed);
     await this.observers?.finish(
       { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null },
       this.clock.timings(),
     );
     return outcome;
+  }
+
+  /** The program ended with an uncaught AIBudgetError: exit 75 and what was spent (SPEC §13). */
+  private budgetOutcome(end: BridgeEnd): RunOutcome | null {
+    if (!end.budgetExhausted || end.code !== ExitStatus.uncaughtException || !this.observers) return null;
+    return { kind: "status", status: ExitStatus.budget, message: this.observers.budget.summary() };
   }
 }
 

@@ -23,11 +23,13 @@ export interface RunCommand {
   forceProfile?: string;
   model?: string;
   env: NodeJS.ProcessEnv;
-  /** SPEC §11: --stats[=json], --trace FILE, --replay, --no-journal (journal: false). */
+  /** SPEC §11: --stats[=json], --trace FILE, --replay[=fill], --no-journal (journal: false). */
   stats?: false | "text" | "json";
   traceFile?: string | null;
-  replay?: boolean;
+  replay?: false | "strict" | "fill";
   journal?: boolean;
+  /** SPEC §13: --budget-calls, --budget-tokens, --budget-cost (each overrides config `budget`). */
+  budget?: { modelCalls?: number; tokens?: number; costUsd?: number };
 }
 
 export async function runProgram(command: RunCommand, started?: BridgeProcess): Promise<RunOutcome> {

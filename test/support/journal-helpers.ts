@@ -42,6 +42,7 @@ export function makeUnwritable(dir: string): (() => void) | null {
 export function counters(overrides: Partial<InvocationStats> = {}): InvocationStats {
   return {
     model_calls: 1,
+    replayed: 0,
     tool_calls: 1,
     tool_counts: { finish: 1 },
     request_bytes: 5000,
@@ -51,6 +52,8 @@ export function counters(overrides: Partial<InvocationStats> = {}): InvocationSt
     tool_failures: 0,
     provider_seconds: 0.25,
     invocation_seconds: 0.3,
+    cost_usd: 0.00042,
+    unpriced_routes: [],
     ...overrides,
   };
 }

@@ -110,6 +110,9 @@ class CheckpointRuntime:
             failure.decision = self.decisions.consult(step)
         except Exception as fault:  # the bridge's own fault: the program's exception goes on
             failure.decision = internal(failure.original, fault)
+        if failure.decision.action == "raise":  # raised from the handler: the failure is its context
+            error, failure.decision = failure.decision.value, PROPAGATE
+            raise error
 
 
     def step(self, checkpoint, failure, frame):

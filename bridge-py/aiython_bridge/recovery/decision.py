@@ -15,7 +15,8 @@ class Note(str):
 
 
 class Decision:
-    """A consultation's outcome: "retry", "complete", "bind" (with `value`) or "propagate"."""
+    """A consultation's outcome: "retry", "complete", "bind" (with `value`), "propagate", or "raise"
+    (`value` is the exception to raise instead, e.g. AIBudgetError, SPEC §13)."""
 
     __slots__ = ("action", "value")
 

@@ -69,6 +69,10 @@ class RecoveryPause(pauses.Pause):
         if op == "recover":
             return True, self._decide(args), {"ok": True}
         if op == "fail":
+            if args.get("budget"):
+                # A budget refused the consultation's request (SPEC §13): AIBudgetError at this
+                # statement, raised while the original exception is handled (its context).
+                return True, Decision("raise", pauses.failure_error(args)), {"ok": True}
             # The invocation failed (model unreachable, invalid answers…): the program gets its
             # exception exactly as under python3; the reason is in --stats, --trace and the journal.
             return True, PROPAGATE, {"ok": True}

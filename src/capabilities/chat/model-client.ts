@@ -8,6 +8,7 @@
 // keep-alive transport (http-transport.ts): a block pays for neither a client nor a connection.
 
 import { assertNever, InternalError } from "../../errors.js";
+import { beginAttempt, type AttemptCounter } from "./attempt-report.js";
 import type { AttemptFailure } from "./classify-failure.js";
 import {
   cancelledError,
@@ -90,8 +91,9 @@ class RoutedClient implements ModelClient {
     // Timed after the one-off package import, which is not the provider's time.
     const started = this.now();
     const limited: ModelCallError[] = [];
+    const counter: AttemptCounter = { sent: 0 };
     for (const [index, route] of this.routes.entries()) {
-      const outcome = await this.tryRoute(mod, route, index === this.routes.length - 1, request, options);
+      const outcome = await this.tryRoute(mod, route, index === this.routes.length - 1, request, options, counter);
       if (outcome.kind === "answer") return { ...outcome.response, providerSeconds: (this.now() - started) / 1000 };
       limited.push(outcome.error);
     }
@@ -110,7 +112,14 @@ class RoutedClient implements ModelClient {
     if (signal?.aborted) throw cancelledError(route);
   }
 
-  private async tryRoute(mod: OpenAIModuleType, route: ChatRoute, isLast: boolean, request: ModelRequest, options: ModelCallOptions): Promise<RouteOutcome> {
+  private async tryRoute(
+    mod: OpenAIModuleType,
+    route: ChatRoute,
+    isLast: boolean,
+    request: ModelRequest,
+    options: ModelCallOptions,
+    counter: AttemptCounter,
+  ): Promise<RouteOutcome> {
     const routeClient = this.clientFor(mod, route);
     const stream = route.stream ?? this.opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
     let retries = 0;
@@ -120,7 +129,10 @@ class RoutedClient implements ModelClient {
       if (options.signal?.aborted) throw cancelledError(route);
       const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
+      // Every request is reported to the caller (SPEC §11) and may be refused before it is sent (§13).
+      const ended = beginAttempt(options.attempts, route, counter, this.now);
       const result = await runAttempt({ mod, routeClient, route, request, stream, remainingMs, signal: options.signal });
+      ended(result);
       if (result.ok) {
         const { message, usage } = result.answer;
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };

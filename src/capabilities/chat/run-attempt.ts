@@ -1,13 +1,15 @@
 // One HTTP request to one route through the openai client, streaming or not, bounded by the time
 // left before the deadline. Returns the normalised answer or a classified failure; the caller
 // decides about retries. The request body is measured as it leaves (via the client's `fetch`
-// hook, per response, so requests in flight on one client at once keep their own counts) so
-// `requestBytes` is the real byte count, not an estimate.
+// hook, into the attempt's own sink found through its async context, so requests in flight on
+// one client at once keep their own counts, answered or not) so `requestBytes` is the real byte
+// count, not an estimate.
 //
 // `parallel_tool_calls` is deliberately not sent: OpenAI already defaults it to true, and several
 // OpenAI-compatible servers reject the parameter or reject it next to `tool_choice: "required"`,
 // while the protocol works the same with one call per response.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { classifyFailure, type AttemptFailure } from "./classify-failure.js";
 import type { OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
@@ -17,15 +19,22 @@ import type { ChatRoute } from "./types.js";
 
 export type AttemptResult =
   | { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number }
-  | { ok: false; failure: AttemptFailure };
+  | { ok: false; failure: AttemptFailure; requestBytes: number };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** An openai client for one route, and the size of the body that brought each response. */
+/** An openai client for one route, made once per run (SPEC §12). */
 export interface RouteClient {
   client: InstanceType<OpenAIModuleType["OpenAI"]>;
-  sentBytes: WeakMap<Response, number>;
 }
+
+/** The size of the body one attempt sent (0 until it is sent). */
+interface BodySink {
+  bytes: number;
+}
+
+/** The sink of the attempt whose async context a request is sent from. */
+const attemptSink = new AsyncLocalStorage<BodySink>();
 
 function bodyBytes(body: unknown): number {
   if (typeof body === "string") return Buffer.byteLength(body, "utf8");
@@ -36,12 +45,10 @@ function bodyBytes(body: unknown): number {
 
 /** An openai client for one route (made once per run, SPEC §12) that measures every body it sends. */
 export function makeRouteClient(mod: OpenAIModuleType, route: ChatRoute, baseFetch: typeof fetch): RouteClient {
-  const sentBytes = new WeakMap<Response, number>();
-  const measuringFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const bytes = bodyBytes(init?.body);
-    const response = await baseFetch(url, init);
-    sentBytes.set(response, bytes);
-    return response;
+  const measuringFetch = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const sink = attemptSink.getStore();
+    if (sink) sink.bytes = bodyBytes(init?.body);
+    return baseFetch(url, init);
   };
   const client = new mod.OpenAI({
     apiKey: route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey,
@@ -58,7 +65,7 @@ export function makeRouteClient(mod: OpenAIModuleType, route: ChatRoute, baseFet
     // OPENAI_LOG=debug would print request bodies and raw provider error bodies (SPEC §9).
     logLevel: "off",
   });
-  return { client, sentBytes };
+  return { client };
 }
 
 export interface AttemptInput {
@@ -72,7 +79,12 @@ export interface AttemptInput {
   signal?: AbortSignal;
 }
 
-export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
+export function runAttempt(input: AttemptInput): Promise<AttemptResult> {
+  const sink: BodySink = { bytes: 0 };
+  return attemptSink.run(sink, () => attempt(input, sink));
+}
+
+async function attempt(input: AttemptInput, sink: BodySink): Promise<AttemptResult> {
   const { routeClient, route, request } = input;
   const { client } = routeClient;
   const controller = new AbortController();
@@ -91,29 +103,23 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   };
   try {
     let answer: Normalised;
-    let response: Response;
     if (input.stream) {
-      const { data: stream, response: streamed } = await client.chat.completions
-        .create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions)
-        .withResponse();
-      response = streamed;
+      const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
       const assembler = new StreamAssembler();
       for await (const chunk of stream) assembler.add(chunk);
       // The client's stream iterator ends quietly when aborted; a cut stream is not an answer.
-      if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
+      if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" }, requestBytes: sink.bytes };
       answer = assembler.finish();
     } else {
-      const { data: completion, response: answered } = await client.chat.completions.create(body, requestOptions).withResponse();
-      response = answered;
-      answer = normaliseCompletion(completion);
+      answer = normaliseCompletion(await client.chat.completions.create(body, requestOptions));
     }
-    if (!answer.ok) return { ok: false, failure: { kind: "malformed", detail: answer.detail } };
-    return { ok: true, answer, requestBytes: routeClient.sentBytes.get(response) ?? 0 };
+    if (!answer.ok) return { ok: false, failure: { kind: "malformed", detail: answer.detail }, requestBytes: sink.bytes };
+    return { ok: true, answer, requestBytes: sink.bytes };
   } catch (err) {
-    if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
+    if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" }, requestBytes: sink.bytes };
     const failure = classifyFailure(err, input.mod);
     if (failure === null) throw err;
-    return { ok: false, failure };
+    return { ok: false, failure, requestBytes: sink.bytes };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);

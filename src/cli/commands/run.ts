@@ -7,6 +7,7 @@ import { protectHostStdio } from "../host-stdio.js";
 import type { BridgeProcess } from "../../recovery/bridge/bridge-process.js";
 import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
+import { budgetOf } from "../budget-options.js";
 
 export async function runCommand(
   split: SplitArgs,
@@ -38,7 +39,8 @@ export async function runCommand(
     env: process.env,
     stats: options.stats === undefined ? false : options.stats === "json" ? "json" : "text",
     traceFile: options.trace ?? null,
-    replay: Boolean(options.replay),
+    replay: options.replay === "fill" ? "fill" : options.replay ? "strict" : false,
     journal: options.journal !== false,
+    budget: budgetOf(options),
   }, early);
 }

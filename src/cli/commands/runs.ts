@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { loadConfig } from "../../config/index.js";
 import { journalPath, openJournal, RUNS_LIST_DEFAULT_LIMIT, type InvocationSummary, type Journal, type RunSummary } from "../../journal/index.js";
 import { JournalUnavailableError } from "../../journal/index.js";
+import { costCell, costLabel } from "../../observe/cost.js";
 import { kilobytes, outcomeLabel, table } from "../../observe/stats-render.js";
 import { UsageError } from "../../errors.js";
 import type { RunOutcome } from "../../errors.js";
@@ -90,8 +91,10 @@ function renderList(runs: RunSummary[]): string {
     exitLabel(run),
     String(run.invocations),
     String(run.modelCalls),
+    String(run.replayed),
+    costCell(run.costUsd),
   ]);
-  return `${table(["id", "started", "script", "exit", "invocations", "model calls"], rows, 3).join("\n")}\n`;
+  return `${table(["id", "started", "script", "exit", "invocations", "model calls", "replayed", "cost"], rows, 3).join("\n")}\n`;
 }
 
 function renderShow(run: RunSummary, invocations: InvocationSummary[]): string {
@@ -100,7 +103,9 @@ function renderShow(run: RunSummary, invocations: InvocationSummary[]): string {
     `run ${run.id}: ${run.script}${run.replay ? " (replay)" : ""}`,
     `  started ${localTime(run.startedAt)}, ${run.endedAt ? `ended ${localTime(run.endedAt)}` : "did not record its end"}, exit ${exitLabel(run)}`,
     `  time: total ${seconds(run.totalSeconds)}, parse ${seconds(run.parseSeconds)}, prepare ${seconds(run.prepareSeconds)}, execution ${seconds(run.executionSeconds)}`,
-    `  ${invocations.length} AI invocation${invocations.length === 1 ? "" : "s"}, ${run.modelCalls} model calls, ${run.toolCalls} tool calls, ${kilobytes(run.requestBytes)} sent, ${run.totalTokens} tokens`,
+    `  ${invocations.length} AI invocation${invocations.length === 1 ? "" : "s"}, ${run.modelCalls} model calls` +
+      `${run.replayed > 0 ? ` (${run.replayed} replayed)` : ""}, ${run.toolCalls} tool calls, ${kilobytes(run.requestBytes)} sent, ` +
+      `${run.totalTokens} tokens, ${costLabel(run.costUsd, run.unpricedRoutes)}`,
   ];
   if (invocations.length > 0) {
     const rows = invocations.map((inv) => [
@@ -108,13 +113,15 @@ function renderShow(run: RunSummary, invocations: InvocationSummary[]): string {
       inv.mode,
       inv.missingCapability ? `${outcomeLabel(inv)} (needs ${inv.missingCapability})` : outcomeLabel(inv),
       String(inv.counters.model_calls),
+      String(inv.counters.replayed),
       String(inv.counters.tool_calls),
       kilobytes(inv.counters.request_bytes),
       String(inv.counters.token_usage.total_tokens),
+      costCell(inv.counters.cost_usd),
       String(inv.counters.tool_failures + inv.counters.invalid_batches + inv.counters.empty_responses),
       inv.counters.invocation_seconds.toFixed(3),
     ]);
-    lines.push(...table(["block", "mode", "outcome", "model calls", "tool calls", "request", "tokens", "problems", "seconds"], rows, 3));
+    lines.push(...table(["block", "mode", "outcome", "model calls", "replayed", "tool calls", "request", "tokens", "cost", "problems", "seconds"], rows, 3));
   }
   return `${lines.join("\n")}\n`;
 }

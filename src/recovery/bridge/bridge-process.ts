@@ -31,6 +31,8 @@ export interface BridgeEnd {
   signal: NodeJS.Signals | null;
   fatal: FatalMessage | null;
   protocolError: ProtocolError | null;
+  /** The program ended with an uncaught AIBudgetError (the bridge's `exit`, SPEC §13). */
+  budgetExhausted?: boolean;
 }
 
 export interface BridgeOptions {
@@ -64,6 +66,7 @@ export class BridgeProcess {
   private nextId = 0;
   private fatal: FatalMessage | null = null;
   private protocolError: ProtocolError | null = null;
+  private budgetExhausted = false;
   private sigintWaiters: (() => void)[] = [];
   private settleHello!: { resolve: (info: PythonInfo) => void; reject: (error: Error) => void };
 
@@ -141,6 +144,7 @@ export class BridgeProcess {
         this.fatal = message;
         return;
       case "exit":
+        this.budgetExhausted = message.budget === true;
         return; // the exit status comes with the process's end
       default:
         this.handlers.onMessage?.(message);
@@ -188,7 +192,7 @@ export class BridgeProcess {
         );
         for (const waiter of this.pending.values()) waiter({ ok: false, error: { type: "bridge_exited", message: "the Python process ended" } });
         this.pending.clear();
-        resolve({ code, signal, fatal: this.fatal, protocolError: this.protocolError });
+        resolve({ code, signal, fatal: this.fatal, protocolError: this.protocolError, budgetExhausted: this.budgetExhausted });
       });
     });
   }

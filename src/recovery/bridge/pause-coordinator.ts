@@ -1,7 +1,10 @@
 // Host side of pauses (docs/protocol.md): each `pause` from the bridge starts one invocation
 // with its own FramePort; op results are routed back by id; a `pause_end` the host did not
 // cause (the program was interrupted, e.g. Ctrl-C) cancels that invocation. Several pauses run
-// at once (threads and tasks each stopped at their own block, SPEC §8).
+// at once (threads and tasks each stopped at their own block, SPEC §8). An invocation starts on
+// the next turn of the event loop: a pause that arrives in the same read as the previous block's
+// terminal result then starts after that invocation has finished its bookkeeping (its outcome
+// is traced and recorded first, so the events of consecutive blocks stay in order, SPEC §11).
 
 import type { InvocationEnd, InvocationMode } from "../../invocation-record.js";
 import type { FrameOpResult, FramePort } from "../invocation/ports.js";
@@ -103,9 +106,10 @@ export class PauseCoordinator {
     const live: Live = { controller: new AbortController(), ops: new Map(), ended: false };
     this.live.set(pause, live);
     const frame = this.frameFor(pause, live);
-    const task = this.run({ pause, mode, request, frame, signal: live.controller.signal })
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.run({ pause, mode, request, frame, signal: live.controller.signal }))
       .then(async (end) => {
-        if (end.status === "failed" && !live.ended) await frame.op("fail", { reason: end.reason });
+        if (end.status === "failed" && !live.ended) await frame.op("fail", { reason: end.reason, ...(end.budget ? { budget: true } : {}) });
       })
       .catch((error) => {
         if (!live.ended) void frame.op("fail", { reason: "internal error of aiython while running this block" });

@@ -144,8 +144,8 @@ export interface OpArguments {
   finish: { outcome: Outcome; call_id: string; raw_arguments: string };
   /** Terminal in recovery mode. */
   recover: { action: RecoverAction; outcome?: Outcome; explanation?: string; call_id: string; raw_arguments: string };
-  /** Terminal, the host's own: the invocation failed. */
-  fail: { reason: string };
+  /** Terminal, the host's own: the invocation failed; `budget`: a budget refused a request (AIBudgetError, SPEC §13). */
+  fail: { reason: string; budget?: boolean };
 }
 
 export type OpName = keyof OpArguments;
@@ -236,6 +236,8 @@ export interface ExitMessage {
   type: "exit";
   status: number;
   interrupted: boolean;
+  /** True when the program ended with an uncaught AIBudgetError (the host exits 75, SPEC §13). */
+  budget?: boolean;
 }
 
 export interface FatalMessage {

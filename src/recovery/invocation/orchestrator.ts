@@ -10,11 +10,11 @@
 // remembered failure. The deadline covers model and frame time (deadline.ts).
 
 import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../../invocation-record.js";
-import { ModelCallError, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../../model-port.js";
+import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../../model-port.js";
 import type { OpArguments, OpName, Outcome, PauseRequest } from "../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason } from "./deadline.js";
-import { countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
+import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW } from "../../defaults.js";
 import type { FramePort, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
@@ -72,6 +72,8 @@ class InvocationLoop {
   /** The last failing call (by name and arguments), how often in a row, and its message. */
   private lastFailure: { key: string; count: number; message: string } | null = null;
   private sentUpTo = 0;
+  /** Set once the outcome is out: a request still ending after it is counted, not traced. */
+  private ended = false;
 
   constructor(private readonly args: InvocationArgs) {
     this.now = args.now ?? Date.now;
@@ -82,10 +84,13 @@ class InvocationLoop {
   }
 
   async run(): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
+    const { request } = this.args;
+    this.emit({ type: "invocation_start", filename: request.location.file, line: request.location.line, mode: request.mode });
     let end: InvocationEnd | null = null;
     for (let round = 1; end === null; round += 1) end = await this.round(round);
     this.stats.invocation_seconds = (this.now() - this.started) / 1000;
     this.emit({ type: "outcome", end });
+    this.ended = true;
     return { end, stats: this.stats };
   }
 
@@ -112,9 +117,12 @@ class InvocationLoop {
     let response;
     try {
       const request = { messages: [...this.messages], tools: this.tools, toolChoice: "required" as const };
-      response = await this.deadline.race(() => this.args.model.complete(request, { signal: this.deadline.signal, deadline: this.deadline.at }));
+      const options = { signal: this.deadline.signal, deadline: this.deadline.at, attempts: this.attemptObserver(round) };
+      response = await this.deadline.race(() => this.args.model.complete(request, options));
     } catch (error) {
       if (!(error instanceof ModelCallError)) throw error;
+      this.emit({ type: "model_error", round, kind: error.kind, message: error.message });
+      if (error.kind === "budget") return { status: "failed", reason: error.message, budget: true };
       if (this.args.signal?.aborted || error.kind === "cancelled") return this.stopEnd("cancelled");
       if (error.kind === "timeout" || this.now() >= this.deadline.at) return this.stopEnd("timeout");
       return failed(error.message);
@@ -127,6 +135,21 @@ class InvocationLoop {
       request_bytes: response.requestBytes, provider_seconds: response.providerSeconds, route: response.route,
     });
     return response;
+  }
+
+  /** Counts and traces every HTTP request of this round (SPEC §11). */
+  private attemptObserver(round: number): AttemptObserver {
+    return {
+      sent: (attempt) => {
+        countAttempt(this.stats, attempt);
+        if (this.ended) return;
+        this.emit({
+          type: "model_attempt", round, attempt: attempt.attempt, route: attempt.route, server: attempt.server, status: attempt.status,
+          outcome: attempt.outcome, request_bytes: attempt.requestBytes, ...(attempt.usage ? { usage: attempt.usage } : {}),
+          started_at: attempt.startedAt, seconds: attempt.seconds, cost_usd: attempt.costUsd ?? null,
+        });
+      },
+    };
   }
 
   private async handleResponse(content: string | null, calls: ToolCall[]): Promise<Step> {

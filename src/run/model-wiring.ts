@@ -1,0 +1,54 @@
+// The model port each profile's invocations use (SPEC §11, §13), composed from the outside in:
+//   --replay         the journal's answers, and nothing else (a miss is an AIError)
+//   --replay=fill    the journal's answers; a miss goes on to the live model and is recorded
+//   otherwise        the live model, recorded in the journal when it is on
+// and the live model is always metered: the run's one budget admits or refuses each HTTP request
+// before it is sent, and prices it by its route once it has ended. The code of these layers (and
+// the journal's request keys, with node:crypto) loads when a profile's port is first made, which
+// is at the first block, or when a plan with blocks warms the client up.
+
+import type { ProfileSettings } from "../config/index.js";
+import type { ModelPort } from "../model-port.js";
+import type { RunBudget } from "../observe/budget.js";
+import type { JournalSession } from "../observe/journal-session.js";
+
+export interface ModelWiring {
+  session: JournalSession | null;
+  replay: false | "strict" | "fill";
+  budget: RunBudget;
+  /** Names a block's file for messages. */
+  shown: (file: string) => string;
+}
+
+export function profileModel(profile: ProfileSettings, live: () => ModelPort, wiring: ModelWiring): ModelPort {
+  return loadedPort(layers().then((loaded) => composed(profile, live, wiring, loaded)));
+}
+
+type Layers = Awaited<ReturnType<typeof layers>>;
+
+async function layers() {
+  const [{ meteredModel }, { recordingModel }, { replayingModel }] = await Promise.all([
+    import("../observe/metered-model.js"),
+    import("../observe/recording-model.js"),
+    import("../observe/replaying-model.js"),
+  ]);
+  return { meteredModel, recordingModel, replayingModel };
+}
+
+function composed(profile: ProfileSettings, live: () => ModelPort, wiring: ModelWiring, { meteredModel, recordingModel, replayingModel }: Layers): ModelPort {
+  const { session, replay, budget, shown } = wiring;
+  const route = { id: profile.routes[0].id, model: profile.routes[0].model };
+  const prices = new Map(profile.routes.map((r) => [r.id, r.price]));
+  const metered = () => meteredModel(live(), (id) => prices.get(id) ?? null, budget);
+  const recorded = () => (session && profile.journal ? recordingModel(metered(), route, (exchange) => session.recordExchange(exchange)) : metered());
+  if (replay && session) {
+    const source = { lookup: (key: string) => session.lookup(key), candidates: (block: string) => session.candidates(block) };
+    return replayingModel(route, source, shown, replay === "fill" ? recorded() : null);
+  }
+  return recorded();
+}
+
+/** A port whose code is still loading (it began when the port was made); calls wait for it. */
+function loadedPort(loading: Promise<ModelPort>): ModelPort {
+  return { complete: async (request, options) => (await loading).complete(request, options) };
+}

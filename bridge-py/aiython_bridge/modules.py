@@ -5,18 +5,23 @@ the bridge does is visible to the program).
 the program starts. Bridge code that imports lazily (inside a function, so that a run pays only
 for what it reaches) does it with `load(name)`, never with an import statement: the import
 system would not find a package it cannot see. `load` and `visible()` put the table back into
-sys.modules only for the few milliseconds of such an import and hide it again.
+sys.modules only for the few milliseconds of such an import and hide it again. Threads that
+load at once (several threads reaching their first AI block together) take turns: the table is
+put back by the first and hidden by the last, so no import finds the package gone mid-way.
 
 What stays visible: modules of the standard library that the bridge imported (json, struct,
 signal, …; the program would get the very same module objects if it imported them), the
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
 """
 
+import _thread
 import sys
 
 PACKAGE = "aiython_bridge"
 _hidden = {}
 _hiding = [False]
+_lock = _thread.RLock()
+_depth = [0]
 
 
 def _ours(name):
@@ -32,12 +37,18 @@ def hide():
 
 class _Visible:
     def __enter__(self):
-        if _hiding[0]:
+        _lock.acquire()
+        _depth[0] += 1
+        if _hiding[0] and _depth[0] == 1:
             sys.modules.update(_hidden)
 
     def __exit__(self, *exc_info):
-        if _hiding[0]:
-            hide()
+        try:
+            if _hiding[0] and _depth[0] == 1:
+                hide()
+        finally:
+            _depth[0] -= 1
+            _lock.release()
         return False
 
 

@@ -4,6 +4,9 @@
 //                           replaced by Python) / 100, over paired runs in alternating order: all
 //                           a block costs but the model's thinking — host, bridge, and the
 //                           loopback HTTP round trip. Budget ≤ 2 ms.
+//   CPU per block           the same difference in user+sys CPU time of the CLI's process tree
+//                           (host and bridge; GNU time): the loopback server's share is not in it,
+//                           and it moves less than wall clock when other work shares the machine.
 //   outside the request     aiython's own --stats: invocation_seconds − provider_seconds, what an
 //                           invocation spends around its model request.
 //   first block             bench/invocations/first.py times its blocks itself after 0.3 s of work
@@ -42,11 +45,16 @@ const outsideModel: number[] = [];
 /** Body sizes of blocks.py's requests: the one-line blocks with small inputs the budget is for. */
 const oneLine: number[] = [];
 
+/** GNU time, to read the CPU time of the CLI's process tree (host and bridge); wall clock alone otherwise. */
+const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+const CPU_LINE = "aiython cpu: ";
+
 /** Runs the CLI asynchronously (the loopback model lives in this process and must keep answering). */
-function run(program: string): Promise<{ ms: number; stdout: string }> {
+function run(program: string): Promise<{ ms: number; cpuMs: number; stdout: string }> {
   const served = model.requests.length;
   const start = process.hrtime.bigint();
-  const child = spawn(CLI, ["--no-journal", "--stats=json", path.join(here, "invocations", program)], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const args = ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
+  const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(CLI, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -60,7 +68,9 @@ function run(program: string): Promise<{ ms: number; stdout: string }> {
         for (const inv of stats.invocations) outsideModel.push((inv.invocation_seconds - inv.provider_seconds) * 1000);
         oneLine.push(...model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).map((r) => Buffer.byteLength(r.rawBody)));
       }
-      resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, stdout });
+      const cpu = stderr.split("\n").find((l) => l.startsWith(CPU_LINE));
+      const cpuMs = cpu ? cpu.slice(CPU_LINE.length).split(" ").reduce((sum, s) => sum + Number(s) * 1000, 0) : NaN;
+      resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs, stdout });
     });
   });
 }
@@ -75,12 +85,14 @@ await run("blocks.py");
 await run("plain.py");
 model.requests.length = 0;
 const perBlock: number[] = [];
+const cpuPerBlock: number[] = [];
 const first: number[] = [];
 const later: number[] = [];
 for (let i = 0; i < pairs; i++) {
   const [a, b] = i % 2 ? ["plain.py", "blocks.py"] : ["blocks.py", "plain.py"];
-  const ms = { [a]: (await run(a)).ms, [b]: (await run(b)).ms };
-  perBlock.push((ms["blocks.py"] - ms["plain.py"]) / BLOCKS);
+  const runs = { [a]: await run(a), [b]: await run(b) };
+  perBlock.push((runs["blocks.py"].ms - runs["plain.py"].ms) / BLOCKS);
+  cpuPerBlock.push((runs["blocks.py"].cpuMs - runs["plain.py"].cpuMs) / BLOCKS);
   const timed = JSON.parse((await run("first.py")).stdout) as { first_ms: number; later_ms: number };
   first.push(timed.first_ms);
   later.push(timed.later_ms);
@@ -116,6 +128,7 @@ const local = median(perBlock);
 const firstExtra = median(first) - median(later);
 console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
 console.log(`local cost per block:        ${local.toFixed(2)} ms median, wall clock incl. loopback HTTP (budget ≤ ${BUDGET_MS} ms) ${verdict(local <= BUDGET_MS)}`);
+if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);
 console.log(`outside the model request:   ${median(outsideModel).toFixed(2)} ms median per invocation (--stats: invocation − provider seconds)`);
 console.log(`first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms`);
 console.log(`model requests per block:    ${requestsPerBlock.toFixed(2)} (budget 1) ${verdict(requestsPerBlock <= 1)}`);

@@ -4,6 +4,8 @@
 //                           replaced by Python) / 100, over paired runs in alternating order: all
 //                           a block costs but the model's thinking — host, bridge, and the
 //                           loopback HTTP round trip. Budget ≤ 2 ms.
+//   with the journal        the same difference with the journal on, as a run is by default (each
+//                           answer recorded in .aiython/ of a temporary project).
 //   CPU per block           the same difference in user+sys CPU time of the CLI's process tree
 //                           (host and bridge; GNU time): the loopback server's share is not in it,
 //                           and it moves less than wall clock when other work shares the machine.
@@ -45,16 +47,22 @@ const outsideModel: number[] = [];
 /** Body sizes of blocks.py's requests: the one-line blocks with small inputs the budget is for. */
 const oneLine: number[] = [];
 
+/** A project of its own for the runs that keep the journal (.aiython/ in its root), as a user's would. */
+const journalled = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-bench-journal-"));
+fs.mkdirSync(path.join(journalled, ".git"));
+for (const program of ["blocks.py", "plain.py"]) fs.copyFileSync(path.join(here, "invocations", program), path.join(journalled, program));
+
 /** GNU time, to read the CPU time of the CLI's process tree (host and bridge); wall clock alone otherwise. */
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 const CPU_LINE = "aiython cpu: ";
 
 /** Runs the CLI asynchronously (the loopback model lives in this process and must keep answering). */
-function run(program: string): Promise<{ ms: number; cpuMs: number; stdout: string }> {
+function run(program: string, journal = false): Promise<{ ms: number; cpuMs: number; stdout: string }> {
   const served = model.requests.length;
   const start = process.hrtime.bigint();
-  const args = ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
-  const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(CLI, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const args = journal ? ["--stats=json", path.join(journalled, program)] : ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
+  const cwd = journal ? journalled : undefined;
+  const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(CLI, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -64,7 +72,7 @@ function run(program: string): Promise<{ ms: number; cpuMs: number; stdout: stri
       if (code !== 0) return reject(new Error(`${program} failed (${code}): ${stderr}`));
       const line = stderr.split("\n").find((l) => l.startsWith("aiython stats: "));
       const stats = line ? JSON.parse(line.slice("aiython stats: ".length)) : { invocations: [] };
-      if (program === "blocks.py") {
+      if (program === "blocks.py" && !journal) {
         for (const inv of stats.invocations) outsideModel.push((inv.invocation_seconds - inv.provider_seconds) * 1000);
         oneLine.push(...model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).map((r) => Buffer.byteLength(r.rawBody)));
       }
@@ -83,9 +91,11 @@ const verdict = (ok: boolean) => (ok ? "within budget" : "OVER BUDGET");
 
 await run("blocks.py");
 await run("plain.py");
+await run("blocks.py", true);
 model.requests.length = 0;
 const perBlock: number[] = [];
 const cpuPerBlock: number[] = [];
+const journalPerBlock: number[] = [];
 const first: number[] = [];
 const later: number[] = [];
 for (let i = 0; i < pairs; i++) {
@@ -93,12 +103,14 @@ for (let i = 0; i < pairs; i++) {
   const runs = { [a]: await run(a), [b]: await run(b) };
   perBlock.push((runs["blocks.py"].ms - runs["plain.py"].ms) / BLOCKS);
   cpuPerBlock.push((runs["blocks.py"].cpuMs - runs["plain.py"].cpuMs) / BLOCKS);
+  const withJournal = { [a]: await run(a, true), [b]: await run(b, true) };
+  journalPerBlock.push((withJournal["blocks.py"].ms - withJournal["plain.py"].ms) / BLOCKS);
   const timed = JSON.parse((await run("first.py")).stdout) as { first_ms: number; later_ms: number };
   first.push(timed.first_ms);
   later.push(timed.later_ms);
 }
 const chat = model.requests.filter((r) => r.path.endsWith("/chat/completions"));
-const requestsPerBlock = chat.length / (pairs * (BLOCKS + 21));
+const requestsPerBlock = chat.length / (pairs * (2 * BLOCKS + 21));
 const largest = Math.max(...oneLine);
 
 /** Peak RSS of the host process running `args`, in MiB, or null without GNU time. */
@@ -122,12 +134,14 @@ for (let i = 0; i < 5; i++) {
   rss.configured.push(peakRss(CLI, ["hello.py"], path.join(dir, "configured")) ?? NaN);
 }
 fs.rmSync(dir, { recursive: true, force: true });
+fs.rmSync(journalled, { recursive: true, force: true });
 await model.close();
 
 const local = median(perBlock);
 const firstExtra = median(first) - median(later);
 console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
 console.log(`local cost per block:        ${local.toFixed(2)} ms median, wall clock incl. loopback HTTP (budget ≤ ${BUDGET_MS} ms) ${verdict(local <= BUDGET_MS)}`);
+console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal`);
 if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);
 console.log(`outside the model request:   ${median(outsideModel).toFixed(2)} ms median per invocation (--stats: invocation − provider seconds)`);
 console.log(`first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms`);

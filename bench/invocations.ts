@@ -1,60 +1,156 @@
-// bench/invocations: 100 AI blocks against an instant loopback model (SPEC §12). Prints the local
-// overhead per invocation (budget ≤ 3 ms: the run with 100 blocks minus the same program with the
-// block replaced by Python, divided by 100, in paired runs — this includes the HTTP round trip to
-// the loopback server and the openai client, i.e. everything but the model's thinking), the same
-// from aiython's own --stats (invocation_seconds − provider_seconds: what the invocation spends
-// outside the model request), model requests per block (budget 1) and the largest request body
-// (budget ≤ 6 KB, system prompt and tool schemas included).
+// bench/invocations: AI blocks against an instant loopback model (SPEC §12), the built CLI as users
+// run it. Prints, each measured side by side in one run:
+//   local cost per block    (run with 100 one-line blocks − the same program with each block
+//                           replaced by Python) / 100, over paired runs in alternating order: all
+//                           a block costs but the model's thinking — host, bridge, and the
+//                           loopback HTTP round trip. Budget ≤ 2 ms.
+//   with the journal        the same difference with the journal on, as a run is by default (each
+//                           answer recorded in .aiython/ of a temporary project).
+//   CPU per block           the same difference in user+sys CPU time of the CLI's process tree
+//                           (host and bridge; GNU time): the loopback server's share is not in it,
+//                           and it moves less than wall clock when other work shares the machine.
+//   outside the request     aiython's own --stats: invocation_seconds − provider_seconds, what an
+//                           invocation spends around its model request.
+//   first block             bench/invocations/first.py times its blocks itself after 0.3 s of work
+//                           (the model client loads in the background meanwhile): the first block
+//                           against the median of the 20 after it, i.e. the one-off cost a user
+//                           would feel at the first block.
+//   requests per block      budget 1 (a simple block finishes in one round).
+//   largest request body    of blocks.py's one-line blocks with small inputs, system prompt and
+//                           tool schemas included; budget ≤ 4,500 bytes. (first.py's blocks see
+//                           its whole module and a growing list, so they are not the budget's.)
+//   peak RSS                of the host process (GNU time's maximum resident set size) for
+//                           `node -e 0`, and for hello.py unconfigured and configured with
+//                           aiython.toml naming the loopback model; with NODE_EXTRA_CA_CERTS as the
+//                           environment has it.
 //   npm run build && node --import tsx bench/invocations.ts [pairs]
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/defaults.js";
 import { echoFinishResponder, startLoopbackModel } from "../test/support/loopback-model.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(here, "..", "bin", "aiython");
-const pairs = Number(process.argv[2] ?? 5);
+const pairs = Number(process.argv[2] ?? 7);
 const BLOCKS = 100;
+const BUDGET_MS = 2;
 
 const model = await startLoopbackModel({ responder: echoFinishResponder() });
 const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "bench", OPENAI_BASE_URL: model.url };
 delete env.OPENAI_API_KEY;
 
-/** Runs the CLI asynchronously: the loopback model lives in this process and must keep answering. */
 const outsideModel: number[] = [];
+/** Body sizes of blocks.py's requests: the one-line blocks with small inputs the budget is for. */
+const oneLine: number[] = [];
 
-function run(program: string): Promise<number> {
+/** A project of its own for the runs that keep the journal (.aiython/ in its root), as a user's would. */
+const journalled = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-bench-journal-"));
+fs.mkdirSync(path.join(journalled, ".git"));
+for (const program of ["blocks.py", "plain.py"]) fs.copyFileSync(path.join(here, "invocations", program), path.join(journalled, program));
+
+/** GNU time, to read the CPU time of the CLI's process tree (host and bridge); wall clock alone otherwise. */
+const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+const CPU_LINE = "aiython cpu: ";
+
+/** Runs the CLI asynchronously (the loopback model lives in this process and must keep answering). */
+function run(program: string, journal = false): Promise<{ ms: number; cpuMs: number; stdout: string }> {
+  const served = model.requests.length;
   const start = process.hrtime.bigint();
-  const child = spawn(CLI, ["--no-journal", "--stats=json", path.join(here, "invocations", program)], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const args = journal ? ["--stats=json", path.join(journalled, program)] : ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
+  const cwd = journal ? journalled : undefined;
+  const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(CLI, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
   let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`${program} failed (${code}): ${stderr}`));
       const line = stderr.split("\n").find((l) => l.startsWith("aiython stats: "));
       const stats = line ? JSON.parse(line.slice("aiython stats: ".length)) : { invocations: [] };
-      for (const inv of stats.invocations) outsideModel.push((inv.invocation_seconds - inv.provider_seconds) * 1000);
-      resolve(Number(process.hrtime.bigint() - start) / 1e6);
+      if (program === "blocks.py" && !journal) {
+        for (const inv of stats.invocations) outsideModel.push((inv.invocation_seconds - inv.provider_seconds) * 1000);
+        oneLine.push(...model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).map((r) => Buffer.byteLength(r.rawBody)));
+      }
+      const cpu = stderr.split("\n").find((l) => l.startsWith(CPU_LINE));
+      const cpuMs = cpu ? cpu.slice(CPU_LINE.length).split(" ").reduce((sum, s) => sum + Number(s) * 1000, 0) : NaN;
+      resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs, stdout });
     });
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const verdict = (ok: boolean) => (ok ? "within budget" : "OVER BUDGET");
+
 await run("blocks.py");
 await run("plain.py");
+await run("blocks.py", true);
 model.requests.length = 0;
 const perBlock: number[] = [];
+const cpuPerBlock: number[] = [];
+const journalPerBlock: number[] = [];
+const first: number[] = [];
+const later: number[] = [];
 for (let i = 0; i < pairs; i++) {
-  const withBlocks = await run("blocks.py");
-  const without = await run("plain.py");
-  perBlock.push((withBlocks - without) / BLOCKS);
+  const [a, b] = i % 2 ? ["plain.py", "blocks.py"] : ["blocks.py", "plain.py"];
+  const runs = { [a]: await run(a), [b]: await run(b) };
+  perBlock.push((runs["blocks.py"].ms - runs["plain.py"].ms) / BLOCKS);
+  cpuPerBlock.push((runs["blocks.py"].cpuMs - runs["plain.py"].cpuMs) / BLOCKS);
+  const withJournal = { [a]: await run(a, true), [b]: await run(b, true) };
+  journalPerBlock.push((withJournal["blocks.py"].ms - withJournal["plain.py"].ms) / BLOCKS);
+  const timed = JSON.parse((await run("first.py")).stdout) as { first_ms: number; later_ms: number };
+  first.push(timed.first_ms);
+  later.push(timed.later_ms);
 }
-const requests = model.requests.length / pairs;
-const largest = Math.max(...model.requests.map((r) => Buffer.byteLength(r.rawBody)));
+const chat = model.requests.filter((r) => r.path.endsWith("/chat/completions"));
+const requestsPerBlock = chat.length / (pairs * (2 * BLOCKS + 21));
+const largest = Math.max(...oneLine);
+
+/** Peak RSS of the host process running `args`, in MiB, or null without GNU time. */
+function peakRss(command: string, args: string[], cwd: string): number | null {
+  const result = spawnSync("/usr/bin/time", ["-f", "%M", command, ...args], { cwd, env: rssEnv, encoding: "utf8" });
+  if (result.error || result.status !== 0) return null;
+  return Number(result.stderr.trim().split("\n").pop()) / 1024;
+}
+const rssEnv: NodeJS.ProcessEnv = { ...process.env };
+for (const key of Object.keys(rssEnv)) if (key.startsWith("OPENAI_") || key.startsWith("AIYTHON_MODEL")) delete rssEnv[key];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-bench-rss-"));
+for (const name of ["plain", "configured"]) {
+  fs.mkdirSync(path.join(dir, name, ".git"), { recursive: true });
+  fs.writeFileSync(path.join(dir, name, "hello.py"), 'print("hello")\n');
+}
+fs.writeFileSync(path.join(dir, "configured", "aiython.toml"), `version = 3\nmodel = { model = "bench-model", api_base = "${model.url}" }\n`);
+const rss = { node: [] as number[], plain: [] as number[], configured: [] as number[] };
+for (let i = 0; i < 5; i++) {
+  rss.node.push(peakRss(process.execPath, ["-e", "0"], dir) ?? NaN);
+  rss.plain.push(peakRss(CLI, ["hello.py"], path.join(dir, "plain")) ?? NaN);
+  rss.configured.push(peakRss(CLI, ["hello.py"], path.join(dir, "configured")) ?? NaN);
+}
+fs.rmSync(dir, { recursive: true, force: true });
+fs.rmSync(journalled, { recursive: true, force: true });
 await model.close();
+
+const local = median(perBlock);
+const firstExtra = median(first) - median(later);
 console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
-console.log(`local overhead per block:    ${median(perBlock).toFixed(2)} ms median, wall clock incl. loopback HTTP (budget 3 ms)`);
+console.log(`local cost per block:        ${local.toFixed(2)} ms median, wall clock incl. loopback HTTP (budget ≤ ${BUDGET_MS} ms) ${verdict(local <= BUDGET_MS)}`);
+console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal`);
+if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);
 console.log(`outside the model request:   ${median(outsideModel).toFixed(2)} ms median per invocation (--stats: invocation − provider seconds)`);
-console.log(`model requests per block:    ${(requests / BLOCKS).toFixed(2)} (budget 1)`);
-console.log(`largest request body:        ${largest} bytes (budget 6144)`);
+console.log(`first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms`);
+console.log(`model requests per block:    ${requestsPerBlock.toFixed(2)} (budget 1) ${verdict(requestsPerBlock <= 1)}`);
+console.log(`largest request body:        ${largest} bytes (budget ≤ ${SIMPLE_BLOCK_REQUEST_BUDGET_BYTES}) ${verdict(largest <= SIMPLE_BLOCK_REQUEST_BUDGET_BYTES)}`);
+if (rss.node.some(Number.isNaN)) console.log("peak RSS:                    not measured (needs GNU time at /usr/bin/time)");
+else {
+  console.log(
+    `peak RSS (host), medians:    node -e 0 ${median(rss.node).toFixed(1)} MiB; hello.py unconfigured ${median(rss.plain).toFixed(1)} MiB, ` +
+      `configured ${median(rss.configured).toFixed(1)} MiB${process.env.NODE_EXTRA_CA_CERTS ? " (NODE_EXTRA_CA_CERTS set)" : ""}`,
+  );
+}

@@ -83,6 +83,8 @@ test("the tickets loop: one request per block, values inlined, typed Literal res
   assert.equal(live(first).related_objects.find((o: { name: string }) => o.name === "ticket").value, "I was charged twice");
   assert.equal(first.body.tool_choice, "required");
   assert.ok(Math.max(...run.requests.map((r) => Buffer.byteLength(r.rawBody))) < 6144, "requests stay under 6 KB");
+  // One client for the route serves the run, over one kept-alive connection (SPEC §12).
+  assert.deepEqual(new Set(run.requests.map((r) => r.connection)), new Set([1]), "every block's request on the run's one connection");
 });
 
 test("the tickets loop with the value read through get_binding", async () => {

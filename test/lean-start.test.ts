@@ -1,9 +1,10 @@
 // Nothing loads before it is needed (docs/architecture.md, SPEC §12 start-up budgets): the built
 // CLI runs hello.py — unconfigured, and configured with a model in aiython.toml — under a module
-// loader hook and an exit hook that record every ES module file, every CommonJS file and every
-// Node built-in the run loaded. The configured run reaches configuration and the observers, and
-// nothing else: no model client (openai), no schema compiler (ajv's, the validators are built),
-// no frontend or tree-sitter, no journal or SQLite, no stats or trace code, no node:crypto.
+// loader hook and an exit hook that record every ES module file (and when it loaded), every
+// CommonJS file and every Node built-in the run loaded. The configured run reaches configuration
+// and the observers, and nothing else: no model client (openai), no schema compiler (ajv's, the validators are built),
+// no frontend or tree-sitter, no journal or SQLite, no stats or trace code, no node:crypto. A
+// program with AI blocks loads the model client while it runs up to the first one.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { execa } from "execa";
 import { CLI, cleanEnv } from "./support/run-cli.js";
+import { echoFinishResponder, startLoopbackModel } from "./support/loopback-model.js";
 import { tempProject } from "./support/temp-project.js";
 
 const HOOKS = {
@@ -24,40 +26,49 @@ process.on("exit", () => fs.appendFileSync(process.env.LOADED_FILE, [...process.
   "hooks.mjs": `import fs from "node:fs";
 export async function load(url, context, next) {
   const result = await next(url, context);
-  if (url.startsWith("file:")) fs.appendFileSync(process.env.LOADED_FILE, "esm " + url + "\\n");
+  if (url.startsWith("file:")) fs.appendFileSync(process.env.LOADED_FILE, "at " + Date.now() + " " + url + "\\n");
   return result;
 }
 `,
 };
 
 interface Loaded {
+  stdout: string;
   /** Source modules and packages whose code the loaded files of dist/ hold (esbuild's `// path` comments). */
   bundled: Set<string>;
+  /** When (Date.now()) the first file of dist/ holding each of them was loaded. */
+  loadedAt: Map<string, number>;
   cjs: string[];
   builtins: string[];
 }
 
-async function loadedBy(project: string): Promise<Loaded> {
+async function loadedBy(project: string, script = "hello.py", env: Record<string, string> = {}): Promise<Loaded> {
   const hooks = tempProject(HOOKS, { git: false, prefix: "aiython-hooks-" });
   const record = path.join(hooks, "loaded.txt");
-  const result = await execa(process.execPath, ["--import", path.join(hooks, "register.mjs"), CLI, "hello.py"], {
+  const result = await execa(process.execPath, ["--import", path.join(hooks, "register.mjs"), CLI, script], {
     cwd: project,
-    env: cleanEnv({ LOADED_FILE: record }),
+    env: cleanEnv({ LOADED_FILE: record, ...env }),
     extendEnv: false,
     reject: false,
   });
   assert.equal(result.exitCode, 0, String(result.stderr));
-  assert.equal(result.stdout, "hello");
   const lines = fs.readFileSync(record, "utf8").split("\n");
   const dist = path.resolve(path.dirname(CLI), "..", "dist") + path.sep;
   const bundled = new Set<string>();
-  for (const line of lines.filter((l) => l.startsWith("esm file:"))) {
-    const file = new URL(line.slice(4)).pathname;
+  const loadedAt = new Map<string, number>();
+  for (const line of lines.filter((l) => l.startsWith("at "))) {
+    const [, at, url] = line.split(" ");
+    const file = new URL(url).pathname;
     if (!file.startsWith(dist)) continue;
-    for (const match of fs.readFileSync(file, "utf8").matchAll(/^\/\/ ((?:src|node_modules)\/\S+)/gm)) bundled.add(match[1]);
+    for (const match of fs.readFileSync(file, "utf8").matchAll(/^\/\/ ((?:src|node_modules)\/\S+)/gm)) {
+      bundled.add(match[1]);
+      if (!loadedAt.has(match[1])) loadedAt.set(match[1], Number(at));
+    }
   }
   return {
+    stdout: result.stdout,
     bundled,
+    loadedAt,
     cjs: lines.filter((l) => l.startsWith("cjs ")).map((l) => l.slice(4)),
     builtins: lines.filter((l) => l.startsWith("builtin NativeModule ")).map((l) => l.slice("builtin NativeModule ".length)),
   };
@@ -68,6 +79,7 @@ const has = (loaded: Loaded, prefix: string) => [...loaded.bundled].filter((file
 test("a configured hello.py loads configuration and the observers, and nothing a block or a journal write would need", async () => {
   const project = tempProject({ "hello.py": 'print("hello", end="")\n', "aiython.toml": 'version = 3\nmodel = { model = "local-model", api_base = "http://127.0.0.1:9/v1" }\n' });
   const loaded = await loadedBy(project);
+  assert.equal(loaded.stdout, "hello");
   // What it reaches: the configuration (TOML and the built validator) and the observers.
   assert.ok(has(loaded, "src/config/config-validator.ts").length === 1, "the built config validator");
   assert.ok(has(loaded, "node_modules/smol-toml/").length > 0, "smol-toml");
@@ -94,7 +106,26 @@ test("a configured hello.py loads configuration and the observers, and nothing a
 
 test("an unconfigured hello.py loads no configuration code beyond discovery, and no observers", async () => {
   const loaded = await loadedBy(tempProject({ "hello.py": 'print("hello", end="")\n' }));
+  assert.equal(loaded.stdout, "hello");
   for (const prefix of ["src/config/config-validator.ts", "node_modules/smol-toml/", "src/run/observers.ts", "src/run/pause-wiring.ts", "node_modules/openai/", "src/frontend/"]) {
     assert.deepEqual(has(loaded, prefix), [], `${prefix} is loaded`);
+  }
+});
+
+test("a program with AI blocks has the model client loaded while it runs up to its first block", async () => {
+  // The program runs a while before its block and prints when it reaches it: the openai package
+  // loaded before then (the warm-up after the plan with blocks), not at the block's pause.
+  const program = "import time\ntime.sleep(2)\nprint(time.time() * 1000, flush=True)\nn: int = pick a number\nprint(n)\n";
+  const model = await startLoopbackModel({ responder: echoFinishResponder() });
+  try {
+    const loaded = await loadedBy(tempProject({ "block.py": program }), "block.py", { AIYTHON_MODEL: "local-model", OPENAI_BASE_URL: model.url });
+    const [reachedBlock, answer] = loaded.stdout.split("\n");
+    assert.equal(answer, "0");
+    const openaiAt = Math.min(...[...loaded.loadedAt].filter(([file]) => file.startsWith("node_modules/openai/")).map(([, at]) => at));
+    assert.ok(Number.isFinite(openaiAt), "openai is loaded");
+    assert.ok(openaiAt < Number(reachedBlock), `openai loaded ${(openaiAt - Number(reachedBlock)).toFixed(0)} ms after the program reached its block`);
+    assert.equal(model.requests.filter((r) => r.path.endsWith("/chat/completions")).length, 1, "the warm-up sent nothing");
+  } finally {
+    await model.close();
   }
 });

@@ -187,6 +187,7 @@ test("echo-finish answers none, or the simplest value of the output schema when 
     path: "/v1/chat/completions",
     headers: {},
     receivedAt: 0,
+    connection: 1,
     rawBody: "",
     body: { tools, messages: [{ role: "system", content: "sys" }, { role: "user", content: JSON.stringify(user) }] },
   });

@@ -51,6 +51,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   path: string;
   receivedAt: number;
+  /** Which connection carried it: 1 for the first the server accepted, 2 for the next, … */
+  connection: number;
 }
 
 export type Responder = (req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
@@ -179,6 +181,8 @@ export async function startLoopbackModel(opts: LoopbackOptions = {}): Promise<Lo
   const requests: RecordedRequest[] = [];
   const problems: string[] = [];
   const sockets = new Set<Socket>();
+  const connectionOf = new WeakMap<Socket, number>();
+  let connections = 0;
 
   async function nextReply(request: RecordedRequest): Promise<ScriptedReply> {
     const index = chatIndex++;
@@ -251,7 +255,7 @@ export async function startLoopbackModel(opts: LoopbackOptions = {}): Promise<Lo
       body = undefined;
     }
     const path = (req.url ?? "/").split("?")[0];
-    const request: RecordedRequest = { method: req.method ?? "GET", body, rawBody, headers: { ...req.headers }, path, receivedAt: Date.now() };
+    const request: RecordedRequest = { method: req.method ?? "GET", body, rawBody, headers: { ...req.headers }, path, receivedAt: Date.now(), connection: connectionOf.get(req.socket) ?? 0 };
     requests.push(request);
     if (req.method === "GET" && path === "/v1/models") {
       const data = (opts.models ?? ["loopback-model"]).map((id) => ({ id, object: "model", created: 0, owned_by: "loopback" }));
@@ -278,6 +282,7 @@ export async function startLoopbackModel(opts: LoopbackOptions = {}): Promise<Lo
   });
   server.on("connection", (socket) => {
     sockets.add(socket);
+    connectionOf.set(socket, ++connections);
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {

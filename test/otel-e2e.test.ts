@@ -35,9 +35,12 @@ const SCRIPT: ScriptedReply[] = [
 ];
 const CONTENT_KEYS = ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"];
 
-async function scenario(otel: Record<string, string>): Promise<{ ran: Awaited<ReturnType<typeof runIn>>; model: LoopbackModel }> {
-  const root = tempProject({ "main.py": PROGRAM });
+/** `price`: run with an aiython.toml that prices the loopback model so. */
+async function scenario(otel: Record<string, string>, price?: string): Promise<{ ran: Awaited<ReturnType<typeof runIn>>; model: LoopbackModel }> {
   const model = await startLoopbackModel({ script: SCRIPT });
+  const files: Record<string, string> = { "main.py": PROGRAM };
+  if (price) files["aiython.toml"] = `version = 3\nmodel = { model = "loop", api_base = "${model.url}", price = ${price} }\n`;
+  const root = tempProject(files);
   try {
     const ran = await runIn(root, ["main.py"], modelEnv(model.url, { AIYTHON_MODEL: "loop", ...otel }));
     return { ran, model };
@@ -73,6 +76,7 @@ test("the collector gets one chat span per model request, with token attributes 
       [900, 6, undefined],
     ]);
     assert.deepEqual(chats.map((c) => c.attributes["aiython.attempts"]), [2, 1]);
+    assert.ok(chats.every((c) => !("aiython.cost.usd" in c.attributes)), "no price: the cost is unknown, so left out rather than 0");
 
     const posts = named(spans, "POST");
     assert.deepEqual(posts.map((p) => [p.attributes["http.response.status_code"], p.attributes["http.request.resend_count"] ?? 0]), [[500, 0], [200, 1], [200, 0]]);
@@ -124,6 +128,21 @@ test("with content capture on, spans carry the messages and tool arguments, with
     const sent = Buffer.concat(collector.requests.map((r) => r.body)).toString("utf8");
     assert.equal(sent.includes(FAKE_KEY), false, "the key never reaches a span");
     assert.ok(sent.includes("[redacted]"));
+  } finally {
+    await collector.close();
+  }
+});
+
+test("with a price, each chat span carries what its attempts cost, cached prompt tokens at cached_input", async () => {
+  const collector = await startOtlpCollector();
+  try {
+    const { ran } = await scenario({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }, "{ input = 2.0, output = 8.0, cached_input = 0.5 }");
+    assert.equal(ran.exitCode, 0, ran.stderr);
+    const costs = named(collector.spans(), "chat loop").map((c) => c.attributes["aiython.cost.usd"] as number);
+    // The 500 cost nothing; then (1200 - 1024) × $2 + 1024 × $0.50 + 8 × $8, and 900 × $2 + 6 × $8, per million.
+    const expected = [(176 * 2 + 1024 * 0.5 + 8 * 8) / 1e6, (900 * 2 + 6 * 8) / 1e6];
+    assert.equal(costs.length, 2);
+    costs.forEach((cost, i) => assert.ok(Math.abs(cost - expected[i]) < 1e-12, `chat ${i}: ${cost}, not ${expected[i]}`));
   } finally {
     await collector.close();
   }

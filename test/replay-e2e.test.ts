@@ -55,7 +55,7 @@ test("replaying a changed program fails at the first unrecorded block with an AI
   assert.match(replayed.stderr, /File ".*tickets\.py", line 14/);
   assert.match(
     replayed.stderr,
-    /AIError: --replay: no recorded answer for tickets\.py:14; the nearest recorded request for this block differs in\n {2}the block: the code around it\n {2}other values in the frame: tickets\nrun once without --replay to record it, or with --replay=fill to record only what is missing\n$/,
+    /AIError: --replay: no recorded answer for tickets\.py:14; the nearest recorded request for this block \(run 1, \d{4}-\d\d-\d\d \d\d:\d\d UTC\) differs in\n {2}the block: the code around it\n {2}other values in the frame: tickets\nrun once without --replay to record it, or with --replay=fill to record only what is missing\n$/,
   );
 });
 

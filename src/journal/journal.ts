@@ -83,9 +83,9 @@ export class Journal {
   /** The most recently recorded requests about one block ("file:line"), newest first. */
   exchangesOfBlock(block: string, limit: number): StoredExchange[] {
     const rows = this.statement(
-      `SELECT key, route, model, request_json, response_json, block FROM exchanges WHERE block = ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?`,
+      `SELECT key, route, model, request_json, response_json, block, run_id, recorded_at FROM exchanges WHERE block = ? ORDER BY recorded_at DESC, rowid DESC LIMIT ?`,
     ).all(block, limit) as Row[];
-    return rows.map(exchangeOf);
+    return rows.map((row) => ({ ...exchangeOf(row), runId: row.run_id === null ? null : Number(row.run_id), recordedAt: String(row.recorded_at) }));
   }
 
   findExchange(key: string): StoredExchange | null {

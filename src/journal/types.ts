@@ -48,6 +48,9 @@ export interface StoredExchange {
   model: string;
   requestJson: string;
   responseJson: string;
+  /** The run that recorded it and when (ISO 8601); read back by `exchangesOfBlock` only. */
+  runId?: number | null;
+  recordedAt?: string;
 }
 
 export interface RunSummary {

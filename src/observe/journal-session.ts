@@ -12,6 +12,7 @@ import type { InvocationEntry, Journal, RunEnd, RunStart } from "../journal/inde
 import { REPLAY_MISS_CANDIDATES } from "../defaults.js";
 import type { RecordedExchange } from "./recording-model.js";
 import type { Redactor } from "./redact.js";
+import type { RecordedRequest } from "./replay-miss.js";
 
 export interface JournalSessionOptions {
   projectRoot: string;
@@ -77,12 +78,12 @@ export class JournalSession {
     }
   }
 
-  /** Request JSON of the recorded requests about one block, newest first; none when unreadable. */
-  async candidates(block: string): Promise<string[]> {
+  /** The recorded requests about one block, newest first; none when unreadable. */
+  async candidates(block: string): Promise<RecordedRequest[]> {
     const open = await this.ready;
     if (!open) return [];
     try {
-      return open.journal.exchangesOfBlock(block, REPLAY_MISS_CANDIDATES).map((exchange) => exchange.requestJson);
+      return open.journal.exchangesOfBlock(block, REPLAY_MISS_CANDIDATES).map((e) => ({ requestJson: e.requestJson, runId: e.runId ?? null, recordedAt: e.recordedAt ?? null }));
     } catch {
       return [];
     }

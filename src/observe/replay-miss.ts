@@ -19,6 +19,14 @@ interface StoredRequest {
   parameters?: unknown;
 }
 
+/** A recorded request of the block: its JSON as stored, and which run recorded it when. */
+export interface RecordedRequest {
+  requestJson: string;
+  runId: number | null;
+  /** ISO 8601. */
+  recordedAt: string | null;
+}
+
 const MAX_TEXT = 80;
 
 /** Words for the fields of the stable message (SPEC §5.1); others are named as they are. */
@@ -33,15 +41,30 @@ const STABLE_FIELDS: Record<string, string> = {
   permissions: "the permissions",
 };
 
-/** The miss message; `candidates` are the recorded requests of the block, newest first. */
-export function missMessage(block: string, requestJson: string, candidates: readonly string[]): string {
+/**
+ * The miss message; `candidates` are the recorded requests of the block, newest first. The nearest
+ * is the one with the fewest differences, the newest of those; it is named by its run (what
+ * `aiython runs show` takes) and time.
+ */
+export function missMessage(block: string, requestJson: string, candidates: readonly RecordedRequest[]): string {
   const fix = "run once without --replay to record it, or with --replay=fill to record only what is missing";
-  const now = parse(requestJson);
-  const compared = candidates.map(parse).filter((c): c is StoredRequest => c !== null).map((recorded) => differences(recorded, now ?? {}));
+  const now = parse(requestJson) ?? {};
+  const compared = candidates.flatMap((candidate) => {
+    const recorded = parse(candidate.requestJson);
+    return recorded ? [{ candidate, diff: differences(recorded, now) }] : [];
+  });
   if (compared.length === 0) return `--replay: no recorded answer for ${block} — ${fix}`;
-  const nearest = compared.reduce((best, diff) => (diff.length < best.length ? diff : best));
-  const lines = nearest.length > 0 ? nearest : ["request parameters"];
-  return [`--replay: no recorded answer for ${block}; the nearest recorded request for this block differs in`, ...lines.map((l) => `  ${l}`), fix].join("\n");
+  const nearest = compared.reduce((best, next) => (next.diff.length < best.diff.length ? next : best));
+  const lines = nearest.diff.length > 0 ? nearest.diff : ["request parameters"];
+  const named = whence(nearest.candidate);
+  return [`--replay: no recorded answer for ${block}; the nearest recorded request for this block${named} differs in`, ...lines.map((l) => `  ${l}`), fix].join("\n");
+}
+
+/** " (run 3, 2026-12-01 12:04 UTC)", or what of it is known. */
+function whence(candidate: RecordedRequest): string {
+  const at = candidate.recordedAt && !Number.isNaN(Date.parse(candidate.recordedAt)) ? `${new Date(candidate.recordedAt).toISOString().slice(0, 16).replace("T", " ")} UTC` : null;
+  const parts = [candidate.runId !== null ? `run ${candidate.runId}` : null, at].filter((part) => part !== null);
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
 }
 
 function parse(json: string): StoredRequest | null {

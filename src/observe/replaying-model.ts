@@ -7,14 +7,14 @@
 
 import { ModelCallError, type ModelPort } from "../model-port.js";
 import { blockKey, blockOf, requestKey, responseFromJson, type RouteName } from "./exchange-of.js";
-import { missMessage } from "./replay-miss.js";
+import { missMessage, type RecordedRequest } from "./replay-miss.js";
 
 /** What replay reads from the journal. */
 export interface ReplaySource {
   /** The stored answer's JSON; null when there is none; `unavailable` when the journal could not be opened. */
   lookup(key: string): Promise<string | null | { unavailable: string }>;
-  /** Request JSON of recorded requests about one block ("file:line"), newest first. */
-  candidates(block: string): Promise<string[]>;
+  /** The recorded requests about one block ("file:line"), newest first. */
+  candidates(block: string): Promise<RecordedRequest[]>;
 }
 
 /** `fill`: where a request the journal does not hold goes instead of failing. */

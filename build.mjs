@@ -2,8 +2,30 @@
 // (openai, the frontend with tree-sitter, SQLite) split into chunks loaded by dynamic import.
 // Native addons stay external (they are loaded from node_modules at run time).
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import { spawnSync } from "node:child_process";
+
+// The build's fingerprint: a hash of every source that decides how a program is prepared (the
+// host's src/, the bridge, the pinned dependencies). The preparation cache keys entries by it
+// (src/version.ts CACHE_VERSION), so a rebuilt aiython never trusts an entry an older one wrote.
+function fingerprint(roots) {
+  const hash = createHash("sha256");
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "__pycache__") walk(file);
+      } else if (/\.(ts|py|json)$/.test(entry.name)) {
+        hash.update(file).update("\0").update(readFileSync(file)).update("\0");
+      }
+    }
+  };
+  for (const root of roots) root.endsWith(".json") ? hash.update(readFileSync(root)) : walk(root);
+  return hash.digest("hex").slice(0, 16);
+}
+const BUILD_ID = fingerprint(["src", "bridge-py/aiython_bridge", "package-lock.json"]);
 
 rmSync("dist", { recursive: true, force: true });
 await build({
@@ -17,6 +39,7 @@ await build({
   sourcemap: false,
   legalComments: "none",
   external: ["tree-sitter", "tree-sitter-python", "better-sqlite3"],
+  define: { __AIYTHON_BUILD_ID__: JSON.stringify(BUILD_ID) },
   banner: {
     // Bundled CommonJS dependencies (e.g. commander) call require(); give ESM chunks one.
     js: "import { createRequire as __aiythonCreateRequire } from 'node:module'; const require = __aiythonCreateRequire(import.meta.url);",

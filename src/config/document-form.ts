@@ -99,6 +99,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     contextValues: pick("context_values")?.value ?? CONFIG_DEFAULTS.contextValues,
     permissions: new Set((pick("permissions")?.value as Permission[] | undefined) ?? CONFIG_DEFAULTS.permissions),
     journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
+    cache: pick("cache")?.value ?? CONFIG_DEFAULTS.cache,
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
     envFile,
     capabilities: { ...(top.capabilities ?? {}), ...(own?.capabilities ?? {}) },

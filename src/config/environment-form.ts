@@ -50,6 +50,7 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     contextValues: CONFIG_DEFAULTS.contextValues,
     permissions: new Set(CONFIG_DEFAULTS.permissions),
     journal: CONFIG_DEFAULTS.journal,
+    cache: CONFIG_DEFAULTS.cache,
     maxConcurrency: CONFIG_DEFAULTS.maxConcurrency,
     envFile: null,
     capabilities: {},

@@ -44,6 +44,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     context_values: profile.contextValues,
     permissions: PERMISSIONS.filter((p) => profile.permissions.has(p)),
     journal: profile.journal,
+    cache: profile.cache,
     max_concurrency: profile.maxConcurrency,
     env_file: profile.envFile,
     // Only the names: capability tables are validated by SPEC §10 work that has not landed yet.

@@ -40,6 +40,7 @@ const settings = {
   permissions: { type: "array", uniqueItems: true, items: { type: "string", enum: [...PERMISSIONS] } },
   capabilities: { type: "object" },
   journal: { type: "boolean" },
+  cache: { type: "boolean" },
   max_concurrency: {
     type: "integer",
     minimum: CONFIG_BOUNDS.maxConcurrency.min,
@@ -78,6 +79,7 @@ export interface SettingsTable {
   permissions?: string[];
   capabilities?: Record<string, unknown>;
   journal?: boolean;
+  cache?: boolean;
   max_concurrency?: number;
 }
 

@@ -54,6 +54,8 @@ export interface ProfileSettings {
   contextValues: boolean;
   permissions: Set<Permission>;
   journal: boolean;
+  /** The preparation cache (SPEC §4.1), `cache`; AIYTHON_NO_CACHE=1 turns it off for the run. */
+  cache: boolean;
   maxConcurrency: number;
   /** Absolute path of the dotenv file this profile reads keys from, or null. */
   envFile: string | null;

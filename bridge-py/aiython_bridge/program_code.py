@@ -13,7 +13,7 @@ placeholders (code_constants.bind). Nothing is bound in builtins or in the modul
 import ast
 import warnings
 
-from aiython_bridge import code_constants, modules
+from aiython_bridge import code_constants, modules, pycompat
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
 
@@ -52,7 +52,7 @@ def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warn
     parsed already): the plan's blocks pointed at their placeholder, and its checkpoints
     instrumented when `checkpoints` is true (recovery on)."""
     if tree is None:
-        tree = ast.parse(text, filename)
+        tree = pycompat.parse_ast(text, filename)
     blocks = plan.get("blocks") or []
     if blocks:
         _point_blocks_at_placeholder(tree, plan["runtimeName"])
@@ -79,7 +79,7 @@ def parse_quietly(text, filename):
     the duration.)"""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        tree = ast.parse(text, filename)
+        tree = pycompat.parse_ast(text, filename)
     return tree, bool(caught)
 
 

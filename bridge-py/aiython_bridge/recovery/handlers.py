@@ -234,6 +234,6 @@ def _has_value_return(function) -> bool:
 
 def _parse(filename, globals_):
     try:
-        return ast.parse("".join(linecache.getlines(filename, globals_)), filename)
+        return pycompat.parse_ast("".join(linecache.getlines(filename, globals_)), filename)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None

@@ -38,6 +38,7 @@ export const CONFIG_DEFAULTS = {
   contextValues: true,
   permissions: PERMISSIONS as readonly (typeof PERMISSIONS)[number][],
   journal: true,
+  cache: true,
   maxConcurrency: 8,
 } as const;
 
@@ -65,6 +66,15 @@ export const JOURNAL_BUSY_TIMEOUT_MS = 5000;
 export const JOURNAL_OPEN_ATTEMPTS = 5;
 /** `aiython runs list` shows this many runs unless told otherwise. */
 export const RUNS_LIST_DEFAULT_LIMIT = 20;
+
+// ---- the preparation cache (bridge-py/aiython_bridge/preparation, SPEC §4.1) ---------------
+
+/** Folder under the project root that holds prepared sources. */
+export const PREPARATION_CACHE_DIR = ".aiython/cache";
+/** The cache's size bound: a write past it evicts the least recently used entries. */
+export const PREPARATION_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** `AIYTHON_NO_CACHE=1` turns the cache off, as `cache = false` does. */
+export const ENV_NO_CACHE = "AIYTHON_NO_CACHE";
 
 // ---- the chat client (src/capabilities/chat, SPEC §5.4) ------------------------------------
 

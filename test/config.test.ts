@@ -195,7 +195,7 @@ describe("environment-only form", () => {
     assert.equal(config.projectRoot, root);
     assert.equal(config.modelConfigured, true);
     const profile = config.profiles.get("default")!;
-    assert.deepEqual([profile.timeoutSeconds, profile.maxRounds, profile.maxConcurrency, profile.journal], [120, 16, 8, true]);
+    assert.deepEqual([profile.timeoutSeconds, profile.maxRounds, profile.maxConcurrency, profile.journal, profile.cache], [120, 16, 8, true, true]);
     assert.equal(profile.permissions.size, 6);
     assert.equal(profile.routes[0].apiBase, "https://api.openai.com/v1");
     assert.equal(profile.routes[0].apiKey, FAKE_KEY);
@@ -287,6 +287,7 @@ describe("profiles", () => {
     "[profiles.careful]",
     'prompt = "check twice"',
     "journal = false",
+    "cache = false",
     "max_concurrency = 2",
     "context_values = false",
   );
@@ -297,6 +298,7 @@ describe("profiles", () => {
     const careful = config.profiles.get("careful")!;
     assert.deepEqual([fast.prompt, fast.timeoutSeconds, fast.maxRounds, [...fast.permissions]], ["top", 60, 4, ["read_code"]]);
     assert.deepEqual([careful.prompt, careful.journal, careful.maxConcurrency, careful.contextValues], ["check twice", false, 2, false]);
+    assert.deepEqual([careful.cache, fast.cache], [false, true]);
     assert.deepEqual(Object.keys(fast.capabilities).sort(), ["embedding", "vision"]);
   });
 
@@ -442,6 +444,7 @@ describe("rendering", () => {
     assert.equal(shown.path, path.join(root, "aiython.toml"));
     assert.equal(shown.default_profile, "fast");
     assert.equal(shown.profiles.fast.timeout, 5);
+    assert.deepEqual([shown.profiles.default.cache, shown.profiles.fast.cache], [true, true]);
     assert.deepEqual(shown.profiles.default.routes[0], {
       id: "openai/gpt-4.1-mini",
       provider: "openai",

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { analyzeSource, type CompileItem, type CompileOracle, type CompileVerdict, type Plan } from "../src/frontend/index.js";
 import { LineIndex } from "../src/frontend/positions.js";
+import { PARSE_CHUNK } from "../src/frontend/windows.js";
 import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
 import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 
@@ -102,6 +103,22 @@ describe("analyzeSource", () => {
     assert.deepEqual(plan.blocks.map((b) => b.statement), ["name a color", "name an animal", "name a city"]);
     assert.ok(oracle.requests - before <= 6, `took ${oracle.requests - before} round trips`);
     await assertSound(source, plan);
+  });
+
+  test("a file larger than several parse chunks is indexed whole: every chunk's checkpoints, in place, types across chunks", async () => {
+    // Each unit is 4 lines and 2 checkpoints (the def's body statement and the call's assignment).
+    const unit = (i: number): string => `def f_${i}(a: int) -> str:\n    b = a + ${i}\n    return str(b)\nv_${i} = f_${i}(${i})\n`;
+    const units = Math.ceil((2.5 * PARSE_CHUNK) / unit(99999).length);
+    const body = Array.from({ length: units }, (_, i) => unit(i)).join("");
+    const source = `${body}late: str = name the last value\n`;
+    const plan = await analyze(source);
+    assert.deepEqual(plan.blocks.map((b) => [b.statement, b.target, b.output_type, b.span.line]), [["name the last value", "late", "str", units * 4 + 1]]);
+    const lines = new Map(plan.checkpoints.map((c) => [c.span.line, c.statement]));
+    for (const i of [0, Math.floor(units / 2), units - 1]) {
+      assert.equal(lines.get(i * 4 + 2), `b = a + ${i}`, `unit ${i}'s body statement`);
+      assert.equal(lines.get(i * 4 + 4), `v_${i} = f_${i}(${i})`, `unit ${i}'s assignment`);
+    }
+    assert.equal(plan.checkpoints.filter((c) => /^(b = a|v_\d+ = )/.test(c.statement)).length, 2 * units);
   });
 
   test("types come from annotations and signatures in other windows of the file", async () => {

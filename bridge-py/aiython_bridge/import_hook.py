@@ -19,10 +19,11 @@ frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no bloc
   SyntaxError included);
 - `ok: false` with `plan_error` (a malformed directive), or diagnostics: a SyntaxError, raised
   by the import;
-- otherwise program_code.compile_plan compiles the rewritten source (or the original) with the
-  plan's nested checkpoints (never the module's top-level statements: they run once, inside the
-  importer's `import` statement, which is a checkpoint of its own) and the module's own block
-  Runtime.
+- otherwise the rewritten source (or the original) is compiled with the plan's nested
+  checkpoints (never the module's top-level statements: they run once, inside the importer's
+  `import` statement, which is a checkpoint of its own) and the module's own block Runtime.
+ProjectModules.code_for hands all of it to preparation/prepare.py, which keeps the result in
+the preparation cache: a module unchanged since an earlier run is neither parsed nor planned.
 
 The module's plain bytecode is cached in __pycache__ as python3 caches it (ProjectLoader); the
 instrumented code is never written there, where a later plain `python3` run would find it.
@@ -42,7 +43,6 @@ from importlib.machinery import (BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_S
                                  FileFinder, SourceFileLoader, SourcelessFileLoader)
 
 from . import modules, paths
-from .recovery import sources
 
 
 class ProjectModules:
@@ -75,38 +75,13 @@ class ProjectModules:
 
     def code_for(self, data: bytes, path: str, fullname: str):
         """A module that parses gets the checkpoints the bridge selects itself; only one that does
-        not (an AI block, perhaps) is planned by the host."""
-        text = self._text(data)
-        if text is None:
-            return compile(data, path, "exec", dont_inherit=True)
-        program_code = modules.load("aiython_bridge.program_code")
-        try:
-            tree = program_code.parse_quietly(text, path)
-        except (SyntaxError, ValueError):
-            tree = None
-        if tree is not None:
-            selection = modules.load("aiython_bridge.recovery.selection")
-            plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=False, name=os.path.basename(path))}
-            checkpoints = sources.runtime_for(self.server, self.options) if plan["checkpoints"] else None
-            return program_code.compile_plan_quietly(text, path, plan, checkpoints=checkpoints, entry=False, tree=tree)
-        plan = self._plan(text, path, fullname)
-        if plan is None:
-            return compile(data, path, "exec", dont_inherit=True)
-        _raise_first_diagnostic(plan, path, text)
-        source = plan["rewritten"] if plan.get("rewritten") is not None else text
-        blocks = modules.load("aiython_bridge.runtime").Runtime(self.server, plan, self.options) if plan.get("blocks") else None
-        checkpoints = sources.runtime_for(self.server, self.options) if plan.get("checkpoints") else None
-        return program_code.compile_plan_quietly(source, path, plan, blocks=blocks, checkpoints=checkpoints, entry=False)
-
-    def _text(self, data: bytes) -> str | None:
-        if os.getpid() != self.server.pid or self.server.exiting:
-            return None  # a forked child: the channel is the parent's
-        from importlib.util import decode_source
-
-        try:
-            return decode_source(data)
-        except (SyntaxError, UnicodeDecodeError):
-            return None  # CPython's compile reports the bad encoding
+        not (an AI block, perhaps) is planned by the host; either comes from the preparation cache
+        when it holds it (preparation/prepare.py)."""
+        code = None
+        if os.getpid() == self.server.pid and not self.server.exiting:  # a forked child: the parent's channel
+            prepare = modules.load("aiython_bridge.preparation.prepare")
+            code = prepare.module_code(self.server, self.options, data, path, lambda text: self._plan(text, path, fullname))
+        return code if code is not None else compile(data, path, "exec", dont_inherit=True)
 
     def _plan(self, text: str, path: str, fullname: str):
         try:
@@ -142,17 +117,6 @@ class ProjectLoader(SourceFileLoader):
         except (SyntaxError, ValueError):
             pass  # no bytecode for python3 either; the plan may have the module's AI blocks
         return self._modules.code_for(self.get_data(path), path, fullname)
-
-
-def _raise_first_diagnostic(plan, path, text) -> None:
-    diagnostics = plan.get("diagnostics") or []
-    if not diagnostics:
-        return
-    first = diagnostics[0]
-    line = int(first.get("line") or 1)
-    lines = text.splitlines()
-    source_line = lines[line - 1] if 0 < line <= len(lines) else None
-    raise SyntaxError(str(first.get("message")), (path, line, int(first.get("column") or 0) + 1, source_line))
 
 
 def install(server, options: dict) -> ProjectModules | None:

@@ -3,58 +3,94 @@ and for imported project modules alike.
 
 The plan's rewritten source (or the source itself) is parsed once; its AI block calls
 (`NAME.block(N)`, `(await NAME.ablock(N))`, NAME the plan's runtimeName) are pointed at a
-placeholder constant, its checkpoints are instrumented (recovery/instrument.py), the tree is
-compiled, and code_constants.bind puts the file's block runtime (runtime.Runtime), its
-checkpoint object and the handlers' exception classes in place of the placeholders. Nothing is
-bound in builtins or in the module's globals.
+placeholder constant, its checkpoints are instrumented (recovery/instrument.py), and the tree is
+compiled: a Compiled, which depends only on the source, the plan and the interpreter, so the
+preparation cache can keep it (preparation/). Compiled.bind then puts the file's block runtime
+(runtime.Runtime), its checkpoint object and the handlers' exception classes in place of the
+placeholders (code_constants.bind). Nothing is bound in builtins or in the module's globals.
 """
 
 import ast
 import warnings
 
-from aiython_bridge import code_constants, modules
+from aiython_bridge import code_constants, modules, pycompat
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
 
 
-def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None):
-    """Code for `text` (the plan's rewritten source or the original; `tree` its AST if parsed
-    already) with the plan's blocks calling `blocks` (a runtime.Runtime) and its checkpoints
-    answered by `checkpoints` (the process's recovery CheckpointRuntime), if given."""
+class Compiled:
+    """A source's code before binding, and what binding needs: the checkpoints it calls (in
+    index order, as instrument.py resolved them), the user try/with body ranges of the file
+    (for callers.py, read before instrumenting), the plan's blocks; and whether CPython's own
+    compile of the source warns (so that a cached entry program still shows its warnings).
+    Every field is something marshal can write."""
+
+    __slots__ = ("code", "checkpoints", "ranges", "blocks", "warns")
+
+    def __init__(self, code, checkpoints=(), ranges=(), blocks=(), warns=False):
+        self.code, self.checkpoints, self.ranges = code, list(checkpoints), list(ranges)
+        self.blocks, self.warns = list(blocks), bool(warns)
+
+    def bind(self, *, blocks=None, checkpoints=None, filename):
+        """The runnable code: `blocks` (a runtime.Runtime) and `checkpoints` (the process's
+        recovery CheckpointRuntime) put in place of their placeholders, if given."""
+        mapping = {}
+        if blocks is not None and self.blocks:
+            mapping[BLOCKS] = blocks
+        if checkpoints is not None and self.checkpoints:
+            instrument = modules.load("aiython_bridge.recovery.instrument")
+            mapping.update({
+                instrument.RUNTIME: checkpoints.for_file(filename, self.checkpoints, self.ranges),
+                instrument.EXCEPTION: Exception,
+                instrument.RECURSION_ERROR: RecursionError,
+            })
+        return code_constants.bind(self.code, mapping) if mapping else self.code
+
+
+def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warns=False):
+    """The Compiled for `text` (the plan's rewritten source or the original; `tree` its AST if
+    parsed already): the plan's blocks pointed at their placeholder, and its checkpoints
+    instrumented when `checkpoints` is true (recovery on)."""
     if tree is None:
-        tree = ast.parse(text, filename)
-    mapping = {}
-    if blocks is not None and plan.get("blocks"):
+        tree = pycompat.parse_ast(text, filename)
+    blocks = plan.get("blocks") or []
+    if blocks:
         _point_blocks_at_placeholder(tree, plan["runtimeName"])
-        mapping[BLOCKS] = blocks
-    if checkpoints is not None and plan.get("checkpoints"):
+    table, ranges = [], []
+    if checkpoints and plan.get("checkpoints"):
         selection = modules.load("aiython_bridge.recovery.selection")
         instrument = modules.load("aiython_bridge.recovery.instrument")
         ranges = selection.protected_ranges(tree)  # before the transform adds its own try statements
-        result = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry)
-        mapping.update({
-            instrument.RUNTIME: checkpoints.for_file(filename, result.checkpoints, ranges),
-            instrument.EXCEPTION: Exception,
-            instrument.RECURSION_ERROR: RecursionError,
-        })
+        table = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry).checkpoints
     code = compile(tree, filename, "exec", dont_inherit=True)
-    return code_constants.bind(code, mapping) if mapping else code
+    return Compiled(code, table, ranges, blocks, warns)
+
+
+def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None):
+    """compile_unbound and bind in one step: `blocks` and `checkpoints` as Compiled.bind takes them."""
+    compiled = compile_unbound(text, filename, plan, checkpoints=checkpoints is not None, entry=entry, tree=tree)
+    return compiled.bind(blocks=blocks, checkpoints=checkpoints, filename=filename)
 
 
 def parse_quietly(text, filename):
-    """The AST, without the SyntaxWarnings CPython's own compile of the source has already
-    given (or, for a module with valid bytecode, never gives): warnings are CPython's to emit,
-    exactly once. (catch_warnings swaps the process's filters for the duration.)"""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ast.parse(text, filename)
+    """The AST and whether parsing warned, without showing the SyntaxWarnings CPython's own
+    compile of the source has already given (or, for a module with valid bytecode, never gives):
+    warnings are CPython's to emit, exactly once. (catch_warnings swaps the process's filters for
+    the duration.)"""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tree = pycompat.parse_ast(text, filename)
+    return tree, bool(caught)
 
 
-def compile_plan_quietly(*args, **kwargs):
-    """compile_plan without the compiler's warnings (the retry copies would repeat them)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return compile_plan(*args, **kwargs)
+def compile_unbound_quietly(*args, **kwargs):
+    """compile_unbound without showing the compiler's warnings (the retry copies would repeat
+    them); a warning marks the result `warns`."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compiled = compile_unbound(*args, **kwargs)
+    compiled.warns = compiled.warns or bool(caught)
+    return compiled
 
 
 def _point_blocks_at_placeholder(tree, runtime_name):

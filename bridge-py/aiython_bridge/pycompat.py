@@ -29,6 +29,29 @@ CAN_UNBIND_FAST_LOCALS = sys.version_info < (3, 12)
 
 CO_OPTIMIZED = 0x0001
 
+# 3.11's AST builder counts its recursion in the interpreter's AST state, not the thread's
+# (python/cpython#106905 and the change it names): two threads building an AST at once (a garbage
+# collection in the middle of one can switch threads) make one of them fail with "SystemError: AST
+# constructor recursion depth mismatch". The bridge's own parses take turns there (a reentrant
+# lock: a finalizer that ends up parsing on the same thread must not deadlock).
+AST_BUILDER_SHARED = sys.version_info < (3, 12)
+
+
+def parse_ast(source, filename="<unknown>", mode="exec"):
+    """ast.parse, never at the same time as another thread's parse by the bridge on 3.11."""
+    import ast
+
+    if not AST_BUILDER_SHARED:
+        return ast.parse(source, filename, mode)
+    with _AST_LOCK:
+        return ast.parse(source, filename, mode)
+
+
+if AST_BUILDER_SHARED:
+    import _thread
+
+    _AST_LOCK = _thread.RLock()
+
 
 class LocalsWriteUnsupported(Exception):
     """The running interpreter cannot perform this write on a frame's locals."""

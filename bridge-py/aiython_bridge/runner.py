@@ -1,12 +1,13 @@
 """Runs the program as CPython's own `python3` would: `__main__`, sys.argv, sys.path[0],
 `__file__`, `__spec__`, atexit, exit status and traceback text (SPEC §2, §4.1).
 
-prepare_run() turns a `run` request into a ready program, asking the host for a plan (the
-`plan` request, as for imported modules) when the source does not compile or a model is
-configured; run_program() executes it. Exceptions from the program propagate out
-of the interpreter's top level exactly as they would from a script, so CPython itself applies
-its rules (SystemExit codes, the KeyboardInterrupt exit by SIGINT, "Error in sys.excepthook");
-tracebacks.py only hides the bridge's own frames from the printed traceback.
+prepare_run() turns a `run` request into a ready program (preparation/: checkpoints when a
+model is configured, the host's plan through the `plan` request when the source does not
+compile, the preparation cache); start_program() gives the callable that runs it. Exceptions
+from the program propagate out of the interpreter's top level exactly as they would from a
+script, so CPython itself applies its rules (SystemExit codes, the KeyboardInterrupt exit by
+SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's own frames from the
+printed traceback.
 """
 
 import os
@@ -26,7 +27,6 @@ class Prepared:
         self.module = None
         self.refused = None  # what CPython raises before the program runs (a SyntaxError…)
         self.compiled = False  # a .pyc file
-        self.plan = None
         self.options = {}
 
 
@@ -105,9 +105,10 @@ def _prepare_source(server, prepared, target):
 def _prepare_code(server, prepared, source, filename):
     """Code for the entry program (SPEC §4.1): a source CPython compiles runs as it is, or with
     the checkpoints the bridge selects itself when a model is configured; only a source that
-    does not compile (an AI block, perhaps) is planned by the host. A source CPython refuses
-    before parsing it (bytes that are not in its encoding, a NUL byte) is never planned:
-    CPython's own error is raised."""
+    does not compile (an AI block, perhaps) is planned by the host. Prepared code comes from the
+    preparation cache when it holds it (preparation/prepare.py). A source CPython refuses before
+    parsing it (bytes that are not in its encoding, a NUL byte) is never planned: CPython's own
+    error is raised."""
     options = prepared.options
     seekable = _seekable(prepared.kind)
     if not seekable:
@@ -118,50 +119,10 @@ def _prepare_code(server, prepared, source, filename):
         except (SyntaxError, ValueError):
             pass  # perhaps an AI block: the host finds out
     text = source if isinstance(source, str) else source_bytes.decoded(source, filename, seekable)
-    if options.get("model_configured"):
-        code = _checkpointed_as_it_is(server, text, filename, options)
-        if code is not None:
-            return code
-    plan = prepared.plan = _ask_for_plan(server, text, filename)
-    if plan is None:
-        return compile(text, filename, "exec", dont_inherit=True)
-    # The frontend had CPython's parser confirm the rewritten program; a SyntaxError compiling it
-    # is one CPython raises after parsing ('return' outside function…): the program's own.
-    return _compile_program(server, text if plan.get("rewritten") is None else plan["rewritten"], filename, plan, options)
+    from aiython_bridge.preparation import prepare
 
-
-def _checkpointed_as_it_is(server, text, filename, options):
-    """The code of a source CPython compiles, with its checkpoints; None when it does not."""
-    try:
-        compile(text, filename, "exec", dont_inherit=True)  # CPython's own warnings, once
-    except (SyntaxError, ValueError):
-        return None
-    from aiython_bridge import program_code
-
-    tree = program_code.parse_quietly(text, filename)
-    selection = modules.load("aiython_bridge.recovery.selection")
-    plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=True, name=display_name(filename))}
-    return _compile_program(server, text, filename, plan, options, tree=tree)
-
-
-def display_name(filename):
-    """The name ids use: a file's base name, or `<string>` / `<stdin>` (as the frontend's)."""
-    return filename if filename.startswith("<") else os.path.basename(filename)
-
-
-def _compile_program(server, text, filename, plan, options, tree=None):
-    """The entry program's code from its plan: its blocks, and its checkpoints when a model is
-    configured (recovery, SPEC §4.2)."""
-    from aiython_bridge.program_code import compile_plan_quietly
-    from aiython_bridge.runtime import Runtime
-
-    blocks = Runtime(server, plan, options) if plan.get("blocks") else None
-    checkpoints = None
-    if plan.get("checkpoints") and options.get("model_configured"):
-        from aiython_bridge.recovery import sources
-
-        checkpoints = sources.runtime_for(server, options)
-    return compile_plan_quietly(text, filename, plan, blocks=blocks, checkpoints=checkpoints, entry=True, tree=tree)
+    code = prepare.entry_code(server, options, text, filename, lambda planned: _ask_for_plan(server, planned, filename))
+    return code if code is not None else compile(text, filename, "exec", dont_inherit=True)  # CPython's own error
 
 
 def start_program(server, prepared):

@@ -105,6 +105,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     permissions: new Set((pick("permissions")?.value as Permission[] | undefined) ?? CONFIG_DEFAULTS.permissions),
     journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
     budget: budgetOf(pick("budget")?.value),
+    cache: pick("cache")?.value ?? CONFIG_DEFAULTS.cache,
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
     envFile,
     capabilities: resolveCapabilities(

@@ -51,6 +51,7 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     permissions: new Set(CONFIG_DEFAULTS.permissions),
     journal: CONFIG_DEFAULTS.journal,
     budget: {},
+    cache: CONFIG_DEFAULTS.cache,
     maxConcurrency: CONFIG_DEFAULTS.maxConcurrency,
     envFile: null,
     capabilities: {},

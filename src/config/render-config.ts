@@ -68,6 +68,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
       tokens: profile.budget.tokens ?? null,
       cost: profile.budget.costUsd ?? null,
     },
+    cache: profile.cache,
     max_concurrency: profile.maxConcurrency,
     env_file: profile.envFile,
     capabilities: showCapabilities(profile),

@@ -77,6 +77,7 @@ const settings = {
   journal: { type: "boolean" },
   price,
   budget,
+  cache: { type: "boolean" },
   max_concurrency: {
     type: "integer",
     minimum: CONFIG_BOUNDS.maxConcurrency.min,
@@ -153,6 +154,7 @@ export interface SettingsTable {
   journal?: boolean;
   price?: PriceTable;
   budget?: BudgetTable;
+  cache?: boolean;
   max_concurrency?: number;
 }
 

@@ -72,6 +72,8 @@ export interface ProfileSettings {
   journal: boolean;
   /** `budget` (SPEC §13): the limits of a run that selects this profile. */
   budget: BudgetLimits;
+  /** The preparation cache (SPEC §4.1), `cache`; AIYTHON_NO_CACHE=1 turns it off for the run. */
+  cache: boolean;
   maxConcurrency: number;
   /** Absolute path of the dotenv file this profile reads keys from, or null. */
   envFile: string | null;

@@ -3,9 +3,10 @@
 // Order of work, arranged so that the Python compile oracle and the JS side (tree-sitter, the
 // statement index) run at the same time on a large file:
 //   1. the source is cut into windows of top-level statements and the window batch goes to the
-//      oracle (search.ts); meanwhile tree-sitter parses the source once and the statements of
-//      each window are indexed from that tree (from a parse of the window alone where the whole
-//      tree is not clean there), yielding between windows so the search's rounds interleave;
+//      oracle (search.ts); meanwhile tree-sitter parses the source once, in chunks of whole
+//      windows, and each window's statements are indexed from its chunk's tree (from a parse of
+//      the window alone where that tree is not clean there), yielding between windows so the
+//      search's rounds interleave; the trees are dropped, the index kept;
 //   2. the search finishes; adjacent statement blocks merge; each block's scope is read from the
 //      placeholder program and the final calls are rendered (sync or awaited);
 //   3. the windows holding calls (and any the search did not see compile) are confirmed by the
@@ -28,7 +29,7 @@ import { describeBlocks, type CallSite } from "./block-info.js";
 import { selectCheckpoints } from "./checkpoints.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
-import { planWindows, type Window } from "./windows.js";
+import { PARSE_CHUNK, planWindows, type Window } from "./windows.js";
 
 export interface AnalyzeArgs {
   source: string;
@@ -47,13 +48,9 @@ export interface AnalyzeArgs {
 
 const DIRECTIVE_TEXT = /#[ \t]*aiython:/;
 
+/** A window's index from step 1 (its tree is not kept). */
 interface Parsed {
   window: Window;
-  tree: SyntaxTree;
-  /** The text `tree` was parsed from. */
-  text: string;
-  /** Offsets of `tree`'s text → original offsets. */
-  map: OffsetMap;
   part: IndexPart;
 }
 
@@ -98,27 +95,51 @@ function directivesOf(text: string, plan: Plan, args: AnalyzeArgs): DirectiveInd
 }
 
 /**
- * Step 1's JS side, while the oracle compiles the windows: one tree-sitter parse of the source,
- * then each window's statements indexed from it where tree-sitter saw clean Python there (a
- * parse of the window alone otherwise), yielding between windows so the search's rounds interleave.
+ * Step 1's JS side, while the oracle compiles the windows: the source parsed once, in chunks of
+ * whole windows (a chunk starts a top-level statement, so it parses as it does in the file), and
+ * each window's statements indexed from its chunk's tree where tree-sitter saw clean Python there
+ * (a parse of the window alone otherwise). Only the index is kept: a chunk's tree is dropped once
+ * its windows are indexed, so a large file never holds a whole tree (SPEC §12: 4 MB under 300 MB).
+ * Yields between windows so the search's rounds interleave.
  */
 async function indexWindows(source: string, windows: Window[]): Promise<Map<number, Parsed>> {
-  const whole = parsePython(source);
-  const clean = !whole.rootNode.hasError;
   const parsed = new Map<number, Parsed>();
-  for (const window of windows) {
-    const part = indexTree(whole, source, (o) => o, window.start === 0, { ...window, clean });
-    if (part) {
-      parsed.set(window.start, { window, tree: whole, text: source, map: (o) => o, part });
-    } else {
-      const text = source.slice(window.start, window.end);
-      const tree = parsePython(text);
-      const map = (o: number): number => window.start + o;
-      parsed.set(window.start, { window, tree, text, map, part: indexTree(tree, text, map, window.start === 0) as IndexPart });
+  for (const chunk of parseChunks(windows)) {
+    const base = chunk[0].start;
+    const text = source.slice(base, chunk[chunk.length - 1].end);
+    const tree = parsePython(text);
+    const clean = !tree.rootNode.hasError;
+    const map = (o: number): number => base + o;
+    for (const window of chunk) {
+      const range = { start: window.start - base, end: window.end - base, clean };
+      const part = indexTree(tree, text, map, window.start === 0, range) ?? indexAlone(source, window);
+      parsed.set(window.start, { window, part });
+      await nextTurn();
     }
-    await nextTurn();
   }
   return parsed;
+}
+
+/** Consecutive windows, grouped into chunks of at least PARSE_CHUNK characters (except the last). */
+function parseChunks(windows: Window[]): Window[][] {
+  const chunks: Window[][] = [];
+  let current: Window[] = [];
+  for (const window of windows) {
+    current.push(window);
+    if (window.end - current[0].start >= PARSE_CHUNK) {
+      chunks.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** A window's statements from a parse of the window alone (its chunk's tree has errors there). */
+function indexAlone(source: string, window: Window): IndexPart {
+  const text = source.slice(window.start, window.end);
+  const map = (o: number): number => window.start + o;
+  return indexTree(parsePython(text), text, map, window.start === 0) as IndexPart;
 }
 
 /** The checkpoints of a source without blocks, from the window parses. */
@@ -152,7 +173,7 @@ function describe(plan: Plan, rendering: Rendering, groupsParsed: ParsedGroup[],
   const program = mergeParts(groupsParsed.map((g) => g.part));
   const sites: CallSite[] = rendering.calls.map((call, i) => {
     const g = groupsParsed.find((x) => x.group.blocks.includes(i)) as ParsedGroup;
-    return { kind: call.kind, start: call.start - g.group.newStart, end: call.end - g.group.newStart, tree: g.tree, text: g.text, map: g.map };
+    return { kind: call.kind, start: call.start - g.group.newStart, end: call.end - g.group.newStart, tree: g.tree as SyntaxTree, text: g.text, map: g.map };
   });
   const typing = describeBlocks(sites, program);
   plan.rewritten = rendering.text;
@@ -182,7 +203,8 @@ function nextTurn(): Promise<void> {
 
 interface ParsedGroup {
   group: Group;
-  tree: SyntaxTree;
+  /** The group's tree, for the calls in it; null for a group without blocks (its index is enough). */
+  tree: SyntaxTree | null;
   text: string;
   map: OffsetMap;
   part: IndexPart;
@@ -206,9 +228,7 @@ function parseGroups(source: string, r: Rendering, parsed: Map<number, Parsed>):
   const toOriginal = offsetMap(r.replacements);
   return r.groups.map((g) => {
     const p = g.blocks.length === 0 ? parsed.get(g.start) : undefined;
-    if (p && p.window.end === g.end) {
-      return { group: g, tree: p.tree, text: p.text, map: p.map, part: p.part };
-    }
+    if (p && p.window.end === g.end) return { group: g, tree: null, text: "", map: (o) => o, part: p.part };
     return parseGroup(r.text, g, toOriginal);
   });
 }

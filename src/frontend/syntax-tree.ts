@@ -2,7 +2,7 @@
 // binding feeds tree-sitter UTF-16, so every index and column it reports is in UTF-16 code units,
 // the same unit as JS string offsets (positions.ts converts to code points).
 //
-// analyze.ts parses the source once whole, and windows of top-level statements alone where that
+// analyze.ts parses the source once, in chunks of whole windows, and windows alone where that
 // tree has errors or the rewritten text differs, for structure that must be right: checkpointed
 // statements, assignment targets, annotations, function signatures, the enclosing function of a
 // call. It is never the judge of validity (SPEC §3.1): it accepts Python 2 syntax and recovers

@@ -3,7 +3,7 @@
 // A window starts where a top-level statement starts (column 0, not an `else:`/`elif`/`except`/
 // `finally` clause, not right after a decorator) and ends where the next window starts. Checking
 // windows instead of the whole file keeps each compile small (SPEC §12: a 1 MB file must plan in
-// 1.5 s), and it is faithful: a window that compiles ends with no bracket, string or block open,
+// 1.0 s), and it is faithful: a window that compiles ends with no bracket, string or block open,
 // so the next one starts in the same state it has in the whole file. A window whose first error
 // lies past its last statement needs what follows it (the search then merges it with the next
 // window), and the final whole-file compile of the rewritten program confirms everything.
@@ -52,6 +52,9 @@ export function chunkWindows(length: number, starts: number[], target: number, f
 
 /** Characters of top-level statements per window. */
 export const WINDOW_TARGET = 2048;
+
+/** Characters of whole windows per tree-sitter parse (analyze.ts drops each chunk's tree once indexed). */
+export const PARSE_CHUNK = 256 * 1024;
 
 /** The windows of a source, from a scan that keeps no tokens. */
 export function planWindows(source: string, target = WINDOW_TARGET): Window[] {

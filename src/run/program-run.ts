@@ -6,18 +6,20 @@
 // the program's exit.
 
 import os from "node:os";
+import path from "node:path";
 import { loadConfig, profileFor, type ResolvedConfig } from "../config/index.js";
 import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../errors.js";
-import { QUIET_SIGNALS } from "../defaults.js";
+import { ENV_NO_CACHE, PREPARATION_CACHE_DIR, PREPARATION_CACHE_MAX_BYTES, QUIET_SIGNALS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
 import type { PauseWiring } from "./pause-wiring.js";
-import type { BridgeMessage, PlanRequest, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
+import type { BridgeMessage, PlanRequest, PreparationCacheOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
 import type { Observers } from "./observers.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptPathOf } from "./target.js";
+import { CACHE_VERSION } from "../version.js";
 
 export class ProgramRun {
   private problem: RunOutcome | null = null;
@@ -88,8 +90,16 @@ export class ProgramRun {
         skip_first_line: command.interpreter.skipFirstLine,
         project_root: config.projectRoot,
         context_values: profile?.contextValues ?? true,
+        cache: this.cacheOptions(config),
       },
     };
+  }
+
+  /** The preparation cache (SPEC §4.1) under the project root, unless `cache = false` or AIYTHON_NO_CACHE. */
+  private cacheOptions(config: ResolvedConfig): PreparationCacheOptions | null {
+    const off = this.command.env[ENV_NO_CACHE];
+    if ((off !== undefined && off !== "" && off !== "0") || !profileFor(config, null).cache) return null;
+    return { dir: path.join(config.projectRoot, PREPARATION_CACHE_DIR), version: CACHE_VERSION, max_bytes: PREPARATION_CACHE_MAX_BYTES };
   }
 
   /**

@@ -1,6 +1,12 @@
 // How a run differs from python3's: the first differing line of stdout and of stderr (after
 // normalise.ts), the exit status, a timeout, and the files left in the project folder that
 // python3's run did not leave (or left and this run did not).
+//
+// One leftover is accepted: the preparation cache (SPEC §4.1), `.aiython/cache/` with the
+// `.aiython/.gitignore` that comes with the folder. It is aiython's `__pycache__`: a configured
+// run stores each source it prepared there, as python3 stores the bytecode of what it imported,
+// and writes nothing there when python3 would write no bytecode (-B, PYTHONDONTWRITEBYTECODE).
+// Anything else under `.aiython/` (the journal) still counts as a difference.
 
 import { normalise } from "./normalise.js";
 import type { Run } from "./run-mode.js";
@@ -20,7 +26,7 @@ export function compareRuns(ours: Run, theirs: Run, timeoutSeconds: number): Dif
     if (line) found.push({ kind: "line", stream, ...line });
   }
   if (ours.exit !== theirs.exit) found.push({ kind: "exit", ours: ours.exit, theirs: theirs.exit });
-  const extra = outermost(ours.left.filter((f) => !theirs.left.includes(f)));
+  const extra = outermost(withoutPreparationCache(ours.left).filter((f) => !theirs.left.includes(f)));
   const missing = outermost(theirs.left.filter((f) => !ours.left.includes(f)));
   if (extra.length || missing.length) found.push({ kind: "files", extra, missing });
   return found;
@@ -40,4 +46,13 @@ function firstDifferingLine(ours: string, theirs: string): { line: number; ours:
 function outermost(paths: string[]): string[] {
   const folders = paths.filter((p) => p.endsWith("/"));
   return paths.filter((p) => !folders.some((folder) => folder !== p && p.startsWith(folder)));
+}
+
+const STATE = ".aiython/";
+const CACHE = ".aiython/cache/";
+
+/** `left` without the preparation cache, and without `.aiython/` itself when it held only that. */
+export function withoutPreparationCache(left: string[]): string[] {
+  const rest = left.filter((f) => !f.startsWith(CACHE) && f !== `${STATE}.gitignore`);
+  return rest.some((f) => f.startsWith(STATE) && f !== STATE) ? rest : rest.filter((f) => f !== STATE);
 }

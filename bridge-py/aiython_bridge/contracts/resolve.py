@@ -18,6 +18,7 @@ import builtins
 import types
 import typing
 
+from .. import pycompat
 from .forms import _KEY_WRAPPERS
 
 MAX_FORWARD_DEPTH = 8
@@ -60,7 +61,7 @@ def evaluate_annotation(text: str, globals_: dict, locals_=None):
 
 def _evaluate(text: str, namespace: _Namespace):
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = pycompat.parse_ast(text.strip(), mode="eval")
     except SyntaxError as error:
         raise ResolveError(f"it is not valid Python ({error.msg})") from None
     for node in ast.walk(tree):

@@ -118,7 +118,7 @@ def _parse_body(source: str, filename: str, mode: str):
     nested functions and classes)."""
     import ast
 
-    tree = ast.parse(source, filename, mode)
+    tree = pycompat.parse_ast(source, filename, mode)
     if mode == "eval":
         return [ast.copy_location(ast.Return(value=tree.body), tree.body)], set(), set()
     declared: set[str] = set()
@@ -155,7 +155,7 @@ def _compile_scope(body: list, filename: str, free: tuple[str, ...], to_global: 
         lines.append(f"{pad}        global " + ", ".join(to_global))
     lines.append(f"{pad}        pass")
     lines.append(f"{pad}    return {_SCOPE}")
-    module = ast.parse("\n".join(lines), filename, "exec")
+    module = pycompat.parse_ast("\n".join(lines), filename, "exec")
     outer = module.body[0].body[0] if owner else module.body[0]
     inner = outer.body[-2]
     if body:

@@ -235,6 +235,6 @@ def _parse(filename, globals_):
     import linecache  # (and tokenize) only when an exception is analysed: python3 starts without them
 
     try:
-        return ast.parse("".join(linecache.getlines(filename, globals_)), filename)
+        return pycompat.parse_ast("".join(linecache.getlines(filename, globals_)), filename)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None

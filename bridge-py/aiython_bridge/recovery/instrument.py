@@ -61,7 +61,6 @@ selection.suitable.
 from __future__ import annotations
 
 import ast
-import copy
 
 from .selection import SIMPLE, Columns, Site, annotation_of, bodies, index_statements, single_target, suitable
 
@@ -90,6 +89,7 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool)
         by_start.setdefault((line, columns.char(line, column)), site)
         by_line.setdefault(line, []).append(site)
     chosen: dict[int, tuple[int, dict, Site]] = {}  # id(statement) -> (index, info, site)
+    scopes: dict = {}
     resolved, skipped = [], []
     for entry_info in table:
         span = entry_info.get("span") or {}
@@ -99,25 +99,28 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool)
         if site is None or id(site.node) in chosen or not suitable(site, entry=entry):
             skipped.append(entry_info.get("id"))
             continue
-        info = _checkpoint_info(entry_info, site, columns)
+        info = _checkpoint_info(entry_info, site, columns, scopes)
         chosen[id(site.node)] = (len(resolved), info, site)
         resolved.append(info)
     if chosen:
-        _rewrite_bodies(tree, chosen)
-        ast.fix_missing_locations(tree)
+        _rewrite_bodies(tree, chosen)  # every generated node carries the statement's position
     return Instrumented(tree, resolved, skipped)
 
 
-def _checkpoint_info(entry_info: dict, site: Site, columns: Columns) -> dict:
+def _checkpoint_info(entry_info: dict, site: Site, columns: Columns, scopes: dict) -> dict:
     node = site.node
     compound = not isinstance(node, SIMPLE)
     target = None if compound else single_target(node)
+    if target is None:
+        annotation = None
+    elif entry_info.get("target") == target and "annotation" in entry_info:
+        annotation = entry_info["annotation"]  # the table's, read from the same scope by the same rule
+    else:
+        annotation = annotation_of(target, site, scopes)
     return {
         "id": entry_info.get("id"), "span": columns.span(node),
         "statement": entry_info.get("statement") or columns.segment(node),
-        "target": target,
-        "annotation": (entry_info.get("annotation") if entry_info.get("target") == target else None)
-        or (annotation_of(target, site) if target else None),
+        "target": target, "annotation": annotation,
         "retry_allowed": bool(entry_info.get("retry_allowed", True)) and not compound,
         "compound": compound, "is_return": isinstance(node, ast.Return),
     }
@@ -136,13 +139,24 @@ def _rewrite_bodies(tree, chosen):
                     body[position] = _Handler(child, index).wrap(info)
 
 
+_LOAD = ast.Load()  # one context node for every load, as ast.parse shares its own
+
+
 class _Handler:
-    """Builds the generated statements for one checkpoint, all at the statement's position."""
+    """Builds the generated statements for one checkpoint, all at the statement's position.
+
+    Leaf nodes that recur (the runtime constant, K, the exception class, the bare `raise`) are
+    made once per checkpoint and shared: compile() reads each occurrence on its own, and building
+    nodes is most of the transform's cost."""
 
     def __init__(self, stmt, index):
         self.stmt, self.index = stmt, index
         self.where = {"lineno": stmt.lineno, "col_offset": stmt.col_offset,
                       "end_lineno": stmt.end_lineno, "end_col_offset": stmt.end_col_offset}
+        self._runtime = self.const(RUNTIME)
+        self._key = self.const(index)
+        self._exception = self.const(EXCEPTION)
+        self._raise = ast.Raise(exc=None, cause=None, **self.where)
 
     def wrap(self, info) -> ast.Try:
         if not info["retry_allowed"] and not info["target"]:
@@ -169,7 +183,7 @@ class _Handler:
         decide = self.call("retry")
         if not allowed:
             return ast.Expr(value=decide, **self.where)
-        again = ast.If(test=copy.deepcopy(decide), body=[ast.Continue(**self.where)], orelse=[], **self.where)
+        again = ast.If(test=self.call("retry"), body=[ast.Continue(**self.where)], orelse=[], **self.where)
         attempt = ast.Try(body=[self.retry_copy()], handlers=[self.handler([again])], orelse=[], finalbody=[],
                           **self.where)
         loop = ast.While(test=ast.Constant(value=True, **self.where), body=[attempt, ast.Break(**self.where)], orelse=[],
@@ -180,8 +194,13 @@ class _Handler:
         return ast.If(test=decide, body=[guarded], orelse=[], **self.where)
 
     def retry_copy(self) -> ast.stmt:
-        """The statement again; a `return EXPR` keeps its value for `R.returned(K)` instead."""
-        stmt = copy.deepcopy(self.stmt)
+        """The statement again; a `return EXPR` keeps its value for `R.returned(K)` instead.
+
+        The very same node, not a copy: compile() turns each occurrence of a node into code of
+        its own, and nothing changes the tree after this transform (a statement that is retried
+        is a simple one, holding no body that a later checkpoint rewrites). Copying the nodes
+        was most of the cost of instrumenting a module."""
+        stmt = self.stmt
         if not isinstance(stmt, ast.Return):
             return stmt
         value = stmt.value if stmt.value is not None else ast.Constant(value=None, **self.where)
@@ -191,14 +210,14 @@ class _Handler:
         return ast.Constant(value=value, **self.where)
 
     def call(self, method: str, *extra):
-        func = ast.Attribute(value=self.const(RUNTIME), attr=method, ctx=ast.Load(), **self.where)
-        return ast.Call(func=func, args=[self.const(self.index), *extra], keywords=[], **self.where)
+        func = ast.Attribute(value=self._runtime, attr=method, ctx=_LOAD, **self.where)
+        return ast.Call(func=func, args=[self._key, *extra], keywords=[], **self.where)
 
     def handler(self, body):
-        return ast.ExceptHandler(type=self.const(EXCEPTION), name=None, body=body, **self.where)
+        return ast.ExceptHandler(type=self._exception, name=None, body=body, **self.where)
 
     def reraise(self):
-        return ast.Raise(exc=None, cause=None, **self.where)
+        return self._raise
 
     def raise_if(self, condition):
         return ast.If(test=condition, body=[self.reraise()], orelse=[], **self.where)

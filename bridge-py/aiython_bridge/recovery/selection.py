@@ -73,9 +73,13 @@ def index_statements(tree: ast.Module) -> list[Site]:
 def protected_ranges(tree: ast.Module) -> list[list[int]]:
     """[start, end] line ranges of user try and with bodies, merged and sorted."""
     ranges = []
-    for node in ast.walk(tree):
+    pending = list(tree.body)
+    while pending:  # statements only: a try or with is never inside an expression
+        node = pending.pop()
         if isinstance(node, _PROTECTING) and node.body:
             ranges.append([node.body[0].lineno, max(s.end_lineno or s.lineno for s in node.body)])
+        for inner, _ in bodies(node):
+            pending.extend(inner)
     ranges.sort()
     merged: list[list[int]] = []
     for start, end in ranges:
@@ -140,22 +144,22 @@ def single_target(node) -> str | None:
     return None
 
 
-def annotation_of(name: str, site: Site) -> str | None:
+def annotation_of(name: str, site: Site, scopes: dict | None = None) -> str | None:
     """The annotation of `name` for the statement (SPEC §3.2): its own, else the latest one
     before it in its scope — an annotated assignment `name: T …`, or the enclosing function's
-    parameter `name: T`."""
+    parameter `name: T`. `scopes` keeps each scope's annotations between calls (one dict per tree)."""
     if isinstance(site.node, ast.AnnAssign):
         return ast.unparse(site.node.annotation)
     here = (site.node.lineno, site.node.col_offset)
     found = None
-    for position, annotation in _scope_annotations(name, site.scope_node):
+    for position, annotation in _scope_annotations(name, site.scope_node, {} if scopes is None else scopes):
         if position >= here:
             break
         found = annotation
     return ast.unparse(found) if found is not None else None
 
 
-def _scope_annotations(name: str, scope_node):
+def _scope_annotations(name: str, scope_node, scopes: dict):
     """((line, column), annotation node) of `name` in the scope, in source order."""
     if isinstance(scope_node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         arguments = scope_node.args
@@ -163,17 +167,26 @@ def _scope_annotations(name: str, scope_node):
         for argument in every:
             if argument is not None and argument.arg == name and argument.annotation is not None:
                 yield (scope_node.lineno, scope_node.col_offset), argument.annotation
-    found = []
+    by_name = scopes.get(id(scope_node))
+    if by_name is None:
+        by_name = scopes[id(scope_node)] = _annotated_names(scope_node)
+    yield from by_name.get(name, ())
+
+
+def _annotated_names(scope_node) -> dict:
+    """name → [((line, column), annotation node)] of the scope's annotated assignments, sorted."""
+    found: dict = {}
     pending = list(scope_node.body)
     while pending:
         node = pending.pop()
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.simple
-                and node.target.id == name):
-            found.append(((node.lineno, node.col_offset), node.annotation))
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.simple:
+            found.setdefault(node.target.id, []).append(((node.lineno, node.col_offset), node.annotation))
         if not isinstance(node, _SCOPES):
             for inner, _ in bodies(node):
                 pending.extend(inner)
-    yield from sorted(found, key=lambda item: item[0])
+    for entries in found.values():
+        entries.sort(key=lambda item: item[0])
+    return found
 
 
 def suitable(site: Site, *, entry: bool) -> bool:
@@ -195,6 +208,7 @@ def select_checkpoints(tree: ast.Module, source: str, *, entry: bool, name: str 
     """
     columns = Columns(source)
     table = []
+    scopes: dict = {}
     for site in index_statements(tree):
         node = site.node
         if not suitable(site, entry=entry) or _is_runtime_call(node, runtime_name):
@@ -203,7 +217,7 @@ def select_checkpoints(tree: ast.Module, source: str, *, entry: bool, name: str 
         target = None if compound else single_target(node)
         table.append({
             "id": f"{name}:c{len(table) + 1}", "span": columns.span(node), "statement": columns.segment(node),
-            "target": target, "annotation": annotation_of(target, site) if target else None,
+            "target": target, "annotation": annotation_of(target, site, scopes) if target else None,
             "retry_allowed": not compound, "compound": compound,
         })
     return table

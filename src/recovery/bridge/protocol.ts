@@ -39,6 +39,17 @@ export interface RunOptions {
   project_root: string;
   /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */
   context_values: boolean;
+  /** The preparation cache (SPEC §4.1), or null when it is off (`cache = false`, AIYTHON_NO_CACHE). */
+  cache: PreparationCacheOptions | null;
+}
+
+/** `cache` of RunOptions: where prepared sources are kept, what keys them, the size bound. */
+export interface PreparationCacheOptions {
+  /** Absolute folder: the project's `.aiython/cache`. */
+  dir: string;
+  /** aiython's version and build fingerprint, part of every key. */
+  version: string;
+  max_bytes: number;
 }
 
 /** `error` of a failed request or op: `type` names the failure (see docs/protocol.md). */

@@ -1,0 +1,174 @@
+"""The code the bridge runs for a source (SPEC §4.1), the preparation cache consulted first.
+
+`entry_code` (the entry program) and `module_code` (an imported project module) look the source
+up in the run's PreparationCache (cache.py) and, on a hit, only bind the stored code to this
+process's runtimes (program_code.Compiled.bind): no parse, no plan, no compile. On a miss they
+build it as before, and store it:
+- a source CPython parses gets the checkpoints the bridge selects itself (recovery/selection.py)
+  when a model is configured;
+- a source that does not parse is planned by the host (`plan_for(text)`: the host's Plan, or
+  None), so that a second run of an unchanged program with AI blocks never asks the host, which
+  never loads the frontend or tree-sitter.
+None from a builder means the source is not ours to prepare: the caller compiles it as CPython
+would (and gets CPython's error).
+
+Warnings: CPython compiles a script on every run, so an entry program whose compile warns
+(Compiled.warns) is compiled again on a hit for its warnings, exactly as python3 shows them. An
+imported module's warnings are CPython's own loader's (import_hook.ProjectLoader), hit or miss.
+
+The cache is the run's `options["cache"]` (`{dir, version, max_bytes}` or null: off).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from aiython_bridge import modules, program_code
+from aiython_bridge.preparation.cache import PreparationCache
+
+FORMAT = 1  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
+_caches: dict[tuple, PreparationCache] = {}
+
+
+def cache_for(options: dict) -> PreparationCache | None:
+    """The process's cache for these run options, or None when the cache is off."""
+    settings = options.get("cache")
+    if not isinstance(settings, dict) or not settings.get("dir"):
+        return None
+    ident = (settings["dir"], str(settings.get("version")), int(settings.get("max_bytes") or 0))
+    cache = _caches.get(ident)
+    if cache is None:
+        cache = _caches[ident] = PreparationCache(ident[0], version=ident[1], max_bytes=ident[2])
+    return cache
+
+
+def entry_code(server, options: dict, data, filename: str, plan_for):
+    """The entry program's code (`data` its bytes, or the text of -c), or None: not ours."""
+    raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+    return _code(server, options, raw, filename, entry=True, build=lambda text: _build(text, filename, options, True, plan_for),
+                 text_of=lambda: data if isinstance(data, str) else _decode(data))
+
+
+def module_code(server, options: dict, data: bytes, path: str, plan_for):
+    """An imported project module's code, or None: not ours."""
+    return _code(server, options, data, path, entry=False, build=lambda text: _build(text, path, options, False, plan_for),
+                 text_of=lambda: _decode(data))
+
+
+def _code(server, options, raw, filename, *, entry, build, text_of):
+    cache = cache_for(options)
+    configured = bool(options.get("model_configured"))
+    key = cache.key(raw, filename, _variant(entry, configured)) if cache is not None else None
+    compiled = _from_record(cache.load(key)) if cache is not None else None
+    if compiled is not None and entry and compiled.warns:
+        compiled = compiled if _compiles(text_of(), filename) else None  # CPython's own warnings, shown
+    if compiled is None:
+        text = text_of()
+        if text is None:
+            return None
+        compiled = build(text)
+        if compiled is None:
+            return None
+        if cache is not None:
+            cache.store(key, _record(compiled))
+    return _bind(server, options, compiled, filename)
+
+
+def _build(text, filename, options, entry, plan_for):
+    configured = bool(options.get("model_configured"))
+    if configured:
+        compiled = _checkpointed_as_it_is(text, filename, entry)
+        if compiled is not None:
+            return compiled
+    plan = plan_for(text)
+    if plan is None:
+        return None
+    _raise_first_diagnostic(plan, filename, text)
+    source = text if plan.get("rewritten") is None else plan["rewritten"]
+    # The frontend had CPython's parser confirm the rewritten program; a SyntaxError compiling it
+    # is one CPython raises after parsing ('return' outside function…): the program's own.
+    return program_code.compile_unbound_quietly(source, filename, plan, checkpoints=configured, entry=entry)
+
+
+def _checkpointed_as_it_is(text, filename, entry):
+    """The Compiled of a source CPython parses, with the checkpoints the bridge selects; None
+    when it does not parse. The entry program is compiled as it is first: CPython's warnings,
+    shown once, as python3 shows them (a module's are its loader's)."""
+    if entry and not _compiles(text, filename):
+        return None
+    try:
+        tree, warned = program_code.parse_quietly(text, filename)
+    except (SyntaxError, ValueError):
+        return None
+    selection = modules.load("aiython_bridge.recovery.selection")
+    plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=entry, name=display_name(filename))}
+    return program_code.compile_unbound_quietly(text, filename, plan, checkpoints=True, entry=entry, tree=tree, warns=warned)
+
+
+def _bind(server, options, compiled, filename):
+    blocks = None
+    if compiled.blocks:
+        blocks = modules.load("aiython_bridge.runtime").Runtime(server, {"blocks": compiled.blocks}, options)
+    checkpoints = None
+    if compiled.checkpoints and options.get("model_configured"):
+        checkpoints = modules.load("aiython_bridge.recovery.sources").runtime_for(server, options)
+    return compiled.bind(blocks=blocks, checkpoints=checkpoints, filename=filename)
+
+
+def _compiles(text, filename) -> bool:
+    try:
+        compile(text, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def display_name(filename: str) -> str:
+    """The name ids use: a file's base name, or `<string>` / `<stdin>` (as the frontend's)."""
+    return filename if filename.startswith("<") else os.path.basename(filename)
+
+
+def _variant(entry: bool, configured: bool) -> str:
+    return "%s:%s:O%d:%d" % ("entry" if entry else "module", "checkpoints" if configured else "plain", sys.flags.optimize, FORMAT)
+
+
+def _record(compiled):
+    return (compiled.code, compiled.checkpoints, compiled.ranges, compiled.blocks, compiled.warns)
+
+
+def _from_record(record):
+    """A Compiled from a payload, or None unless it has exactly the shape _record gives."""
+    if type(record) is not tuple or len(record) != 5:
+        return None
+    code, checkpoints, ranges, blocks, warns = record
+    if type(code) is not _CODE or type(checkpoints) is not list or type(ranges) is not list:
+        return None
+    if type(blocks) is not list or type(warns) is not bool:
+        return None
+    if not all(type(item) is dict for item in checkpoints + blocks):
+        return None
+    return program_code.Compiled(code, checkpoints, ranges, blocks, warns)
+
+
+_CODE = type(_compiles.__code__)
+
+
+def _decode(data: bytes):
+    from importlib.util import decode_source
+
+    try:
+        return decode_source(data)
+    except (SyntaxError, UnicodeDecodeError):
+        return None  # CPython's compile reports the bad encoding
+
+
+def _raise_first_diagnostic(plan, path, text) -> None:
+    diagnostics = plan.get("diagnostics") or []
+    if not diagnostics:
+        return
+    first = diagnostics[0]
+    line = int(first.get("line") or 1)
+    lines = text.splitlines()
+    source_line = lines[line - 1] if 0 < line <= len(lines) else None
+    raise SyntaxError(str(first.get("message")), (path, line, int(first.get("column") or 0) + 1, source_line))

@@ -139,3 +139,39 @@ test("indexing a folder of notes, then semantic search finds the nearest one", a
   assert.equal(ran.stdout, "notes/tea.md 2 float\n");
   assert.equal(seen[0].result.steps.i.status, "ok");
 });
+
+test("a plan whose steps need a permission the profile lacks is refused naming both", async () => {
+  const fakes = await startCapabilityFakes();
+  const steps = [embed("v", "text"), { id: "g", capability: "image_generation", params: { prompt: "a fox" } }];
+  const model = await startPlanModel({ "draw it": [runPlan(steps), finishLiteral(() => "after")] });
+  try {
+    const toml = capabilityConfig(fakes.url, model.url, ["embedding", "image_generation"]).replace("version = 3\n", 'version = 3\npermissions = ["read_asset", "read_code", "network"]\n');
+    const root = tempProject({ "aiython.toml": toml, "p.py": "x = draw it\nprint(x)\n" });
+    const ran = await aiython(["p.py"], { cwd: root, env: env() });
+    assert.equal(ran.stdout, "after\n", ran.stderr);
+    assert.match(model.seen[0].message, /step "g" needs the generate_file permission, which profile "default" does not grant/);
+    assert.equal(fakes.requests.length, 0);
+  } finally {
+    await Promise.all([fakes.close(), model.close()]);
+  }
+});
+
+test("a route answering 429 falls through to the next route of the capability", async () => {
+  const busy = await startCapabilityFakes({ status: { "/v1/rerank": 429 } });
+  const spare = await startCapabilityFakes();
+  const steps = [{ id: "r", capability: "reranking", params: { query: "ripe banana", documents: ["an apple", "a ripe banana"] } }];
+  const model = await startPlanModel({ "rank it": [runPlan(steps), finishWith("r")] });
+  try {
+    const toml = `version = 3\nmodel = { model = "stand-in", api_base = "${model.url}" }\n\n[capabilities.reranking]\n` +
+      `model = [{ model = "busy-rerank", api_base = "${busy.url}" }, { model = "spare-rerank", api_base = "${spare.url}" }]\n`;
+    const root = tempProject({ "aiython.toml": toml, "p.py": "x = rank it\nprint(x[0]['text'])\n" });
+    const ran = await aiython(["p.py"], { cwd: root, env: env() });
+    assert.equal(ran.stderr, "");
+    assert.equal(ran.stdout, "a ripe banana\n");
+    assert.ok(busy.count("/v1/rerank") >= 1);
+    assert.equal(spare.count("/v1/rerank"), 1);
+    assert.equal(spare.requests[0].json.model, "spare-rerank");
+  } finally {
+    await Promise.all([busy.close(), spare.close(), model.close()]);
+  }
+});

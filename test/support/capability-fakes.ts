@@ -12,7 +12,8 @@
 //   POST /v1/videos, GET /v1/videos/{id}[/content]   a job API; jobs stay in_progress while
 //                                   `holdVideos` is set, then complete on the next poll
 // Each request is recorded with when it arrived and when it was answered; `delayMs` per path
-// holds answers back (two requests in flight at once prove concurrency).
+// holds answers back (two requests in flight at once prove concurrency), `drop` closes the
+// connection unanswered and `status` answers an HTTP error instead.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -35,6 +36,8 @@ export interface FakeOptions {
   chat?: (body: any) => string;
   /** Close the connection without answering, by path (the request arrived; no answer came). */
   drop?: Set<string>;
+  /** Answer with this HTTP status (an OpenAI-style error body, Retry-After: 0), by path. */
+  status?: Record<string, number>;
 }
 
 export interface CapabilityFakes {
@@ -189,6 +192,13 @@ export async function startCapabilityFakes(opts: FakeOptions = {}): Promise<Capa
       return;
     }
     record.answeredAt = Date.now();
+    const status = opts.status?.[path];
+    if (status !== undefined) {
+      const body = Buffer.from(JSON.stringify({ error: { message: `fake status ${status}`, type: "fake_error", code: null } }));
+      res.writeHead(status, { "content-type": "application/json", "content-length": body.length, "retry-after": "0" });
+      res.end(body);
+      return;
+    }
     answer(record, res);
   }
 

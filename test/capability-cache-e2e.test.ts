@@ -22,7 +22,8 @@ async function setUp() {
   const root = tempProject({ "aiython.toml": capabilityConfig(fakes.url, model.url, ["embedding", "reranking"]) + PRICED, "p.py": PROGRAM });
   const run = (args: string[], extra: Record<string, string> = {}) => aiython([...args, "p.py"], { cwd: root, env: cleanEnv({ OPENAI_API_KEY: "sk-cache-test", ...extra }) });
   const chats = () => model.model.requests.filter((r) => r.path.endsWith("/chat/completions")).length;
-  return { fakes, model, run, chats, close: () => Promise.all([fakes.close(), model.close()]) };
+  const aiythonIn = (args: string[]) => aiython(args, { cwd: root, env: cleanEnv() });
+  return { fakes, model, run, chats, aiythonIn, close: () => Promise.all([fakes.close(), model.close()]) };
 }
 
 test("a cached step is not requested again by a second run", async () => {
@@ -63,7 +64,7 @@ test("a replayed capability run makes no request and prints the same", async () 
   }
 });
 
-test("--stats counts capability calls, cached answers and their cost", async () => {
+test("--stats counts capability calls, cached answers and their cost; the journal keeps them", async () => {
   const t = await setUp();
   try {
     const stat = (ran: { stderr: string }) => JSON.parse(/^aiython stats: (.*)$/m.exec(ran.stderr)![1]).invocations[0].capabilities;
@@ -77,6 +78,11 @@ test("--stats counts capability calls, cached answers and their cost", async () 
     assert.equal(second.calls, 0);
     assert.equal(second.cached, 2);
     assert.equal(second.cost_usd, null);
+    const shown = await t.aiythonIn(["runs", "show", "1", "--json"]);
+    assert.equal(shown.exitCode, 0, shown.stderr);
+    const journaled = JSON.parse(shown.stdout).invocations[0].capabilities;
+    assert.equal(journaled.calls, 2, "the journal did not keep the run's capability calls");
+    assert.deepEqual(journaled.counts, { embedding: 1, reranking: 1 });
   } finally {
     await t.close();
   }

@@ -1,22 +1,37 @@
 // `npm run demo [-- SCRIPT]`: starts the stand-in model on 127.0.0.1 and runs examples/tickets.py
 // (or SCRIPT) with the built CLI against it, exactly as a user would with a real
-// OpenAI-compatible server.
+// OpenAI-compatible server. A script that needs capability routes (its header names a
+// `[capabilities.…]` table, as examples/notes_search.py and examples/transcribe.py do) runs in a
+// fresh project folder holding a copy of examples/ and an aiython.toml that routes every
+// capability to loopback fakes of the endpoints (demo-project.ts).
 
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { capabilityProject } from "./demo-project.js";
 import { startStandInModel } from "./stand-in-model.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const model = await startStandInModel();
+const script = path.resolve(process.argv[2] ?? path.join(root, "examples", "tickets.py"));
 process.stderr.write(`demo: stand-in model at ${model.url}\n`);
-process.stderr.write(`demo: AIYTHON_MODEL=openai/stand-in OPENAI_BASE_URL=<that url> bin/aiython ${process.argv[2] ?? "examples/tickets.py"}\n`);
 const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "openai/stand-in", OPENAI_BASE_URL: model.url };
 delete env.OPENAI_API_KEY;
-const script = process.argv[2] ?? path.join(root, "examples", "tickets.py");
-const child = spawn(path.join(root, "bin", "aiython"), [script], { stdio: "inherit", env });
+
+const needsCapabilities = fs.readFileSync(script, "utf8").includes("[capabilities.");
+const project = needsCapabilities ? await capabilityProject(script, model.url) : null;
+if (project) {
+  delete env.AIYTHON_MODEL;
+  delete env.OPENAI_BASE_URL;
+  process.stderr.write(`demo: capability fakes at ${project.fakesUrl}; project ${project.dir} (its aiython.toml routes to them)\n`);
+}
+const args = project ? [path.basename(script)] : [script];
+process.stderr.write(`demo: bin/aiython ${project ? args[0] : process.argv[2] ?? "examples/tickets.py"}\n`);
+const child = spawn(path.join(root, "bin", "aiython"), args, { stdio: "inherit", env, cwd: project?.dir ?? process.cwd() });
 child.on("close", async (code, signal) => {
   await model.close();
-  process.stderr.write(`demo: ${model.requests.length} model requests\n`);
+  await project?.close();
+  process.stderr.write(`demo: ${model.requests.length} model requests${project ? `, ${project.requests()} capability requests` : ""}\n`);
   process.exitCode = code ?? (signal ? 1 : 0);
 });

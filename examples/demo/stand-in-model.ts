@@ -1,10 +1,12 @@
 // A rule-based stand-in for a real model, so that `npm run demo` shows examples/tickets.py end
 // to end on a machine with no network and no API key. It speaks the OpenAI-compatible protocol
 // through the test suite's loopback server and knows exactly two instructions of the tickets
-// example and one recovery decision (skip the failing statement, for examples/recovery.py);
+// example, one recovery decision (skip the failing statement, for examples/recovery.py) and
+// the plans of the capability examples (stand-in-plans.ts);
 // anything else gets an `error` outcome saying so. It is not a model.
 
 import { finishCall, startLoopbackModel, toolCall, type ScriptedReply } from "../../test/support/loopback-model.js";
+import { planReply } from "./stand-in-plans.js";
 
 interface Related {
   name: string;
@@ -20,11 +22,14 @@ function request(body: { messages: { role: string; content: string | null }[] })
     statement: String(stable.statement ?? ""),
     related: (live.related_objects ?? []) as Related[],
     rounds: body.messages.filter((m) => m.role === "tool").length,
+    lastTool: body.messages.at(-1)?.role === "tool" ? (body.messages.at(-1)?.content ?? null) : null,
   };
 }
 
 export function standInReply(body: { messages: { role: string; content: string | null }[] }): ScriptedReply {
-  const { statement, related, rounds, mode } = request(body);
+  const { statement, related, rounds, mode, lastTool } = request(body);
+  const planned = mode === "syntax" ? planReply(statement, lastTool) : null;
+  if (planned) return planned;
   if (mode === "recovery") {
     // examples/recovery.py: a record without a readable age is skipped (the statement counts as done).
     return { toolCalls: [toolCall("recover", { action: "complete", explanation: "skipped a record without a readable age" })] };

@@ -53,6 +53,10 @@ async function subcommand(command: { name: string; args: string[] }, options: Cl
       const { runRunsCommand } = await import("./commands/runs.js");
       return runRunsCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config });
     }
+    case "jobs": {
+      const { runJobsCommand } = await import("./commands/jobs.js");
+      return runJobsCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config, profile: options.profile });
+    }
     default:
       throw new UsageError(`'aiython ${command.name}' is not available yet in this version`);
   }

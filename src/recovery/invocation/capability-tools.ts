@@ -151,7 +151,8 @@ async function held(outcomes: StepOutcome[], ctx: CapabilityCallContext): Promis
       const { status, ...rest } = outcome;
       return { step: { status, ...rest } };
     }
-    const flags = { ...(outcome.cached ? { cached: true } : {}), ...(outcome.reused ? { reused: true } : {}), ...(outcome.replayed ? { replayed: true } : {}) };
-    return { step: { status: "ok", result: descriptors[next++], ...flags } };
+    // Where an answer came from (the cache, the journal) is not shown: a --replay must send the
+    // model the very conversation that was recorded, or its next request has no recorded answer.
+    return { step: { status: "ok", result: descriptors[next++], ...(outcome.reused ? { reused: true } : {}) } };
   });
 }

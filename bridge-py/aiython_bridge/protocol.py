@@ -62,7 +62,7 @@ PAYLOADS = {
     "ErrorInfo": ("type", "message"),
 }
 
-# op -> its arguments (the terminal ops: finish, recover, fail)
+# op -> its arguments (the terminal ops: finish, recover, fail; the host's own: fail, restrict)
 OPS = {
     "evaluate": ("code", "result_id?", "call_id"),
     "execute": ("code", "call_id"),
@@ -74,6 +74,7 @@ OPS = {
     "finish": ("outcome", "call_id", "raw_arguments"),
     "recover": ("action", "outcome?", "explanation?", "call_id", "raw_arguments"),
     "fail": ("reason",),
+    "restrict": ("denied",),
 }
 
 _REQUIRED = {kind: tuple(f for f in fields if not f.endswith("?")) for kind, (_, fields) in MESSAGES.items()}

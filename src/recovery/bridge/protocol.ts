@@ -140,6 +140,8 @@ export interface OpArguments {
   recover: { action: RecoverAction; outcome?: Outcome; explanation?: string; call_id: string; raw_arguments: string };
   /** Terminal, the host's own: the invocation failed. */
   fail: { reason: string };
+  /** The host's own: permissions the profile does not grant that the bridge enforces (SPEC §9). */
+  restrict: { denied: string[] };
 }
 
 export type OpName = keyof OpArguments;
@@ -156,6 +158,7 @@ export interface OpValues {
   finish: { ok: true };
   recover: { ok: true };
   fail: { ok: true };
+  restrict: { ok: true };
 }
 
 /** The answer to one op, as the orchestrator sees it. */

@@ -15,6 +15,9 @@ import warnings
 from aiython_bridge import code_constants, modules
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
+# file name -> the rewritten source it runs (files with AI blocks): their original text does not
+# parse, and frameops/typed_names.py reads annotations from the text that does.
+REWRITTEN = {}
 
 
 def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None):
@@ -23,6 +26,8 @@ def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, 
     answered by `checkpoints` (the process's recovery CheckpointRuntime), if given."""
     if tree is None:
         tree = ast.parse(text, filename)
+    if plan.get("rewritten"):
+        REWRITTEN[filename] = text
     mapping = {}
     if blocks is not None and plan.get("blocks"):
         _point_blocks_at_placeholder(tree, plan["runtimeName"])

@@ -25,7 +25,7 @@ export type RecoverAction = "complete" | "retry" | "reraise";
 
 export type InvocationEnd =
   | { status: "finished"; action?: RecoverAction }
-  | { status: "failed"; reason: string; missing_capability?: string };
+  | { status: "failed"; reason: string; missing_capability?: string; permission?: string };
 
 /** One invocation as the run keeps it: where it was, what it counted, how it ended. */
 export interface InvocationRecord {

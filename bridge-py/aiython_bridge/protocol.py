@@ -45,7 +45,7 @@ MESSAGES = {
 
 # payload name (as docs/protocol.md titles it) -> fields
 PAYLOADS = {
-    "RunOptions": ("model_configured", "inspect", "project_root", "context_values"),
+    "RunOptions": ("model_configured", "inspect", "project_root", "context_values", "memory_limit?"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
         "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?",

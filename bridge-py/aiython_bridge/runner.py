@@ -153,6 +153,8 @@ def start_program(server, prepared):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)
+    if prepared.options.get("memory_limit"):
+        _limit_memory(prepared.options["memory_limit"])
     if prepared.syntax_error is not None:
         return functools.partial(_raise, prepared.syntax_error.with_traceback(None))
     if prepared.module is not None:
@@ -164,6 +166,21 @@ def start_program(server, prepared):
 
 def _raise(exc):
     raise exc
+
+
+def _limit_memory(megabytes):
+    """`--memory-limit` (SPEC §9): the process's address space (RLIMIT_AS soft limit) capped right
+    before the program starts, after the bridge's own reader thread and channel exist, so an
+    allocation past it raises MemoryError in the program as under `ulimit -v`. The hard limit is
+    kept; `resource` leaves sys.modules again unless the program could already see it."""
+    had = "resource" in sys.modules
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    wanted = megabytes * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
+    if not had:
+        sys.modules.pop("resource", None)
 
 
 class ProgramContext:

@@ -2,7 +2,10 @@
 // options: `aiython script.py` never pays for commander (start-up budget, SPEC §12).
 
 import { Command, CommanderError } from "commander";
+import { CONFIG_BOUNDS } from "../defaults.js";
 import { UsageError } from "../errors.js";
+
+const MEMORY_LIMIT_MIN_MB = CONFIG_BOUNDS.memoryLimitMb.min;
 import { VERSION } from "../version.js";
 
 export interface CliOptions {
@@ -18,6 +21,9 @@ export interface CliOptions {
   i?: boolean;
   explain?: boolean;
   json?: boolean;
+  approve?: boolean;
+  timeLimit?: number;
+  memoryLimit?: number;
 }
 
 function buildCommand(): Command {
@@ -33,6 +39,9 @@ function buildCommand(): Command {
     .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
     .option("--replay", "answer model requests from the journal, offline")
     .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
+    .option("--approve", "ask on the terminal before each model tool call that changes the program's state")
+    .option("--time-limit <seconds>", "end the run after SECONDS (time waiting for the model not counted); exit 124", positiveNumber("--time-limit"))
+    .option("--memory-limit <mb>", "cap the program's address space at MB megabytes (RLIMIT_AS): past it, MemoryError", positiveInteger("--memory-limit"))
     .option("-i", "enter the interactive console after the program")
     .option("--explain", "show AI blocks and checkpoints of PATH; runs nothing")
     .option("--json", "with --explain: print JSON")
@@ -40,6 +49,24 @@ function buildCommand(): Command {
     .helpOption("-h, --help", "show this help")
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, outputError: () => undefined });
+}
+
+function positiveNumber(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} needs a positive number of seconds, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function positiveInteger(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < MEMORY_LIMIT_MIN_MB) {
+      throw new UsageError(`${flag} needs a whole number of megabytes, at least ${MEMORY_LIMIT_MIN_MB}, got ${JSON.stringify(value)}`);
+    }
+    return n;
+  };
 }
 
 /** Parsed options, or null when commander already answered (--help, --version). */

@@ -6,7 +6,7 @@ import { UsageError } from "../errors.js";
 import type { ProgramSpec } from "../run/target.js";
 
 /** Options that take a value as the next argument (`--stats` never does: SPEC §2). */
-const VALUE_OPTIONS = new Set(["--config", "--profile", "--force-profile", "--model", "--python", "--trace"]);
+const VALUE_OPTIONS = new Set(["--config", "--profile", "--force-profile", "--model", "--python", "--trace", "--time-limit", "--memory-limit"]);
 export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs"]);
 
 export interface SplitArgs {

@@ -100,6 +100,8 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     permissions: new Set((pick("permissions")?.value as Permission[] | undefined) ?? CONFIG_DEFAULTS.permissions),
     journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
+    timeLimitSeconds: pick("time_limit")?.value ?? null,
+    memoryLimitMb: pick("memory_limit")?.value ?? null,
     envFile,
     capabilities: { ...(top.capabilities ?? {}), ...(own?.capabilities ?? {}) },
   };

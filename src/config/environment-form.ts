@@ -51,6 +51,8 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     permissions: new Set(CONFIG_DEFAULTS.permissions),
     journal: CONFIG_DEFAULTS.journal,
     maxConcurrency: CONFIG_DEFAULTS.maxConcurrency,
+    timeLimitSeconds: null,
+    memoryLimitMb: null,
     envFile: null,
     capabilities: {},
   };

@@ -45,6 +45,8 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     permissions: PERMISSIONS.filter((p) => profile.permissions.has(p)),
     journal: profile.journal,
     max_concurrency: profile.maxConcurrency,
+    time_limit: profile.timeLimitSeconds,
+    memory_limit: profile.memoryLimitMb,
     env_file: profile.envFile,
     // Only the names: capability tables are validated by SPEC §10 work that has not landed yet.
     capabilities: Object.keys(profile.capabilities),

@@ -55,6 +55,10 @@ export interface ProfileSettings {
   permissions: Set<Permission>;
   journal: boolean;
   maxConcurrency: number;
+  /** `time_limit` (SPEC §9): seconds of the run, model waits excluded; null: none. */
+  timeLimitSeconds: number | null;
+  /** `memory_limit` (SPEC §9): MB of the program's address space; null: none. */
+  memoryLimitMb: number | null;
   /** Absolute path of the dotenv file this profile reads keys from, or null. */
   envFile: string | null;
   /** Capability routes (SPEC §10), merged per capability name; validated only as tables for now. */

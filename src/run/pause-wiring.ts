@@ -6,6 +6,7 @@
 import type { ResolvedConfig } from "../config/index.js";
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import { PauseCoordinator, type InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
+import type { InvocationWiring } from "./invocation-runner.js";
 import type { Observers } from "./observers.js";
 
 export function pauseCoordinator(
@@ -13,11 +14,12 @@ export function pauseCoordinator(
   observers: Observers | null,
   bridge: BridgeProcess,
   onFailure: (error: unknown) => void,
+  rails: Pick<InvocationWiring, "holdClock" | "approve"> = {},
 ): PauseCoordinator {
   let wired: Promise<InvocationRunner> | null = null;
   const runner: InvocationRunner = async (context) => {
     wired ??= Promise.all([import("./invocation-runner.js"), import("../observe/spinner.js")]).then(
-      ([{ makeInvocationRunner }, { Spinner }]) => makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring }),
+      ([{ makeInvocationRunner }, { Spinner }]) => makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring, ...rails }),
     );
     return (await wired)(context);
   };

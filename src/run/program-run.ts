@@ -8,7 +8,7 @@
 import os from "node:os";
 import { loadConfig, profileFor, type ResolvedConfig } from "../config/index.js";
 import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../errors.js";
-import { QUIET_SIGNALS } from "../defaults.js";
+import { KILL_GRACE_MS, QUIET_SIGNALS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
@@ -17,6 +17,11 @@ import { relaySignals } from "../recovery/bridge/signal-relay.js";
 import type { Observers } from "./observers.js";
 import type { RunCommand } from "./run-program.js";
 import { pythonStyleArgv, scriptPathOf } from "./target.js";
+import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
+import { TimeLimit } from "./time-limit.js";
+
+/** Exit status of a run ended by its time limit (SPEC §2). */
+const TIME_LIMIT_STATUS = 124;
 
 export class ProgramRun {
   private problem: RunOutcome | null = null;
@@ -24,6 +29,9 @@ export class ProgramRun {
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
   private readonly clock = new RunClock();
+  private limits: RunLimits = { time: null, memory: null };
+  private timeLimit: TimeLimit | null = null;
+  private killTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly command: RunCommand,
@@ -53,6 +61,7 @@ export class ProgramRun {
         scriptPath: scriptPathOf(this.target), cwd: process.cwd(), configFile: command.configFile,
         profile: command.profile, forceProfile: command.forceProfile, model: command.model, env: command.env,
       });
+      this.limits = runLimits(command, config, config.profiles.get(config.forcedProfile ?? config.defaultProfile));
       // Stats, trace and journal (SPEC §11); loaded only when asked for or when a model is configured.
       if (command.stats || command.traceFile || command.replay || config.modelConfigured) {
         const { startObservers } = await import("./observers.js");
@@ -63,9 +72,15 @@ export class ProgramRun {
       await this.bridge.ended;
       throw error;
     }
+    const time = this.limits.time;
+    if (time) this.timeLimit = new TimeLimit(time.seconds, () => this.timeUp(time));
     if (config.modelConfigured) {
       const { pauseCoordinator } = await import("./pause-wiring.js");
-      this.coordinator = pauseCoordinator(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)));
+      const hold = this.timeLimit ? () => this.timeLimit!.hold() : undefined;
+      this.coordinator = pauseCoordinator(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)), {
+        holdClock: hold,
+        approve: command.approve ?? false,
+      });
     }
     return config;
   }
@@ -83,6 +98,7 @@ export class ProgramRun {
         inspect: command.inspect,
         project_root: config.projectRoot,
         context_values: profile?.contextValues ?? true,
+        ...(this.limits.memory ? { memory_limit: this.limits.memory.mb } : {}),
       },
     };
   }
@@ -97,6 +113,15 @@ export class ProgramRun {
       throw error;
     }
     this.clock.programStarted();
+    this.timeLimit?.start();
+  }
+
+  /** The time limit is reached: the program is ended as by SIGTERM, then SIGKILL (SPEC §2). */
+  private timeUp(limit: NonNullable<RunLimits["time"]>): void {
+    this.problem ??= { kind: "status", status: TIME_LIMIT_STATUS, message: timeLimitMessage(limit) };
+    this.bridge.kill("SIGTERM");
+    this.killTimer = setTimeout(() => this.bridge.kill("SIGKILL"), KILL_GRACE_MS);
+    this.killTimer.unref();
   }
 
   private onMessage(message: BridgeMessage): void {
@@ -138,6 +163,8 @@ export class ProgramRun {
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
+    this.timeLimit?.dispose();
+    if (this.killTimer) clearTimeout(this.killTimer);
     this.coordinator?.cancelAll();
     await this.coordinator?.settled();
     const outcome = this.problem ?? outcomeOf(end, relayed);

@@ -24,6 +24,10 @@ export interface RunCommand {
   traceFile?: string | null;
   replay?: boolean;
   journal?: boolean;
+  /** SPEC §9: --approve, --time-limit SECONDS, --memory-limit MB (the flags win over the config keys). */
+  approve?: boolean;
+  timeLimit?: number;
+  memoryLimit?: number;
 }
 
 export async function runProgram(command: RunCommand, started?: BridgeProcess): Promise<RunOutcome> {

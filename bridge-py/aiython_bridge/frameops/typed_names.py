@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from .. import contracts, pycompat
+from .. import contracts, program_code, pycompat
 from ..errors import TypeContractError, UnsupportedAnnotation
 
 _EMPTY = object()
@@ -26,8 +26,6 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _source_of(filename: str, frame) -> str | None:
-    from .. import program_code
-
     text = program_code.REWRITTEN.get(filename)
     if text is not None:
         return text

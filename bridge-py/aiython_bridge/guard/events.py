@@ -10,6 +10,8 @@ and returns a Refusal, or None to let the action happen:
   `os.fork`, `os.forkpty`, `pty.spawn`, `os.startfile`: always refused.
 multiprocessing's spawn and forkserver start methods start interpreters through
 _posixsubprocess, which raises no audit event; its fork method raises `os.fork`.
+Nothing here imports at run time: the bridge's modules are out of sys.modules while the program
+runs (modules.py).
 """
 
 from __future__ import annotations
@@ -21,10 +23,15 @@ from . import protected
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 
-def _refusal(kind, message):
-    from .hook import Refusal
+class Refusal:
+    """One refused action: `kind` is "source", "process" or "permission" (write_filesystem)."""
 
-    return Refusal(kind, message)
+    def __init__(self, kind: str, message: str):
+        self.kind = kind
+        self.message = message
+
+
+_refusal = Refusal
 
 
 def _writes(mode, flags) -> bool:

@@ -13,7 +13,7 @@ import _thread
 import sys
 
 from ..errors import GuardError
-from .events import CHECKS
+from .events import CHECKS, Refusal
 
 _watches: dict[int, "Watch"] = {}
 _installed = [False]
@@ -24,14 +24,6 @@ PROBE_EVENT = "aiython.guard.probe"
 
 class GuardUnavailable(Exception):
     """The hook could not be installed (another audit hook refused it); tools must not run."""
-
-
-class Refusal:
-    """One refused action: `kind` is "source", "process" or "permission" (write_filesystem)."""
-
-    def __init__(self, kind: str, message: str):
-        self.kind = kind
-        self.message = message
 
 
 class Watch:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 
 from .. import paths
 
@@ -99,8 +100,6 @@ def _folder_reason(watch, folder: str) -> str | None:
 def _module_files(watch) -> frozenset[str]:
     """Real paths of the files of the project's loaded modules (computed once per operation)."""
     if watch.module_files is None:
-        import types
-
         found = set()
         for module in list(sys.modules.values()):
             if not isinstance(module, types.ModuleType):

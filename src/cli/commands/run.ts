@@ -33,5 +33,8 @@ export async function runCommand(split: SplitArgs, options: CliOptions, early: B
     traceFile: options.trace ?? null,
     replay: Boolean(options.replay),
     journal: options.journal !== false,
+    approve: Boolean(options.approve),
+    timeLimit: options.timeLimit,
+    memoryLimit: options.memoryLimit,
   }, early);
 }

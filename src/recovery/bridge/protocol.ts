@@ -37,6 +37,8 @@ export interface RunOptions {
   project_root: string;
   /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */
   context_values: boolean;
+  /** MB of address space for the program's process (`--memory-limit`, SPEC §9); absent: no limit. */
+  memory_limit?: number;
 }
 
 /** `error` of a failed request or op: `type` names the failure (see docs/protocol.md). */

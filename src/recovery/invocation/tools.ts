@@ -11,8 +11,9 @@ import type { ToolSpec } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "../../defaults.js";
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
+import { CODE_TOOL_DESCRIPTIONS, CODE_TOOL_NAMES, READ_CODE_PERMISSION, codeToolParameters, isCodeTool } from "./code-tools.js";
 
-export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover"] as const;
+export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover", ...CODE_TOOL_NAMES] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const RECOVER_ACTIONS = ["complete", "retry", "reraise"] as const;
@@ -31,10 +32,15 @@ export function producesValue(name: ToolName): boolean {
   return name === "evaluate" || name === "get_binding";
 }
 
-export type ToolContext = OutcomeContext;
+export type ToolContext = OutcomeContext & { readCode?: boolean };
 
 export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>): ToolContext {
-  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION) };
+  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), readCode: permissions.has(READ_CODE_PERMISSION) };
+}
+
+/** Tools the host serves itself (not frame operations). */
+export function isHostTool(name: ToolName): boolean {
+  return isCodeTool(name);
 }
 
 /** Why a known tool is not offered to this pause, or null when it is. */
@@ -45,6 +51,7 @@ export function unavailableReason(name: ToolName, ctx: ToolContext): string | nu
   if ((name === "evaluate" || name === "execute") && !ctx.executeCode) {
     return `tool "${name}" needs the execute_code permission, which is not granted (permissions in aiython.toml)`;
   }
+  if (isCodeTool(name) && !ctx.readCode) return `tool "${name}" needs the read_code permission, which is not granted (permissions in aiython.toml)`;
   return null;
 }
 
@@ -92,9 +99,11 @@ const DESCRIPTIONS: Record<ToolName, string> = {
   frames: "Traceback project frames with their locals.",
   finish: "Terminal: the AI block's outcome.",
   recover: "Terminal: decide the failed statement.",
+  ...CODE_TOOL_DESCRIPTIONS,
 };
 
 function parameters(name: ToolName, v: Variant): Schema {
+  if (isCodeTool(name)) return codeToolParameters(name);
   switch (name) {
     case "evaluate":
       return object({ code: str(), result_id: resultId }, ["code"]);

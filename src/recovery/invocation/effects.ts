@@ -1,0 +1,23 @@
+// Which tool calls change the program's state (SPEC §9 `--approve`): `execute`, `set_binding`,
+// and a `recover` that retries the statement or binds a value to its target. The approval port
+// (ports.ts) is asked before each of them runs; a refusal is the tool error DENIED_BY_USER, which
+// the model may work around.
+
+import type { ParsedCall } from "./batch-validation.js";
+import type { ToolResult } from "./prompt.js";
+
+export function hasEffects(call: Pick<ParsedCall, "name" | "args">): boolean {
+  switch (call.name) {
+    case "execute":
+    case "set_binding":
+      return true;
+    case "recover": {
+      const outcome = call.args.outcome as { kind?: string } | undefined;
+      return call.args.action === "retry" || (call.args.action === "complete" && outcome !== undefined && outcome.kind !== "none");
+    }
+    default:
+      return false;
+  }
+}
+
+export const DENIED_BY_USER: ToolResult & { status: "error" } = { status: "error", error: "ApprovalDenied", message: "denied by the user" };

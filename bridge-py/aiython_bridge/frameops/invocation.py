@@ -241,8 +241,8 @@ class Invocation:
         problems = typed.restore_violations(before) if before is not None else []
         if problems:
             also = f" (the code also raised {failure.error_type}: {failure.message})" if failure is not None else ""
-            raise ToolError("TypeContractError", f"{tool} left a typed name with a value of the wrong type: "
-                            + "; ".join(problems) + also)
+            what = "a typed name with a value" if len(problems) == 1 else "typed names with values"
+            raise ToolError("TypeContractError", f"{tool} left {what} of the wrong type: " + "; ".join(problems) + also)
         if failure is not None:
             raise failure
         return value

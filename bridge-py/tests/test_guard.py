@@ -204,5 +204,28 @@ class SourceGuard(unittest.TestCase):
         self.assertEqual(results, ["wrote"])
 
 
+    def test_a_program_hook_that_refuses_new_hooks_keeps_every_tool_from_running(self):
+        import subprocess
+
+        code = f"""
+import sys
+def refuse(event, args):
+    if event == "sys.addaudithook":
+        raise RuntimeError("no more hooks")
+sys.addaudithook(refuse)
+from tests.test_guard import _Server
+from aiython_bridge import pauses
+server = _Server()
+info = {{"id": "m:1", "span": {{"line": 1, "column": 0, "end_line": 1, "end_column": 1}}, "statement": "x"}}
+pause = pauses.Pause(server, info, sys._getframe(), {{"project_root": {self.root!r}}})
+pause.handle({{"type": "op", "pause": pause.id, "id": "t", "op": "execute", "args": {{"code": "open({self.main!r}, 'w')", "call_id": "c"}}}})
+print(server.sent[0]["error"]["type"])
+"""
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        out = subprocess.run([sys.executable, "-c", code], cwd=here, capture_output=True, text=True)
+        self.assertEqual(out.stdout.strip(), "GuardUnavailable", out.stderr)
+        self.assertUnchanged()
+
+
 if __name__ == "__main__":
     unittest.main()

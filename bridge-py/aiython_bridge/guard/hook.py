@@ -13,12 +13,11 @@ import _thread
 import sys
 
 from ..errors import GuardError
-from .events import CHECKS, Refusal
+from .events import CHECKS as _EVENT_CHECKS, Refusal
 
 _watches: dict[int, "Watch"] = {}
 _installed = [False]
 _install_lock = _thread.allocate_lock()
-_probe: list[list] = []  # install()'s check that the hook was really added
 PROBE_EVENT = "aiython.guard.probe"
 
 
@@ -37,6 +36,7 @@ class Watch:
         self.refusals: list[Refusal] = []
         self.busy = False
         self.module_files: frozenset[str] | None = None
+        self.probed = False
 
 
 class _Watching:
@@ -75,22 +75,30 @@ def install() -> None:
 
 def _add_hook() -> None:
     sys.addaudithook(_hook)
-    # An existing hook may refuse new hooks (sys.addaudithook then adds nothing, silently).
-    seen = []
-    _probe.append(seen)
+    # An existing hook may refuse new hooks (sys.addaudithook then adds nothing, silently): the
+    # probe event reaches our hook only if it was added, and only on a watched thread.
+    probe = Watch(None)
+    ident = _thread.get_ident()
+    _watches[ident] = probe
     try:
         sys.audit(PROBE_EVENT)
     finally:
-        _probe.remove(seen)
-    if not seen:
+        del _watches[ident]
+    if not probe.probed:
         raise GuardUnavailable("the program's own audit hook refused the source guard, so no tool can run safely")
     _installed[0] = True
 
 
-def _hook(event, args, _watches=_watches, _get_ident=_thread.get_ident, _checks=CHECKS, _probe=_probe):
-    if not _watches:
-        if _probe and event == PROBE_EVENT:
-            _probe[-1].append(True)
+def _probed(watch, args):
+    watch.probed = True
+    return None
+
+
+CHECKS = {**_EVENT_CHECKS, PROBE_EVENT: _probed}
+
+
+def _hook(event, args, _watches=_watches, _get_ident=_thread.get_ident, _checks=CHECKS):
+    if not _watches:  # no tool runs anywhere: the only work the program's own events cost
         return
     check = _checks.get(event)
     if check is None:

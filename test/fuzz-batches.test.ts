@@ -44,7 +44,7 @@ const argumentsFor: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   finish: fc.record({ outcome, extra: text }, { requiredKeys: [] }),
   recover: fc.record({ action: fc.constantFrom("complete", "retry", "reraise", "skip"), outcome, explanation: text }, { requiredKeys: [] }),
   read_code: fc.record({ path: text, start_line: fc.integer({ min: -1, max: 9 }) }, { requiredKeys: [] }),
-  search_code: fc.record({ text, case_sensitive: fc.boolean() }, { requiredKeys: [] }),
+  search_code: fc.record({ text, path: text }, { requiredKeys: [] }),
   list_code_files: fc.record({ path: text }, { requiredKeys: [] }),
 };
 const name = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...TOOL_NAMES) }, { weight: 1, arbitrary: fc.constantFrom("unknown", "", "Finish", "run_plan") });

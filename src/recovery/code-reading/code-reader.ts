@@ -2,7 +2,7 @@
 // for the tool loop). Each answers a bounded result with a `truncated` flag, or a tool error
 // (`PathRefused`, `NotText`, `TooLarge`) that says what was wrong and what is allowed:
 //   read_code {path, start_line?, end_line?} → {path, start_line, end_line, total_lines, text, truncated}
-//   search_code {text, path?, case_sensitive?} → {matches: [{path, line, text}], files_searched, truncated}
+//   search_code {text, path?} → {matches: [{path, line, text}], files_searched, truncated} (any case)
 //   list_code_files {path?} → {files: [{path, bytes}], truncated}
 // Host-side on purpose: reading files needs nothing of the paused frame, costs the program's
 // process nothing (its memory limit, its thread), and needs no round trip to the bridge.
@@ -12,6 +12,8 @@ import { CODE_READING_LIMITS as LIMITS } from "../../defaults.js";
 import type { FrameOpResult } from "../bridge/protocol.js";
 import { PathRefused, ProjectFiles } from "./project-files.js";
 import { walkFiles } from "./walk.js";
+
+const MAX_SEARCH_TEXT = 200;
 
 class ToolFailure extends Error {
   constructor(readonly type: string, message: string) {
@@ -32,7 +34,7 @@ export class CodeReader {
         case "read_code":
           return { ok: true, value: await this.read(args.path as string, args.start_line as number | undefined, args.end_line as number | undefined) };
         case "search_code":
-          return { ok: true, value: await this.search(args.text as string, (args.path as string | undefined) ?? ".", args.case_sensitive === true) };
+          return { ok: true, value: await this.search(args.text as string, (args.path as string | undefined) ?? ".") };
         case "list_code_files":
           return { ok: true, value: await this.list((args.path as string | undefined) ?? ".") };
         default:
@@ -56,7 +58,7 @@ export class CodeReader {
   private async read(given: string, start = 1, end?: number) {
     const real = await this.files.resolve(given, "file");
     const lines = splitLines(await this.text(real, given));
-    const first = Math.min(start, Math.max(lines.length, 1));
+    const first = Math.min(Math.max(start, 1), Math.max(lines.length, 1));
     const wanted = Math.min(end ?? lines.length, lines.length, first + LIMITS.readLines - 1);
     let text = "";
     let last = first - 1;
@@ -70,9 +72,11 @@ export class CodeReader {
     return { path: this.files.shown(real), start_line: first, end_line: last, total_lines: lines.length, text, truncated: last < asked };
   }
 
-  private async search(needle: string, under: string, caseSensitive: boolean) {
+  private async search(needle: string, under: string) {
+    if (needle.trim() === "") throw new ToolFailure("ValueError", "search_code needs some text to look for");
+    if (needle.length > MAX_SEARCH_TEXT) throw new ToolFailure("ValueError", `search_code looks for at most ${MAX_SEARCH_TEXT} characters; search for a shorter piece of the line`);
     const start = await this.files.resolve(under, "folder");
-    const wanted = caseSensitive ? needle : needle.toLowerCase();
+    const wanted = needle.toLowerCase();
     const matches: { path: string; line: number; text: string }[] = [];
     let searched = 0;
     let bytes = 0;
@@ -94,7 +98,7 @@ export class CodeReader {
       searched += 1;
       const lines = splitLines(content.toString("utf8"));
       for (const [index, line] of lines.entries()) {
-        if (!(caseSensitive ? line : line.toLowerCase()).includes(wanted)) continue;
+        if (!line.toLowerCase().includes(wanted)) continue;
         if (matches.length === LIMITS.searchMatches) {
           truncated = true;
           break;

@@ -15,15 +15,15 @@ export function isCodeTool(name: string): name is CodeToolName {
 }
 
 export const CODE_TOOL_DESCRIPTIONS: Record<CodeToolName, string> = {
-  read_code: `Lines of a project file (path relative to the project; at most ${CODE_READING_LIMITS.readLines} lines).`,
-  search_code: "Project lines containing text (plain text, not a regex).",
-  list_code_files: "Project source files, optionally under a folder.",
+  read_code: `Lines of a project file (at most ${CODE_READING_LIMITS.readLines}).`,
+  search_code: "Project lines containing text (any case).",
+  list_code_files: "Project source files.",
 };
 
 type Schema = Record<string, unknown>;
-const line: Schema = { type: "integer", minimum: 1 };
-const relativePath: Schema = { type: "string", minLength: 1, maxLength: 1000 };
 
+// Kept small (every request carries them, SPEC §12's request budget): bounds are the reader's
+// (recovery/code-reading/), which clamps lines and refuses what it does not show.
 export function codeToolParameters(name: CodeToolName): Schema {
   const object = (properties: Record<string, Schema>, required: string[]): Schema => ({
     type: "object",
@@ -31,12 +31,14 @@ export function codeToolParameters(name: CodeToolName): Schema {
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   });
+  const str: Schema = { type: "string" };
+  const int: Schema = { type: "integer" };
   switch (name) {
     case "read_code":
-      return object({ path: relativePath, start_line: line, end_line: line }, ["path"]);
+      return object({ path: str, start_line: int, end_line: int }, ["path"]);
     case "search_code":
-      return object({ text: { type: "string", minLength: 1, maxLength: 200 }, path: relativePath, case_sensitive: { type: "boolean" } }, ["text"]);
+      return object({ text: str, path: str }, ["text"]);
     case "list_code_files":
-      return object({ path: relativePath }, []);
+      return object({ path: str }, []);
   }
 }

@@ -60,3 +60,16 @@ test("in recovery the exception propagates as under python3, and the permission 
   assert.match(run.stderr, /ValueError: invalid literal for int\(\) with base 10: 'x'\n$/);
   assert.equal(toolMessages(run.requests[0]).length, 0);
 });
+
+test("read_code without the read_code permission: the block fails naming it; no file is read", async () => {
+  const run = await runWithModel({ "main.py": BLOCK, "helper.py": "SECRET_LOOKING = 1\n" }, [{ toolCalls: [toolCall("read_code", { path: "helper.py" })] }, finishCall({ kind: "literal", value: 1 })], {
+    toml: toml('["network", "execute_code"]'),
+  });
+  assert.equal(run.exitCode, 1);
+  assert.match(
+    run.stderr,
+    /AIError: the model called read_code, which needs the read_code permission; profile "default" does not grant it \(to allow it, add "read_code" to permissions in aiython\.toml\)/,
+  );
+  assert.equal(run.requests.length, 1, "the invocation ended at once");
+  assert.ok(!offeredTools(run.requests[0]).includes("read_code"));
+});

@@ -102,6 +102,11 @@ class SourceGuard(unittest.TestCase):
         shadow = os.path.join(self.root, "json.py")
         self.assertRefused(execute(self, f"open({shadow!r}, 'x').write('x')"), "json.py", "a source file")
         self.assertFalse(os.path.exists(shadow))
+        for name in ("stub.pyi", "Build.SH", "tool.js"):
+            with self.subTest(name=name):
+                other = os.path.join(self.root, name)
+                self.assertRefused(execute(self, f"open({other!r}, 'w').write('x')"), name, "a source file")
+                self.assertFalse(os.path.exists(other))
 
     def test_configuration_state_and_folders_holding_source(self):
         os.makedirs(os.path.join(self.root, ".aiython"))

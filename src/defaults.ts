@@ -45,6 +45,8 @@ export const CONFIG_DEFAULTS = {
 export const CONFIG_BOUNDS = {
   maxRounds: { min: 1, max: 100 },
   maxConcurrency: { min: 1, max: 64 },
+  /** `memory_limit` / `--memory-limit` in MB: below this not even the interpreter starts. */
+  memoryLimitMb: { min: 16 },
 } as const;
 
 /** Environment variables of the environment-only form (no aiython.toml found). */
@@ -192,3 +194,25 @@ export const OTEL_SERVICE_NAME = "aiython";
 
 /** How many recorded requests of the same block a `--replay` miss compares with. */
 export const REPLAY_MISS_CANDIDATES = 50;
+/** The permission that gates `read_code`, `search_code` and `list_code_files` (§9, §7). */
+export const READ_CODE_PERMISSION = "read_code";
+
+// ---- code-reading tools (src/recovery/code-reading, SPEC §9) ---------------------------------
+
+export const CODE_READING_LIMITS = {
+  /** Lines one `read_code` call returns at most. */
+  readLines: 400,
+  /** Bytes (UTF-8) of text one `read_code` call returns at most. */
+  readBytes: 32_000,
+  /** Files larger than this are neither read nor searched. */
+  fileBytes: 2_000_000,
+  /** Matches one `search_code` call returns at most, and characters shown of each matching line. */
+  searchMatches: 50,
+  searchLineChars: 200,
+  /** Bytes one `search_code` call reads at most, all files together. */
+  searchBytes: 20_000_000,
+  /** Entries one `list_code_files` call returns at most. */
+  listEntries: 500,
+  /** Directory entries one walk (list or search) looks at before it stops. */
+  walkEntries: 20_000,
+} as const;

@@ -48,7 +48,7 @@ export type RecoverAction = "complete" | "retry" | "reraise";
 export type InvocationEnd =
   | { status: "finished"; action?: RecoverAction }
   /** `budget`: a budget (SPEC §13) refused a request; the block raises AIBudgetError. */
-  | { status: "failed"; reason: string; missing_capability?: string; budget?: true };
+  | { status: "failed"; reason: string; missing_capability?: string; permission?: string; budget?: true };
 
 /** One invocation as the run keeps it: where it was, what it counted, how it ended. */
 export interface InvocationRecord {

@@ -96,13 +96,21 @@ test("a terminal tool of the other mode is refused", async () => {
   ]);
 });
 
-test("evaluate and execute are refused without the execute_code permission", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "evaluate", { code: "1" })], { permissions: new Set() }), [
-    {
-      id: "c1",
-      body: error('tool "evaluate" needs the execute_code permission, which is not granted (permissions in aiython.toml); available tools: "get_binding", "set_binding", "inspect", "frames", "finish"'),
-    },
-  ]);
+test("a call needing a permission the profile does not grant ends the invocation before anything runs (SPEC §9)", async () => {
+  const model = new ScriptedModel([{ calls: [probe(), toolCall("c1", "execute", { code: "x = 1" })] }]);
+  const frame = new FakeFrame();
+  const { end } = await runInvocation({
+    id: "inv",
+    request: expressionBlock(),
+    settings: settings({ permissions: new Set(["network"]), profile: { name: "strict", permissionsSetting: "profiles.strict.permissions in aiython.toml" } }),
+    model,
+    frame,
+  });
+  const reason =
+    'the model called execute, which needs the execute_code permission; profile "strict" does not grant it (to allow it, add "execute_code" to profiles.strict.permissions in aiython.toml)';
+  assert.deepEqual(end, { status: "failed", reason, permission: "execute_code" });
+  assert.deepEqual(frame.ops, [], "not even the permitted call of the batch ran");
+  assert.equal(model.requests.length, 1);
 });
 
 test("arguments that are not a JSON object string are refused", async () => {

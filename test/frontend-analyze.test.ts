@@ -157,6 +157,12 @@ describe("analyzeSource", () => {
     await assertSound(source, plan);
   });
 
+  test("a line continuation opening or ending the file becomes part of the last-resort block (found by test/fuzz-frontend.test.ts)", async () => {
+    for (const source of ["\\\n    x = 1\ny = 2\n", "x = 1\nif x:\n    y = 2 \\\n", "sort the items\n\n\\\n"]) {
+      await assertSound(source, await analyze(source));
+    }
+  });
+
   test("when the confirmation fails, the search reruns over the whole file (never a refusal)", async () => {
     let lied = false;
     const liar: CompileOracle = {

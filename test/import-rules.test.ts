@@ -51,6 +51,8 @@ const TYPE_IMPORTS: Record<string, readonly string[]> = {
 const FORBIDDEN_WITHIN: Record<string, readonly string[]> = {
   "cli/": ["recovery/invocation/", "capabilities/"],
   "recovery/bridge/": ["recovery/invocation/orchestrator.ts", "recovery/invocation/batch-validation.ts", "recovery/invocation/tools.ts"],
+  // The code reader is a HostToolPort; the tool loop knows it only through that port.
+  "recovery/code-reading/": ["recovery/invocation/"],
 };
 
 /** Outside systems and their only importers (files, or folders ending in /). */

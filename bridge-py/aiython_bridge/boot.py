@@ -48,6 +48,23 @@ def wait_for_host_close(fd, seconds=5.0):
         pass
 
 
+def address_space():
+    """Bytes of this process's address space (Linux /proc), or None where it cannot be read."""
+    try:
+        fd = os.open("/proc/self/statm", os.O_RDONLY)
+        try:
+            return int(os.read(fd, 64).split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        finally:
+            os.close(fd)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+# The interpreter's own address space before the bridge adds to it: a memory limit (SPEC §9)
+# counts the program's part only (runner.py).
+START_ADDRESS_SPACE = address_space()
+
+
 def main():
     import json
 

@@ -32,3 +32,19 @@ class UnsupportedAnnotation(AIError):
     """An annotation outside SPEC §6's supported set."""
 
     __module__ = "aiython"
+
+
+class GuardError(PermissionError):
+    """The source guard (SPEC §9) refused an action of code a model's tool ran: writing the
+    program's source, starting a process, or a write the profile's permissions do not allow.
+    Raised only inside tools; never eligible for recovery."""
+
+    __module__ = "aiython"
+
+    def __init__(self, message: str):
+        import errno
+
+        super().__init__(errno.EACCES, message)
+
+    def __str__(self) -> str:
+        return self.strerror

@@ -16,7 +16,7 @@ import os
 import sys
 from queue import Empty, SimpleQueue
 
-from aiython_bridge import contracts, protocol
+from aiython_bridge import contracts, guard, protocol
 from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation, ToolError, plan_values
 from aiython_bridge.paths import display_path
@@ -25,7 +25,8 @@ _ids = itertools.count(1)
 _open_pauses = {}
 _registry_lock = _thread.allocate_lock()
 _NO_TYPE = object()
-POLL_SECONDS = 0.25  # a blocked pause wakes this often so signal handlers (Ctrl-C) can run
+POLL_SECONDS = 0.25
+_UNGUARDED_OPS = ("fail", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs  # a blocked pause wakes this often so signal handlers (Ctrl-C) can run
 
 
 def route(server, message):
@@ -57,6 +58,7 @@ def new_pause_id():
 
 class Pause:
     mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
+    denied = frozenset()  # permissions the invocation's profile does not grant (`restrict`)
 
     def __init__(self, server, info, frame, options):
         self.server = server
@@ -112,7 +114,7 @@ class Pause:
         op = message.get("op")
         args = message.get("args") or {}
         try:
-            done, value, result = self._run(op, args)
+            done, value, result = self._run(op, args) if op in _UNGUARDED_OPS else self._guarded_run(op, args)
         except ToolError as exc:
             return self._answer(message, ok=False, error={"type": exc.error_type, "message": exc.message})
         except TypeContractError as exc:
@@ -121,6 +123,23 @@ class Pause:
             return self._answer(message, ok=False, error={"type": type(exc).__name__, "message": "bad arguments for %s: %s" % (op, exc)})
         self._answer(message, ok=True, value=result)
         return done, value
+
+    def _guarded_run(self, op, args):
+        """_run with the source guard watching this thread (SPEC §9): a refused action fails the
+        op with the refusal, even when the model's code caught the exception."""
+        watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied)
+        try:
+            with guard.watching(watch):
+                outcome = self._run(op, args)
+        except guard.GuardUnavailable as exc:
+            raise ToolError("GuardUnavailable", str(exc)) from None
+        except Exception:
+            if watch.refusals:
+                raise _refusal_error(watch.refusals) from None
+            raise
+        if watch.refusals:
+            raise _refusal_error(watch.refusals)
+        return outcome
 
     def _answer(self, message, ok, value=None, error=None):
         reply = {"type": protocol.RESULT, "id": message.get("id"), "pause": self.id, "ok": ok}
@@ -163,6 +182,9 @@ class Pause:
             return True, value, {"ok": True}
         if op == "fail":
             return True, _Failed(failure_error(args)), {"ok": True}
+        if op == "restrict":
+            self.denied = frozenset(args["denied"])
+            return False, None, {"ok": True}
         raise ToolError("UnknownOperation", "no operation %r" % (op,))
 
     def _outcome_value(self, args):
@@ -210,6 +232,14 @@ class Pause:
             self.server.channel.send({"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted})
         except OSError:
             pass
+
+
+def _refusal_error(refusals):
+    """The tool error for the guard's refusals: the first one's kind and message."""
+    first = refusals[0]
+    more = f" ({len(refusals) - 1} more action(s) refused)" if len(refusals) > 1 else ""
+    kind = "PermissionDenied" if first.kind == "permission" else "GuardError"
+    return ToolError(kind, first.message + more)
 
 
 def _other_frame_objects(frame_objects, related):

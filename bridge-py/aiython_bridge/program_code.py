@@ -16,24 +16,30 @@ import warnings
 from aiython_bridge import code_constants, modules, pycompat
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
+# file name -> the rewritten source it runs (files with AI blocks): their original text does not
+# parse, and frameops/typed_names.py reads annotations from the text that does.
+REWRITTEN = {}
 
 
 class Compiled:
     """A source's code before binding, and what binding needs: the checkpoints it calls (in
     index order, as instrument.py resolved them), the user try/with body ranges of the file
     (for callers.py, read before instrumenting), the plan's blocks; and whether CPython's own
-    compile of the source warns (so that a cached entry program still shows its warnings).
-    Every field is something marshal can write."""
+    compile of the source warns (so that a cached entry program still shows its warnings); and
+    the rewritten source of a file with AI blocks (None otherwise), which binding registers in
+    REWRITTEN. Every field is something marshal can write."""
 
-    __slots__ = ("code", "checkpoints", "ranges", "blocks", "warns")
+    __slots__ = ("code", "checkpoints", "ranges", "blocks", "warns", "rewritten")
 
-    def __init__(self, code, checkpoints=(), ranges=(), blocks=(), warns=False):
+    def __init__(self, code, checkpoints=(), ranges=(), blocks=(), warns=False, rewritten=None):
         self.code, self.checkpoints, self.ranges = code, list(checkpoints), list(ranges)
-        self.blocks, self.warns = list(blocks), bool(warns)
+        self.blocks, self.warns, self.rewritten = list(blocks), bool(warns), rewritten
 
     def bind(self, *, blocks=None, checkpoints=None, filename):
         """The runnable code: `blocks` (a runtime.Runtime) and `checkpoints` (the process's
         recovery CheckpointRuntime) put in place of their placeholders, if given."""
+        if self.rewritten is not None:
+            REWRITTEN[filename] = self.rewritten
         mapping = {}
         if blocks is not None and self.blocks:
             mapping[BLOCKS] = blocks
@@ -63,7 +69,7 @@ def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warn
         ranges = selection.protected_ranges(tree)  # before the transform adds its own try statements
         table = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry).checkpoints
     code = compile(tree, filename, "exec", dont_inherit=True)
-    return Compiled(code, table, ranges, blocks, warns)
+    return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
 
 def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None):

@@ -45,7 +45,7 @@ MESSAGES = {
 
 # payload name (as docs/protocol.md titles it) -> fields
 PAYLOADS = {
-    "RunOptions": ("model_configured", "inspect", "skip_first_line", "project_root", "context_values", "cache"),
+    "RunOptions": ("model_configured", "inspect", "skip_first_line", "project_root", "context_values", "cache", "memory_limit?"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
         "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?",
@@ -62,7 +62,7 @@ PAYLOADS = {
     "ErrorInfo": ("type", "message"),
 }
 
-# op -> its arguments (the terminal ops: finish, recover, fail)
+# op -> its arguments (the terminal ops: finish, recover, fail; the host's own: fail, restrict)
 OPS = {
     "evaluate": ("code", "result_id?", "call_id"),
     "execute": ("code", "call_id"),
@@ -76,6 +76,7 @@ OPS = {
     "finish": ("outcome", "call_id", "raw_arguments"),
     "recover": ("action", "outcome?", "explanation?", "call_id", "raw_arguments"),
     "fail": ("reason", "budget?"),
+    "restrict": ("denied",),
 }
 
 _REQUIRED = {kind: tuple(f for f in fields if not f.endswith("?")) for kind, (_, fields) in MESSAGES.items()}

@@ -139,6 +139,8 @@ def start_program(server, prepared):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)
+    if prepared.options.get("memory_limit"):
+        _limit_memory(prepared.options["memory_limit"])
     if prepared.refused is not None:
         return functools.partial(_raise, prepared.refused.with_traceback(None))
     if prepared.module is not None:
@@ -150,6 +152,26 @@ def start_program(server, prepared):
 
 def _raise(exc):
     raise exc
+
+
+def _limit_memory(megabytes):
+    """`--memory-limit` (SPEC §9): the process's address space (RLIMIT_AS soft limit) capped right
+    before the program starts, so an allocation past it raises MemoryError in the program as
+    under `python3` with `ulimit -v`. What the bridge itself added to the process since the
+    interpreter started (its modules, reader thread, channel) is not the program's and is added
+    to the limit. The hard limit is kept; `resource` leaves sys.modules again unless the program
+    could already see it."""
+    from aiython_bridge import boot
+
+    had = "resource" in sys.modules
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    now, start = boot.address_space(), boot.START_ADDRESS_SPACE
+    wanted = megabytes * 1024 * 1024 + (max(0, now - start) if now is not None and start is not None else 0)
+    resource.setrlimit(resource.RLIMIT_AS, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
+    if not had:
+        sys.modules.pop("resource", None)
 
 
 class ProgramContext:

@@ -2,7 +2,10 @@
 // options: `aiython script.py` never pays for commander (start-up budget, SPEC §12).
 
 import { Command, CommanderError } from "commander";
+import { CONFIG_BOUNDS } from "../defaults.js";
 import { UsageError } from "../errors.js";
+
+const MEMORY_LIMIT_MIN_MB = CONFIG_BOUNDS.memoryLimitMb.min;
 import { VERSION } from "../version.js";
 
 export interface CliOptions {
@@ -20,6 +23,9 @@ export interface CliOptions {
   budgetCost?: string;
   explain?: boolean;
   json?: boolean;
+  approve?: boolean;
+  timeLimit?: number;
+  memoryLimit?: number;
 }
 
 const PYTHON_OPTIONS_HELP = `
@@ -45,6 +51,9 @@ function buildCommand(): Command {
     .option("--budget-calls <n>", "send at most N model requests in this run (retries included)")
     .option("--budget-tokens <n>", "use at most N tokens in this run")
     .option("--budget-cost <usd>", "spend at most USD on model requests in this run (needs price in aiython.toml)")
+    .option("--approve", "ask on the terminal before each model tool call that changes the program's state")
+    .option("--time-limit <seconds>", "end the run after SECONDS (time waiting for the model not counted); exit 124", positiveNumber("--time-limit"))
+    .option("--memory-limit <mb>", "cap the program's address space at MB megabytes (RLIMIT_AS): past it, MemoryError", positiveInteger("--memory-limit"))
     .option("--explain", "show AI blocks and checkpoints of PATH; runs nothing")
     .option("--json", "with --explain: print JSON")
     .version(VERSION, "--version", "print the version")
@@ -52,6 +61,24 @@ function buildCommand(): Command {
     .addHelpText("after", PYTHON_OPTIONS_HELP)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, outputError: () => undefined });
+}
+
+function positiveNumber(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} needs a positive number of seconds, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function positiveInteger(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < MEMORY_LIMIT_MIN_MB) {
+      throw new UsageError(`${flag} needs a whole number of megabytes, at least ${MEMORY_LIMIT_MIN_MB}, got ${JSON.stringify(value)}`);
+    }
+    return n;
+  };
 }
 
 /** Parsed options, or null when commander already answered (--help, --version). */

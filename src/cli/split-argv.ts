@@ -11,7 +11,10 @@ import { UsageError } from "../errors.js";
 import type { InterpreterOptions, ProgramSpec } from "../run/target.js";
 
 /** aiython's options that take a value as the next argument (`--stats` and `--replay` never do: SPEC §2). */
-const VALUE_OPTIONS = new Set(["--config", "--profile", "--force-profile", "--model", "--python", "--trace", "--budget-calls", "--budget-tokens", "--budget-cost"]);
+const VALUE_OPTIONS = new Set([
+  "--config", "--profile", "--force-profile", "--model", "--python", "--trace",
+  "--budget-calls", "--budget-tokens", "--budget-cost", "--time-limit", "--memory-limit",
+]);
 export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs"]);
 
 /** CPython's flags that take no value (its getopt string is "bBc:dEhiIJm:OPqRsStuvVW:xX:?"). */

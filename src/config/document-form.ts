@@ -107,6 +107,8 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     budget: budgetOf(pick("budget")?.value),
     cache: pick("cache")?.value ?? CONFIG_DEFAULTS.cache,
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
+    timeLimitSeconds: pick("time_limit")?.value ?? null,
+    memoryLimitMb: pick("memory_limit")?.value ?? null,
     envFile,
     capabilities: resolveCapabilities(
       { tables: top.capabilities, prefix: "" },

@@ -53,6 +53,8 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     budget: {},
     cache: CONFIG_DEFAULTS.cache,
     maxConcurrency: CONFIG_DEFAULTS.maxConcurrency,
+    timeLimitSeconds: null,
+    memoryLimitMb: null,
     envFile: null,
     capabilities: {},
   };

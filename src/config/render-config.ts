@@ -70,6 +70,8 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     },
     cache: profile.cache,
     max_concurrency: profile.maxConcurrency,
+    time_limit: profile.timeLimitSeconds,
+    memory_limit: profile.memoryLimitMb,
     env_file: profile.envFile,
     capabilities: showCapabilities(profile),
   };

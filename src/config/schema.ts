@@ -83,6 +83,8 @@ const settings = {
     minimum: CONFIG_BOUNDS.maxConcurrency.min,
     maximum: CONFIG_BOUNDS.maxConcurrency.max,
   },
+  time_limit: { type: "number", exclusiveMinimum: 0 },
+  memory_limit: { type: "integer", minimum: CONFIG_BOUNDS.memoryLimitMb.min },
 } as const;
 
 /**
@@ -156,6 +158,10 @@ export interface SettingsTable {
   budget?: BudgetTable;
   cache?: boolean;
   max_concurrency?: number;
+  /** Seconds of the run, time waiting for the model excluded (SPEC §9). */
+  time_limit?: number;
+  /** MB of address space of the program's process (SPEC §9). */
+  memory_limit?: number;
 }
 
 export interface ConfigDocument extends SettingsTable {

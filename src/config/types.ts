@@ -75,6 +75,10 @@ export interface ProfileSettings {
   /** The preparation cache (SPEC §4.1), `cache`; AIYTHON_NO_CACHE=1 turns it off for the run. */
   cache: boolean;
   maxConcurrency: number;
+  /** `time_limit` (SPEC §9): seconds of the run, model waits excluded; null: none. */
+  timeLimitSeconds: number | null;
+  /** `memory_limit` (SPEC §9): MB of the program's address space; null: none. */
+  memoryLimitMb: number | null;
   /** Absolute path of the dotenv file this profile reads keys from, or null. */
   envFile: string | null;
   /** Capability routes (SPEC §10) by capability name, merged per name from the top level and the profile. */

@@ -122,5 +122,11 @@ export function wholeFileBlock(source: string): FoundBlock[] {
   const sc = scan(source, { tokens: false });
   if (sc.lines.length === 0) return [];
   const first = sc.lines[0];
-  return [trimmed(source, { start: first.indent > 0 ? first.lineStart : first.start, end: sc.lines[sc.lines.length - 1].end, kind: "statement" })];
+  const start = first.indent > 0 ? first.lineStart : first.start;
+  const end = sc.lines[sc.lines.length - 1].end;
+  // Anything but blank and comment lines outside the logical lines goes into the block too: a `\`
+  // continuation opening the file (CPython joins it to an indented first line: "unexpected
+  // indent") or ending it ("unexpected EOF while parsing").
+  const stray = (text: string) => /\S/.test(text.replace(/^[ \t]*#.*$/gm, ""));
+  return [trimmed(source, { start: stray(source.slice(0, start)) ? 0 : start, end: stray(source.slice(end)) ? source.length : end, kind: "statement" })];
 }

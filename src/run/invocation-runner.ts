@@ -4,6 +4,7 @@
 // client per profile serves the whole run; `warmUp` makes the default profile's client (and
 // starts loading openai) before any block needs it.
 
+import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
 import { createModelClient, type ModelClient } from "../capabilities/chat/model-client.js";
 import { runInvocation } from "../recovery/invocation/orchestrator.js";
@@ -11,7 +12,10 @@ import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-import type { FramePort } from "../recovery/invocation/ports.js";
+import type { ApprovalPort, FramePort, HostToolPort } from "../recovery/invocation/ports.js";
+import type { ProfileRef } from "../recovery/invocation/permissions.js";
+import { CodeReader } from "../recovery/code-reading/code-reader.js";
+import { TtyApprover } from "./approval/tty-approver.js";
 import type { CapabilityRuntime } from "./capability-runtime.js";
 import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hints.js";
 
@@ -23,6 +27,10 @@ export interface InvocationWiring {
   modelFor?: (profile: ProfileSettings, live: () => ModelPort) => ModelPort;
   /** SPEC §10's capabilities (run_plan); none without. */
   capabilities?: CapabilityRuntime;
+  /** Stops the run's time limit while the model (or the user) is waited for; returns the release. */
+  holdClock?: () => () => void;
+  /** `--approve` (SPEC §9): ask on the terminal before each call with effects. */
+  approve?: boolean;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -54,6 +62,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     missingCapabilityHint(end, hintsShown);
     return end;
   };
+  const codeReader = new CodeReader(config.projectRoot, [...config.profiles.values()].flatMap((p) => (p.envFile ? [p.envFile] : [])));
+  const approver = wiring.approve ? runApprover(wiring) : null;
   const run: InvocationRunner = async ({ mode, request, frame, signal }) => {
     const profile = usableProfile(config, request.directive?.profile ?? null);
     if (typeof profile === "string") return failed(profile);
@@ -67,15 +77,20 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
       const { end, stats } = await runInvocation({
         id,
         request: { ...request, hints: { prompts } },
-        settings: { maxRounds: profile.maxRounds, timeoutSeconds: profile.timeoutSeconds, permissions: profile.permissions },
-        model: modelOf(profile),
-        frame: spinnerAware(frame, wiring.spinner, stop),
+        settings: { maxRounds: profile.maxRounds, timeoutSeconds: profile.timeoutSeconds, permissions: profile.permissions, profile: profileRef(config, profile) },
+        model: held(modelOf(profile), wiring.holdClock),
+        frame: restricted(spinnerAware(frame, wiring.spinner, stop), profile),
         capabilities,
+        hostTools: profile.permissions.has("read_code") ? (codeReader satisfies HostToolPort) : undefined,
+        approval: approver ? { approve: (call) => (stop(), approver.approve(call)) } : undefined,
         signal,
         onEvent: wiring.onEvent,
       });
       const used = capabilities?.usage.used ? { capabilities: capabilities.usage.stats } : {};
       wiring.onInvocation?.({ id, filename: request.location.file, line: request.location.line, mode, stats, end, ...used });
+      // A recovery whose profile denies a permission lets the exception propagate as it is; the
+      // user still learns what to set (SPEC §9). An AI block's AIError carries the reason itself.
+      if (mode === "recovery" && end.status === "failed" && end.permission) process.stderr.write(`aiython: ${end.reason}\n`);
       return hinted(end);
     } finally {
       stop();
@@ -88,6 +103,55 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
   return Object.assign(run, { warmUp });
 }
 
+/** Where a profile's permissions are set, for the message of a denied permission. */
+function profileRef(config: ResolvedConfig, profile: ProfileSettings): ProfileRef {
+  const file = config.path === null ? "aiython.toml" : path.basename(config.path);
+  const key = profile.name === "default" ? "permissions" : `profiles.${profile.name}.permissions`;
+  return { name: profile.name, permissionsSetting: `${key} in ${file}` };
+}
+
+/** The run's one approver: its prompts erase the spinner and hold the time limit. */
+function runApprover(wiring: InvocationWiring): ApprovalPort {
+  return new TtyApprover({
+    beforePrompt: () => {
+      wiring.spinner.erase();
+      return wiring.holdClock?.() ?? (() => undefined);
+    },
+    warn: (line) => process.stderr.write(`aiython: ${line}\n`),
+  });
+}
+
+/** Time waiting for the model does not count against the run's time limit (SPEC §9). */
+function held(model: ModelPort, holdClock: (() => () => void) | undefined): ModelPort {
+  if (!holdClock) return model;
+  return {
+    async complete(request, options) {
+      const release = holdClock();
+      try {
+        return await model.complete(request, options);
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/**
+ * A profile without write_filesystem: the bridge's source guard refuses every file write of
+ * this invocation's ops. The `restrict` op goes first, before the first op that runs code.
+ */
+function restricted(frame: FramePort, profile: ProfileSettings): FramePort {
+  if (profile.permissions.has("write_filesystem")) return frame;
+  let sent: Promise<unknown> | null = null;
+  return {
+    op(name, args) {
+      // Ops of one pause are served in order, so restrict needs no answer before the next one.
+      if (name !== "fail") sent ??= frame.op("restrict", { denied: ["write_filesystem"] });
+      return frame.op(name, args);
+    },
+  };
+}
+
 /** The profile an invocation uses, or why it cannot call a model. */
 function usableProfile(config: ResolvedConfig, directiveProfile: string | null): ProfileSettings | string {
   let profile: ProfileSettings;
@@ -98,7 +162,8 @@ function usableProfile(config: ResolvedConfig, directiveProfile: string | null):
   }
   if (profile.routes.length === 0) return `profile "${profile.name}" has no model; set model in aiython.toml or AIYTHON_MODEL`;
   if (!profile.permissions.has("network")) {
-    return `the model cannot be called: profile "${profile.name}" does not grant the network permission`;
+    const where = profileRef(config, profile).permissionsSetting;
+    return `the model cannot be called: profile "${profile.name}" does not grant the network permission (to allow it, add "network" to ${where})`;
   }
   return profile;
 }

@@ -8,7 +8,7 @@
 import type { ResolvedConfig } from "../config/index.js";
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import { PauseCoordinator, type InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
-import type { WarmInvocationRunner } from "./invocation-runner.js";
+import type { InvocationWiring, WarmInvocationRunner } from "./invocation-runner.js";
 import type { Observers } from "./observers.js";
 
 export interface PauseWiring {
@@ -17,11 +17,17 @@ export interface PauseWiring {
   warmUp(): void;
 }
 
-export function pauseWiring(config: ResolvedConfig, observers: Observers | null, bridge: BridgeProcess, onFailure: (error: unknown) => void): PauseWiring {
+export function pauseWiring(
+  config: ResolvedConfig,
+  observers: Observers | null,
+  bridge: BridgeProcess,
+  onFailure: (error: unknown) => void,
+  rails: Pick<InvocationWiring, "holdClock" | "approve"> = {},
+): PauseWiring {
   let wired: Promise<WarmInvocationRunner> | null = null;
   const wire = () =>
     (wired ??= Promise.all([import("./invocation-runner.js"), import("../observe/spinner.js")]).then(([{ makeInvocationRunner }, { Spinner }]) =>
-      makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring }),
+      makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring, ...rails }),
     ));
   const runner: InvocationRunner = async (context) => (await wire())(context);
   return {

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig, profileFor, type ResolvedConfig } from "../config/index.js";
 import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../errors.js";
-import { ENV_NO_CACHE, PREPARATION_CACHE_DIR, PREPARATION_CACHE_MAX_BYTES, QUIET_SIGNALS } from "../defaults.js";
+import { ENV_NO_CACHE, KILL_GRACE_MS, PREPARATION_CACHE_DIR, PREPARATION_CACHE_MAX_BYTES, QUIET_SIGNALS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
@@ -20,6 +20,11 @@ import type { Observers } from "./observers.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptPathOf } from "./target.js";
 import { CACHE_VERSION } from "../version.js";
+import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
+import { TimeLimit } from "./time-limit.js";
+
+/** Exit status of a run ended by its time limit (SPEC §2). */
+const TIME_LIMIT_STATUS = 124;
 
 export class ProgramRun {
   private problem: RunOutcome | null = null;
@@ -28,6 +33,9 @@ export class ProgramRun {
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
   private readonly clock = new RunClock();
+  private limits: RunLimits = { time: null, memory: null };
+  private timeLimit: TimeLimit | null = null;
+  private killTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly command: RunCommand,
@@ -57,6 +65,7 @@ export class ProgramRun {
         scriptPath: scriptPathOf(this.target), cwd: process.cwd(), configFile: command.configFile,
         profile: command.profile, forceProfile: command.forceProfile, model: command.model, env: command.env,
       });
+      this.limits = runLimits(command, config, config.profiles.get(config.forcedProfile ?? config.defaultProfile));
       // Stats, trace and journal (SPEC §11); loaded only when asked for or when a model is configured.
       if (command.stats || command.traceFile || command.replay || config.modelConfigured) {
         const { startObservers } = await import("./observers.js");
@@ -67,9 +76,15 @@ export class ProgramRun {
       await this.bridge.ended;
       throw error;
     }
+    const time = this.limits.time;
+    if (time) this.timeLimit = new TimeLimit(time.seconds, () => this.timeUp(time));
     if (config.modelConfigured) {
       const { pauseWiring } = await import("./pause-wiring.js");
-      const wiring = pauseWiring(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)));
+      const hold = this.timeLimit ? () => this.timeLimit!.hold() : undefined;
+      const wiring = pauseWiring(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)), {
+        holdClock: hold,
+        approve: command.approve ?? false,
+      });
       this.coordinator = wiring.coordinator;
       this.warmUp = wiring.warmUp;
     }
@@ -91,6 +106,7 @@ export class ProgramRun {
         project_root: config.projectRoot,
         context_values: profile?.contextValues ?? true,
         cache: this.cacheOptions(config),
+        ...(this.limits.memory ? { memory_limit: this.limits.memory.mb } : {}),
       },
     };
   }
@@ -119,6 +135,15 @@ export class ProgramRun {
       return;
     }
     this.clock.programStarted();
+    this.timeLimit?.start();
+  }
+
+  /** The time limit is reached: the program is ended as by SIGTERM, then SIGKILL (SPEC §2). */
+  private timeUp(limit: NonNullable<RunLimits["time"]>): void {
+    this.problem ??= { kind: "status", status: TIME_LIMIT_STATUS, message: timeLimitMessage(limit) };
+    this.bridge.kill("SIGTERM");
+    this.killTimer = setTimeout(() => this.bridge.kill("SIGKILL"), KILL_GRACE_MS);
+    this.killTimer.unref();
   }
 
   private onMessage(message: BridgeMessage): void {
@@ -163,6 +188,8 @@ export class ProgramRun {
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
+    this.timeLimit?.dispose();
+    if (this.killTimer) clearTimeout(this.killTimer);
     this.coordinator?.bridgeEnded();
     await this.coordinator?.settled();
     const outcome = this.problem ?? this.budgetOutcome(end) ?? outcomeOf(end, relayed);

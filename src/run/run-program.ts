@@ -30,6 +30,10 @@ export interface RunCommand {
   journal?: boolean;
   /** SPEC §13: --budget-calls, --budget-tokens, --budget-cost (each overrides config `budget`). */
   budget?: { modelCalls?: number; tokens?: number; costUsd?: number };
+  /** SPEC §9: --approve, --time-limit SECONDS, --memory-limit MB (the flags win over the config keys). */
+  approve?: boolean;
+  timeLimit?: number;
+  memoryLimit?: number;
 }
 
 export async function runProgram(command: RunCommand, started?: BridgeProcess): Promise<RunOutcome> {

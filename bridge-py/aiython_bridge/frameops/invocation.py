@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 
-from .. import describe, paths, pycompat
+from .. import contracts, describe, paths, pycompat
+from ..errors import TypeContractError
 from ..paths import display_path
 from .context import code_context
 from .scope import run_code, write_locals
 from .tool_error import ToolError
+from .typed_names import TypedNames
 
 FRAMES_LIMIT = 8  # frames(): innermost project frames kept
 FRAME_LOCALS_LIMIT = 20  # frames(): locals listed per frame
@@ -61,6 +63,7 @@ class Invocation:
         self._results: dict[str, object] = {}
         self._overlay: dict[str, object] = {}
         self._frame_globals: frozenset[str] | None = None
+        self._typed_names: TypedNames | None = None
 
     # ---- handles and remembered values ----
 
@@ -99,18 +102,19 @@ class Invocation:
         self._objects.clear()
         self._results.clear()
         self._overlay.clear()
+        self._typed_names = None
         self.frame = self.origin_frame = self.traceback = None
 
     # ---- tools ----
 
     def evaluate(self, code: str, result_id: str | None = None) -> dict:
-        value = self._run(code, "eval")
+        value = self._run_checked(code, "eval", "evaluate")
         if result_id is not None:
             self.remember(result_id, value)
         return self.descriptor(value)
 
     def execute(self, code: str) -> dict:
-        self._run(code, "exec")
+        self._run_checked(code, "exec", "execute")
         return {"ok": True}
 
     def get_binding(self, name: str, result_id: str | None = None) -> dict:
@@ -124,8 +128,14 @@ class Invocation:
         return self._resolve(_check_name(name))[0]
 
     def set_binding(self, name: str, obj) -> dict:
-        """Bind ``obj`` itself (identity kept). The caller type-checks it first (SPEC §6)."""
+        """Bind ``obj`` itself (identity kept), if it satisfies the name's type (SPEC §6)."""
         _check_name(name)
+        expected = self.typed_names().expected(name)
+        if expected is not None:
+            try:
+                contracts.check_object(obj, expected, name)
+            except TypeContractError as exc:
+                raise ToolError("TypeContractError", f"{exc}; {name} keeps its value") from None
         frame = self.frame
         if not pycompat.is_optimized(frame):
             frame.f_locals[name] = obj
@@ -217,6 +227,29 @@ class Invocation:
             if value is not _EMPTY:
                 return value, scope
         raise ToolError("NameError", f"name {name!r} is not defined in the frame, its globals or builtins")
+
+    def typed_names(self) -> TypedNames:
+        if self._typed_names is None:
+            self._typed_names = TypedNames(self.frame)
+        return self._typed_names
+
+    def _run_checked(self, source, mode: str, tool: str):
+        """_run, then typed names the code rebound to wrong-typed values are put back (SPEC §6)."""
+        typed = self.typed_names()
+        before = typed.snapshot() if typed else None
+        failure = value = None
+        try:
+            value = self._run(source, mode)
+        except ToolError as exc:
+            failure = exc
+        problems = typed.restore_violations(before) if before is not None else []
+        if problems:
+            also = f" (the code also raised {failure.error_type}: {failure.message})" if failure is not None else ""
+            what = "a typed name with a value" if len(problems) == 1 else "typed names with values"
+            raise ToolError("TypeContractError", f"{tool} left {what} of the wrong type: " + "; ".join(problems) + also)
+        if failure is not None:
+            raise failure
+        return value
 
     def _run(self, source, mode: str):
         return run_code(self.frame, source, mode, overlay=self._overlay, declared_globals=self._declared_globals)

@@ -27,7 +27,7 @@ import sys
 from aiython_bridge import modules, program_code
 from aiython_bridge.preparation.cache import PreparationCache
 
-FORMAT = 1  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
+FORMAT = 2  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
 
 
@@ -134,21 +134,21 @@ def _variant(entry: bool, configured: bool) -> str:
 
 
 def _record(compiled):
-    return (compiled.code, compiled.checkpoints, compiled.ranges, compiled.blocks, compiled.warns)
+    return (compiled.code, compiled.checkpoints, compiled.ranges, compiled.blocks, compiled.warns, compiled.rewritten)
 
 
 def _from_record(record):
     """A Compiled from a payload, or None unless it has exactly the shape _record gives."""
-    if type(record) is not tuple or len(record) != 5:
+    if type(record) is not tuple or len(record) != 6:
         return None
-    code, checkpoints, ranges, blocks, warns = record
+    code, checkpoints, ranges, blocks, warns, rewritten = record
     if type(code) is not _CODE or type(checkpoints) is not list or type(ranges) is not list:
         return None
-    if type(blocks) is not list or type(warns) is not bool:
+    if type(blocks) is not list or type(warns) is not bool or not (rewritten is None or type(rewritten) is str):
         return None
     if not all(type(item) is dict for item in checkpoints + blocks):
         return None
-    return program_code.Compiled(code, checkpoints, ranges, blocks, warns)
+    return program_code.Compiled(code, checkpoints, ranges, blocks, warns, rewritten)
 
 
 _CODE = type(_compiles.__code__)

@@ -1,9 +1,9 @@
 """Which failures may be put to the model at all (SPEC §4.2 "eligible exceptions").
 
 Not eligible: not an `Exception`; aiython's own (`AIError` and subclasses, including
-`TypeContractError`); `concurrent.futures.CancelledError`; an `ExceptionGroup` with an ineligible
-member; an exception that already carries a decision (decision.py). Deliberate additions:
-`StopIteration` / `StopAsyncIteration` (the iteration protocol's end signal, not a failure),
+`TypeContractError`, and the source guard's `GuardError`); `concurrent.futures.CancelledError`;
+an `ExceptionGroup` with an ineligible member; an exception that already carries a decision
+(decision.py). Deliberate additions: `StopIteration` / `StopAsyncIteration` (the iteration protocol's end signal, not a failure),
 protocol signals leaving the method that gives them (`AttributeError` from `__getattr__`,
 `__getattribute__` or a property getter: how `hasattr`/`getattr(..., default)` learn that an
 attribute is absent; `IndexError` from `__getitem__`: the end of old-style iteration) — the
@@ -23,7 +23,7 @@ from __future__ import annotations
 import sys
 
 from .. import pycompat
-from ..errors import AIError
+from ..errors import AIError, GuardError
 from .decision import decided
 
 # An exception of this class leaving a method of this name is how the caller (often C code such
@@ -35,7 +35,7 @@ _SUSPENDABLE = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GEN
 
 def eligible(exc) -> bool:
     """SPEC §4.2's eligible exceptions, plus the iteration protocol's signals left out."""
-    if not isinstance(exc, Exception) or isinstance(exc, (AIError, StopIteration, StopAsyncIteration)):
+    if not isinstance(exc, Exception) or isinstance(exc, (AIError, GuardError, StopIteration, StopAsyncIteration)):
         return False
     futures = sys.modules.get("concurrent.futures._base")  # never imported here just to ask
     if futures is not None and isinstance(exc, futures.CancelledError):

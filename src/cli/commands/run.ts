@@ -42,5 +42,8 @@ export async function runCommand(
     replay: options.replay === "fill" ? "fill" : options.replay ? "strict" : false,
     journal: options.journal !== false,
     budget: budgetOf(options),
+    approve: Boolean(options.approve),
+    timeLimit: options.timeLimit,
+    memoryLimit: options.memoryLimit,
   }, early);
 }

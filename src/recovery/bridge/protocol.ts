@@ -41,6 +41,8 @@ export interface RunOptions {
   context_values: boolean;
   /** The preparation cache (SPEC §4.1), or null when it is off (`cache = false`, AIYTHON_NO_CACHE). */
   cache: PreparationCacheOptions | null;
+  /** MB of address space for the program's process (`--memory-limit`, SPEC §9); absent: no limit. */
+  memory_limit?: number;
 }
 
 /** `cache` of RunOptions: where prepared sources are kept, what keys them, the size bound. */
@@ -157,6 +159,8 @@ export interface OpArguments {
   recover: { action: RecoverAction; outcome?: Outcome; explanation?: string; call_id: string; raw_arguments: string };
   /** Terminal, the host's own: the invocation failed; `budget`: a budget refused a request (AIBudgetError, SPEC §13). */
   fail: { reason: string; budget?: boolean };
+  /** The host's own: permissions the profile does not grant that the bridge enforces (SPEC §9). */
+  restrict: { denied: string[] };
 }
 
 export type OpName = keyof OpArguments;
@@ -175,6 +179,7 @@ export interface OpValues {
   finish: { ok: true };
   recover: { ok: true };
   fail: { ok: true };
+  restrict: { ok: true };
 }
 
 /** The answer to one op, as the orchestrator sees it. */

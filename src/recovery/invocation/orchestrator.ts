@@ -16,11 +16,14 @@ import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason } from "./deadline.js";
 import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW } from "../../defaults.js";
-import type { FramePort, InvocationSettings } from "./ports.js";
+import type { ApprovalPort, FramePort, HostToolPort, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
-import { offeredToolSpecs, toolContext } from "./tools.js";
+import { isHostTool, offeredToolSpecs, toolContext } from "./tools.js";
 import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
 import type { CapabilityPort } from "../../capability-port.js";
+import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, guardDenial, type Denial } from "./permissions.js";
+import { DENIED_BY_USER, hasEffects } from "./effects.js";
+import { READ_CODE_PERMISSION } from "../../defaults.js";
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
@@ -35,6 +38,10 @@ export interface InvocationArgs {
   frame: FramePort;
   /** SPEC §10: the capabilities of this invocation (run_plan, jobs, resume_job); none when absent. */
   capabilities?: CapabilityPort;
+  /** Serves the code-reading tools; without it they are not offered. */
+  hostTools?: HostToolPort;
+  /** `--approve`: asked before each call with effects (effects.ts). */
+  approval?: ApprovalPort;
   signal?: AbortSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */
@@ -74,13 +81,16 @@ class InvocationLoop {
   private sentUpTo = 0;
   /** Set once the outcome is out: a request still ending after it is counted, not traced. */
   private ended = false;
+  /** The profile's permissions, less those of tools nobody here can serve. */
+  private readonly permissions: ReadonlySet<string>;
 
   constructor(private readonly args: InvocationArgs) {
     this.now = args.now ?? Date.now;
     this.started = this.now();
     this.deadline = new Deadline(this.started + args.settings.timeoutSeconds * 1000, args.signal, this.now);
-    this.tools = offeredToolSpecs(toolContext(args.request, args.settings.permissions, args.capabilities ?? null));
-    this.messages = initialMessages(args.request, args.settings.permissions);
+    this.permissions = args.hostTools ? args.settings.permissions : new Set([...args.settings.permissions].filter((p) => p !== READ_CODE_PERMISSION));
+    this.tools = offeredToolSpecs(toolContext(args.request, this.permissions, args.capabilities ?? null));
+    this.messages = initialMessages(args.request, this.permissions);
   }
 
   async run(): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
@@ -156,8 +166,10 @@ class InvocationLoop {
     if (calls.length === 0) return this.emptyResponse(content);
     this.emptyInARow = 0;
     this.messages.push({ role: "assistant", content, tool_calls: calls });
+    const denial = deniedInBatch(calls, this.permissions);
+    if (denial) return this.deny(calls, denial);
     const verdict = validateBatch(calls, {
-      request: this.args.request, permissions: this.args.settings.permissions, usedCallIds: this.usedCallIds, capabilities: this.args.capabilities ?? null,
+      request: this.args.request, permissions: this.permissions, usedCallIds: this.usedCallIds, capabilities: this.args.capabilities ?? null,
     });
     for (const call of calls) if (typeof call.id === "string") this.usedCallIds.add(call.id);
     if (verdict.valid) {
@@ -192,6 +204,13 @@ class InvocationLoop {
     return CONTINUE;
   }
 
+  /** A call needs a permission the profile does not grant: nothing runs, the invocation ends (§9). */
+  private deny(calls: ToolCall[], denial: Denial): Step {
+    const reason = denialReason(denial, this.args.settings.profile ?? DEFAULT_PROFILE_REF);
+    for (const call of calls) this.answer({ id: call.id, name: String(call.function?.name ?? "") }, { status: "skipped", message: reason });
+    return endWith({ status: "failed", reason, permission: denial.permission });
+  }
+
   private async runCalls(calls: ParsedCall[]): Promise<Step> {
     for (const [index, call] of calls.entries()) {
       const step = await this.runCall(call);
@@ -215,6 +234,11 @@ class InvocationLoop {
       if (outcome.missing_capability !== undefined) end.missing_capability = outcome.missing_capability;
       return endWith(end);
     }
+    if (this.args.approval && hasEffects(call)) {
+      const approved = await this.deadline.race(() => this.args.approval!.approve({ name: call.name, args: call.args, request: this.args.request }));
+      if (isStopped(approved)) return endWith(this.stopEnd(approved.stopped));
+      if (!approved) return this.refused(call, DENIED_BY_USER);
+    }
     const result = await this.deadline.race(() => this.perform(call));
     if (isStopped(result)) return endWith(this.stopEnd(result.stopped));
     if ("end" in result) {
@@ -222,6 +246,11 @@ class InvocationLoop {
       return endWith(result.end);
     }
     countToolCall(this.stats, call.name, !result.ok);
+    if (!result.ok && result.error.type === "PermissionDenied") {
+      // The source guard refused a write the profile does not allow (write_filesystem): §9 ends the invocation.
+      this.answer(call, { status: "error", error: result.error.type, message: result.error.message });
+      return this.deny([], guardDenial(call.name, result.error.message));
+    }
     if (!result.ok) {
       this.answer(call, { status: "error", error: result.error.type, message: result.error.message });
       this.rememberFailure(call, result.error.message);
@@ -234,12 +263,21 @@ class InvocationLoop {
     return null;
   }
 
-  /** A frame op, or a capability tool (SPEC §10) through the capability port. */
+  /** A frame op, a code-reading tool (host side), or a capability tool (SPEC §10) through the capability port. */
   private perform(call: ParsedCall) {
-    const { capabilities, frame } = this.args;
+    const { capabilities, frame, hostTools } = this.args;
+    if (isHostTool(call.name) && hostTools) return hostTools.run(call.name, call.args);
     if (!isCapabilityTool(call.name)) return frame.op(call.name as OpName, opArguments(call));
     const context = { port: capabilities as CapabilityPort, frame, callId: call.id, signal: this.deadline.signal, deadline: this.deadline.at };
     return runCapabilityTool(call.name, call.args, context);
+  }
+
+  /** A call that did not run (refused by the user): a tool error, and the batch stops. */
+  private refused(call: ParsedCall, result: ToolResult & { status: "error" }): "failed" {
+    countToolCall(this.stats, call.name, true);
+    this.answer(call, result);
+    this.rememberFailure(call, result.message);
+    return "failed";
   }
 
   private rememberFailure(call: ParsedCall, message: string): void {

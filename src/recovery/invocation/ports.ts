@@ -3,7 +3,8 @@
 // (recovery/bridge/pause-coordinator.ts), or by a fake frame in tests; the orchestrator never
 // sees a channel, a config file or a credential.
 
-import type { FrameOpResult, OpArguments, OpName } from "../bridge/protocol.js";
+import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../bridge/protocol.js";
+import type { ProfileRef } from "./permissions.js";
 
 export type { FrameOpResult, OpName };
 
@@ -17,6 +18,25 @@ export interface InvocationSettings {
   maxRounds: number;
   /** Seconds per invocation, model and tool time included (`timeout`, §7). */
   timeoutSeconds: number;
-  /** Granted permissions (§7); only `execute_code` matters to the core tools. */
+  /** Granted permissions (§7): `execute_code` and `read_code` gate tools, `write_filesystem` the guard's writes. */
   permissions: ReadonlySet<string>;
+  /** The profile, named in the message of a denied permission (default: "default"). */
+  profile?: ProfileRef;
+}
+
+/** Tools the host serves itself (the code-reading tools, SPEC §9): arguments already validated. */
+export interface HostToolPort {
+  run(name: string, args: Record<string, unknown>): Promise<FrameOpResult>;
+}
+
+/** A call with effects about to run (SPEC §9 `--approve`). */
+export interface ApprovalCall {
+  name: string;
+  args: Record<string, unknown>;
+  request: PauseRequest;
+}
+
+/** Asks whether a call with effects may run (effects.ts); false: the model gets "denied by the user". */
+export interface ApprovalPort {
+  approve(call: ApprovalCall): Promise<boolean>;
 }

@@ -14,8 +14,12 @@ import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LE
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
 import type { CapabilityPort } from "../../capability-port.js";
 import { CAPABILITY_TOOLS, capabilityToolDescription, capabilityToolParameters, capabilityToolUnavailable, isCapabilityTool } from "./capability-tools.js";
+import { CODE_TOOL_DESCRIPTIONS, CODE_TOOL_NAMES, READ_CODE_PERMISSION, codeToolParameters, isCodeTool, speaksOfCode } from "./code-tools.js";
 
-export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover", ...CAPABILITY_TOOLS] as const;
+export const TOOL_NAMES = [
+  "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover",
+  ...CODE_TOOL_NAMES, ...CAPABILITY_TOOLS,
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const RECOVER_ACTIONS = ["complete", "retry", "reraise"] as const;
@@ -35,12 +39,19 @@ export function producesValue(name: ToolName): boolean {
 }
 
 export interface ToolContext extends OutcomeContext {
+  /** The read_code permission: the code-reading tools are offered. */
+  readCode?: boolean;
   /** SPEC §10's capabilities for this invocation, or null without any (capability tools are not offered). */
   capabilities: CapabilityPort | null;
 }
 
 export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>, capabilities: CapabilityPort | null = null): ToolContext {
-  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), capabilities };
+  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), readCode: permissions.has(READ_CODE_PERMISSION), capabilities };
+}
+
+/** Tools the host serves itself (not frame operations). */
+export function isHostTool(name: ToolName): boolean {
+  return isCodeTool(name);
 }
 
 /** Why a known tool is not offered to this pause, or null when it is. */
@@ -53,6 +64,11 @@ export function unavailableReason(name: ToolName, ctx: ToolContext): string | nu
   if (name === "get_frame_code" && mode !== "recovery") return `tool "get_frame_code" is for recovery mode only; the block's code is in code_context`;
   if ((name === "evaluate" || name === "execute") && !ctx.executeCode) {
     return `tool "${name}" needs the execute_code permission, which is not granted (permissions in aiython.toml)`;
+  }
+  if (isCodeTool(name) && !ctx.readCode) return `tool "${name}" needs the read_code permission, which is not granted (permissions in aiython.toml)`;
+  // §5.1's request budget: an AI block gets the code tools when its text speaks of code.
+  if (isCodeTool(name) && mode === "syntax" && !speaksOfCode(ctx.request.statement)) {
+    return `tool "${name}" is offered to an AI block whose text speaks of code (a file, module, function or dotted name); here use evaluate`;
   }
   return null;
 }
@@ -100,12 +116,14 @@ const DESCRIPTIONS: Record<Exclude<ToolName, (typeof CAPABILITY_TOOLS)[number]>,
   frames: "Project frames of the stack with their locals.",
   finish: "Terminal: the AI block's outcome.",
   recover: "Terminal: decide the failed statement.",
+  ...CODE_TOOL_DESCRIPTIONS,
 };
 
 const FRAMES_IN_RECOVERY = "Project frames of the traceback with their locals.";
 
 function parameters(name: ToolName, v: Variant): Schema {
   if (isCapabilityTool(name)) return capabilityToolParameters(name);
+  if (isCodeTool(name)) return codeToolParameters(name);
   switch (name) {
     case "evaluate":
       return object({ code: str(), result_id: resultId }, ["code"]);

@@ -1,0 +1,54 @@
+// bench/guard: what the source guard (SPEC §9) costs a program when no tool runs. The guard is
+// an audit hook installed at a run's first tool call and never removed, so every later audit
+// event of the program calls it; with no tool running it returns at its first test. Paired runs,
+// alternating order, of bench/guard/workload.py without and with the hook installed, each timing
+// inside the process (best of its repeats) an audit-event-heavy loop and the CPU-bound work of
+// bench/overhead. Prints medians and ratios; the budget is SPEC §12's 1.03 for execution overhead.
+// Run:
+//   node --import tsx bench/guard.ts [pairs] [--python PATH]
+
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const WORKLOAD = path.join(ROOT, "bench", "guard", "workload.py");
+const BUDGET = 1.03;
+
+const args = process.argv.slice(2);
+const pythonFlag = args.indexOf("--python");
+const python = pythonFlag >= 0 ? args.splice(pythonFlag, 2)[1] : "python3";
+const pairs = Number(args[0] ?? 8);
+
+type Times = { events: number[]; cpu: number[] };
+const variants: { name: string; args: string[]; times: Times }[] = [
+  { name: "no hook", args: [WORKLOAD], times: { events: [], cpu: [] } },
+  { name: "guard installed, no tool running", args: [WORKLOAD, "--guard"], times: { events: [], cpu: [] } },
+];
+
+function run(variant: (typeof variants)[number]): void {
+  const result = spawnSync(python, variant.args, { encoding: "utf8" });
+  const match = /^events (\S+) cpu (\S+)$/m.exec(result.stdout ?? "");
+  if (result.status !== 0 || !match) throw new Error(`${variant.name} failed (${result.status}): ${result.stderr}`);
+  variant.times.events.push(Number(match[1]));
+  variant.times.cpu.push(Number(match[2]));
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+for (const variant of variants) run(variant); // warm-up
+for (const variant of variants) variant.times = { events: [], cpu: [] };
+for (let i = 0; i < pairs; i++) for (const variant of i % 2 ? variants : [...variants].reverse()) run(variant);
+
+const [plain, guarded] = variants;
+console.log(`interpreter: ${python}; ${pairs} paired runs; time measured inside the program (best of 5 repeats each)`);
+for (const part of ["events", "cpu"] as const) {
+  const ratio = median(guarded.times[part]) / median(plain.times[part]);
+  console.log(
+    `${part.padEnd(6)} no hook median ${(median(plain.times[part]) * 1000).toFixed(1)} ms, guard installed ${(median(guarded.times[part]) * 1000).toFixed(1)} ms  ratio ${ratio.toFixed(3)}${ratio <= BUDGET ? "  within budget" : "  OVER BUDGET"}`,
+  );
+}
+console.log(`budget: ratio ≤ ${BUDGET} (SPEC §12); "events" is a worst case: nothing but audited calls`);

@@ -1,0 +1,154 @@
+"""Typed rebinding (SPEC §6): a typed name that `execute`, `evaluate` or `set_binding` would
+leave with a value of the wrong type keeps (or gets back) its previous value, and the tool error
+names the name and both types. Live frames, as in test_frameops. Run under 3.11, 3.12 and 3.13."""
+
+import sys
+import textwrap
+import unittest
+
+from aiython_bridge.frameops import Invocation, ToolError
+
+counter: int = 0
+label = "untyped"
+
+
+def run_module(source: str, tool):
+    """Runs `source` as a module whose last statement calls `pause()`; `tool(inv)` runs there."""
+    namespace = {"__name__": "typed_module_test"}
+    seen = {}
+
+    def pause():
+        inv = Invocation(sys._getframe(1))
+        try:
+            seen["result"] = tool(inv)
+        except ToolError as exc:
+            seen["error"] = exc
+        finally:
+            inv.close()
+
+    namespace["pause"] = pause
+    exec(compile(textwrap.dedent(source), "<typed-test>", "exec"), namespace)
+    return namespace, seen
+
+
+class TypedRebinding(unittest.TestCase):
+    def assertNamesBothTypes(self, error, name, expected, got):
+        self.assertEqual(error.error_type, "TypeContractError")
+        self.assertIn(f"{name}: expected {expected}, got {got}", error.message)
+
+    def test_execute_rebinding_a_typed_local_is_undone(self):
+        def program():
+            x: int = 1
+            inv = Invocation(sys._getframe())
+            with self.assertRaises(ToolError) as caught:
+                inv.execute("x = 'oops'")
+            inv.close()
+            return x, caught.exception
+
+        value, error = program()
+        self.assertEqual(value, 1)
+        self.assertNamesBothTypes(error, "x", "int", "str 'oops'")
+        self.assertIn("x was given back its previous value", error.message)
+
+    def test_an_annotated_parameter_is_typed_and_right_types_pass(self):
+        def program(limit: int, names: list[str]):
+            inv = Invocation(sys._getframe())
+            inv.execute("limit = limit + 1; names = names + ['c']")
+            with self.assertRaises(ToolError) as caught:
+                inv.execute("names = ['d', 4]")
+            inv.close()
+            return limit, names, caught.exception
+
+        limit, names, error = program(1, ["a"])
+        self.assertEqual((limit, names), (2, ["a", "c"]))
+        self.assertNamesBothTypes(error, "names[1]", "str", "int 4")
+
+    def test_untyped_names_and_other_types_are_free(self):
+        def program():
+            y = 1
+            inv = Invocation(sys._getframe())
+            inv.execute("y = 'text'")
+            inv.close()
+            return y
+
+        self.assertEqual(program(), "text")
+
+    def test_evaluate_with_a_walrus_is_checked_too(self):
+        def program():
+            ratio: float = 0.5
+            inv = Invocation(sys._getframe())
+            with self.assertRaises(ToolError) as caught:
+                inv.evaluate("(ratio := 2)")
+            inv.close()
+            return ratio, caught.exception
+
+        ratio, error = program()
+        self.assertEqual(ratio, 0.5)
+        self.assertNamesBothTypes(error, "ratio", "float", "int 2")
+
+    def test_set_binding_of_a_wrong_type_binds_nothing(self):
+        def program():
+            x: int = 1
+            inv = Invocation(sys._getframe())
+            handle = inv.evaluate("'oops'")["handle"]
+            with self.assertRaises(ToolError) as caught:
+                inv.set_binding("x", inv.lookup_handle(handle))
+            inv.set_binding("x", inv.lookup_handle(inv.evaluate("7")["handle"]))
+            inv.close()
+            return x, caught.exception
+
+        value, error = program()
+        self.assertEqual(value, 7)
+        self.assertNamesBothTypes(error, "x", "int", "str 'oops'")
+        self.assertIn("x keeps its value", error.message)
+
+    def test_module_annotations_type_module_names_and_declared_globals(self):
+        namespace, seen = run_module("""
+            total: int = 3
+            tag: 'str' = "a"
+            pause()
+        """, lambda inv: inv.execute("total = 'many'; tag = 'b'"))
+        self.assertEqual(namespace["total"], 3)
+        self.assertEqual(namespace["tag"], "b")  # only the violating name is undone
+        self.assertNamesBothTypes(seen["error"], "total", "int", "str 'many'")
+
+        def bump():
+            global counter
+            if counter < 0:
+                counter = 0  # assigned in this function, so execute's `counter = ...` reaches the module
+            inv = Invocation(sys._getframe())
+            try:
+                inv.execute("counter = None")
+            except ToolError as exc:
+                return exc
+            finally:
+                inv.close()
+
+        error = bump()
+        self.assertEqual(counter, 0)
+        self.assertNamesBothTypes(error, "counter", "int", "None")
+
+    def test_a_name_unbound_before_is_unbound_again_in_a_module(self):
+        namespace, seen = run_module("""
+            later: int
+            pause()
+        """, lambda inv: inv.execute("later = 'x'"))
+        self.assertNotIn("later", namespace)
+        self.assertIn("later was unbound again", seen["error"].message)
+
+    def test_the_code_raising_after_the_rebinding_still_restores(self):
+        def program():
+            x: int = 1
+            inv = Invocation(sys._getframe())
+            with self.assertRaises(ToolError) as caught:
+                inv.execute("x = 'oops'\nraise KeyError('k')")
+            inv.close()
+            return x, caught.exception
+
+        value, error = program()
+        self.assertEqual(value, 1)
+        self.assertIn("the code also raised KeyError", error.message)
+
+
+if __name__ == "__main__":
+    unittest.main()

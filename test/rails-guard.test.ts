@@ -1,0 +1,59 @@
+// End-to-end: the source guard (SPEC §9). A scripted model's `execute` calls try to overwrite the
+// running script, delete a sibling module, and start processes; each is refused with a tool error
+// naming what was refused, the files stay byte-identical, no process starts, and the program's
+// own code afterwards does all of it unhindered.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { finishCall, toolCall } from "./support/loopback-model.js";
+import { runWithModel, toolMessages } from "./support/run-with-model.js";
+
+const MAIN = `import os, subprocess
+import helper
+summary = tidy up the project folder
+print(summary)
+print("started" in os.listdir("."), "spawned" in os.listdir("."))
+subprocess.run(["touch", "own-process"])
+with open("helper.py", "a") as f:
+    f.write("# the program's own write\\n")
+print(os.path.exists("own-process"))
+`;
+const HELPER = "VALUE = 1\n";
+
+const execute = (code: string) => ({ toolCalls: [toolCall("execute", { code })] });
+
+test("a model that overwrites main.py, deletes a module and spawns processes changes nothing", async () => {
+  const run = await runWithModel({ "main.py": MAIN, "helper.py": HELPER }, [
+    execute("open(__file__, 'w').write('print(1)')"),
+    execute("import os; os.remove('helper.py')"),
+    execute("import subprocess; subprocess.run(['touch', 'started'])"),
+    execute("import os; os.system('touch spawned')"),
+    execute("import os\ntry:\n    os.replace('helper.py', 'main.py')\nexcept OSError:\n    pass"),
+    finishCall({ kind: "literal", value: "tidied" }),
+  ]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "tidied\nFalse False\nTrue\n");
+  assert.equal(fs.readFileSync(path.join(run.dir, "main.py"), "utf8"), MAIN, "main.py is byte-identical");
+  assert.equal(fs.readFileSync(path.join(run.dir, "helper.py"), "utf8"), `${HELPER}# the program's own write\n`);
+  const results = toolMessages(run.requests[5]);
+  assert.deepEqual(results.map((r) => [r.status, r.error]), Array(5).fill(["error", "GuardError"]));
+  assert.match(results[0].message!, /refused writing main\.py \(a source file\)/);
+  assert.match(results[1].message!, /refused deleting helper\.py/);
+  assert.match(results[2].message!, /refused starting a process \(subprocess\.Popen: touch started\)/);
+  assert.match(results[3].message!, /refused starting a process \(os\.system: touch spawned\)/);
+  assert.match(results[4].message!, /refused renaming helper\.py/, "a refusal the model's code caught is still reported");
+});
+
+test("the guard covers recovery too: a repair may not rewrite the source before a retry", async () => {
+  const main = "value = int('x')\nprint(value)\n";
+  const run = await runWithModel({ "main.py": main }, [
+    { toolCalls: [toolCall("execute", { code: "open(__file__, 'w').write(\"value = 1\\nprint(value)\\n\")" })] },
+    { toolCalls: [toolCall("recover", { action: "complete", outcome: { kind: "literal", value: 7 } })] },
+  ]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "7\n");
+  assert.equal(fs.readFileSync(path.join(run.dir, "main.py"), "utf8"), main);
+  assert.equal(toolMessages(run.requests[1])[0].error, "GuardError");
+});

@@ -63,13 +63,21 @@ test("the model reads, searches and lists project code, and nothing else", async
   assert.ok(!JSON.stringify(run.requests.map((r) => r.body.messages)).includes("sk-never-shown"));
 });
 
-test("the code tools are offered only when the profile grants read_code", async () => {
-  const files = { "main.py": "answer = pick a number\nprint(answer)\n" };
-  const withIt = await runWithModel(files, [finishCall({ kind: "literal", value: 1 })]);
-  assert.ok(["read_code", "search_code", "list_code_files"].every((t) => offeredTools(withIt.requests[0]).includes(t)));
-  const without = await runWithModel(files, [finishCall({ kind: "literal", value: 1 })], {
+test("the code tools are offered with read_code, to an AI block whose text speaks of code", async () => {
+  const CODE_TOOLS = ["read_code", "search_code", "list_code_files"];
+  const about = { "main.py": "answer = find which function in helper.py sets LIMIT\nprint(answer)\n", "helper.py": "LIMIT = 1\n" };
+  const withIt = await runWithModel(about, [finishCall({ kind: "literal", value: 1 })]);
+  assert.ok(CODE_TOOLS.every((t) => offeredTools(withIt.requests[0]).includes(t)));
+  // A block about data, not code, keeps its request small (SPEC §5.1): evaluate reads what it needs.
+  const plain = await runWithModel({ "main.py": "answer = pick a number\nprint(answer)\n" }, [finishCall({ kind: "literal", value: 1 })]);
+  assert.equal(plain.exitCode, 0, plain.stderr);
+  assert.deepEqual(offeredTools(plain.requests[0]).filter((t) => CODE_TOOLS.includes(t)), []);
+  const without = await runWithModel(about, [finishCall({ kind: "literal", value: 1 })], {
     toml: 'version = 3\nmodel = { model = "m", api_base = "$URL", api_key_env = "OPENAI_API_KEY" }\npermissions = ["network", "execute_code"]\n',
   });
   assert.equal(without.exitCode, 0, without.stderr);
-  assert.deepEqual(offeredTools(without.requests[0]).filter((t) => t.includes("code")), ["get_frame_code"]);
+  assert.deepEqual(offeredTools(without.requests[0]).filter((t) => t.includes("code")), []);
+  // A recovery may find its cause anywhere in the project: it gets them whatever its statement says.
+  const recovery = await runWithModel({ "main.py": "value = int('x')\n" }, [{ toolCalls: [toolCall("recover", { action: "reraise" })] }]);
+  assert.ok(CODE_TOOLS.every((t) => offeredTools(recovery.requests[0]).includes(t)));
 });

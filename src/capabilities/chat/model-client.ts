@@ -21,6 +21,7 @@ import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
 import { makeRouteClient, runAttempt } from "./run-attempt.js";
+import { hintError, rememberAutoToolChoice, toolCallsFromContent, toolChoiceFor } from "./server-quirks.js";
 import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
 import type { ChatRoute, ModelClientOptions, SleepFn } from "./types.js";
 
@@ -106,10 +107,16 @@ class RoutedClient implements ModelClient {
       if (options.signal?.aborted) throw cancelledError(route);
       const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
-      const result = await runAttempt({ mod, client, sink, route, request, stream, remainingMs, signal: options.signal });
+      const toolChoice = toolChoiceFor(route);
+      const result = await runAttempt({ mod, client, sink, route, request, toolChoice, stream, remainingMs, signal: options.signal });
       if (result.ok) {
-        const { message, usage } = result.answer;
+        const { usage } = result.answer;
+        const message = withContentCalls(result.answer.message, request);
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };
+      }
+      if (toolChoice === "required" && result.failure.kind === "status" && result.failure.hint === "tool_choice_rejected") {
+        rememberAutoToolChoice(route); // asked again at once, with "auto": not a retry (SPEC §5)
+        continue;
       }
       const retryable = retryableFailure(route, result.failure, options.signal, last);
       if (retryable instanceof ModelCallError) throw retryable;
@@ -142,6 +149,13 @@ class RoutedClient implements ModelClient {
   }
 }
 
+/** A reply without tool calls whose content is a tool call written as JSON is read as that call (SPEC §5). */
+function withContentCalls(message: ModelResponse["message"], request: ModelRequest): ModelResponse["message"] {
+  if (message.tool_calls.length > 0) return message;
+  const calls = toolCallsFromContent(message.content, request.tools);
+  return calls ? { content: null, tool_calls: calls } : message;
+}
+
 /**
  * A failure that may be retried gets a short label for later messages; any other failure is
  * turned into the error to throw right away.
@@ -152,6 +166,8 @@ function retryableFailure(
   signal: AbortSignal | undefined,
   last: string | null,
 ): { label: string } | ModelCallError {
+  const known = failure.kind === "status" ? hintError(route, failure.status, failure.hint) : null;
+  if (known) return known;
   switch (failure.kind) {
     case "aborted":
       return signal?.aborted ? cancelledError(route) : timeoutError(route, last);

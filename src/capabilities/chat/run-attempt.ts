@@ -12,6 +12,7 @@ import type { OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { normaliseCompletion, StreamAssembler, type Normalised } from "./normalise-response.js";
 import type { ModelRequest } from "../../model-port.js";
+import { errorBodyText, serverHint, type ToolChoice } from "./server-quirks.js";
 import type { ChatRoute } from "./types.js";
 
 export type AttemptResult =
@@ -20,9 +21,10 @@ export type AttemptResult =
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Holds the size of the last body the client sent. */
+/** Holds the size of the last body the client sent, and the start of an error answer's body (server-quirks.ts). */
 interface BodySink {
   bytes: number;
+  errorBody: string | null;
 }
 
 function bodyBytes(body: unknown): number {
@@ -38,10 +40,12 @@ export function makeRouteClient(
   route: ChatRoute,
   baseFetch: typeof fetch,
 ): { client: InstanceType<OpenAIModuleType["OpenAI"]>; sink: BodySink } {
-  const sink: BodySink = { bytes: 0 };
-  const measuringFetch = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const sink: BodySink = { bytes: 0, errorBody: null };
+  const measuringFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     sink.bytes = bodyBytes(init?.body);
-    return baseFetch(url, init);
+    const response = await baseFetch(url, init);
+    sink.errorBody = await errorBodyText(response);
+    return response;
   };
   const client = new mod.OpenAI({
     apiKey: route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey,
@@ -67,6 +71,8 @@ export interface AttemptInput {
   sink: BodySink;
   route: ChatRoute;
   request: ModelRequest;
+  /** What this route is sent as tool_choice (server-quirks.ts: "auto" after a server rejected "required"). */
+  toolChoice: ToolChoice;
   stream: boolean;
   /** Time left before the deadline, ms; the attempt aborts itself when it runs out. */
   remainingMs: number;
@@ -87,9 +93,10 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     model: route.model,
     messages: request.messages,
     // tool_choice "required" with no tools is an error on OpenAI; send neither in that case.
-    ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: request.toolChoice } : {}),
+    ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: input.toolChoice } : {}),
   };
   sink.bytes = 0;
+  sink.errorBody = null;
   try {
     let answer: Normalised;
     if (input.stream) {
@@ -112,6 +119,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" } };
     const failure = classifyFailure(err, input.mod);
     if (failure === null) throw err;
+    if (failure.kind === "status") failure.hint = serverHint(failure.status, sink.errorBody);
     return { ok: false, failure };
   } finally {
     clearTimeout(timer);

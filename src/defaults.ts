@@ -118,3 +118,16 @@ export const SIMPLE_BLOCK_REQUEST_BUDGET_BYTES = 6000;
 
 /** The permission that gates `evaluate`, `execute` and `expression` outcomes (§5.2, §7). */
 export const EXECUTE_CODE_PERMISSION = "execute_code";
+
+// ---- aiython setup (SPEC §7) -------------------------------------------------------------------
+
+export const SETUP_DEFAULTS = {
+  /** The base URL offered for "another OpenAI-compatible server" (vLLM's default port). */
+  customBaseUrl: "http://127.0.0.1:8000/v1",
+  /** The key variable written for a custom server when a key is stored and none was named. */
+  customKeyEnv: "OPENAI_API_KEY",
+  /** How long `--check` waits for its one request. */
+  checkTimeoutMs: 30_000,
+  /** How long listing /models may take before setup asks for the id instead. */
+  listModelsTimeoutMs: 10_000,
+} as const;

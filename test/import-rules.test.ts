@@ -38,7 +38,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   observe: ["journal"],
   recovery: [],
   run: ["frontend", "recovery", "capabilities", "config", "journal", "observe"],
-  cli: ["run", "frontend", "recovery", "config", "journal", "observe"],
+  cli: ["run", "frontend", "recovery", "config", "journal", "observe", "setup"],
+  setup: ["config", "capabilities"],
 };
 
 /** Type-only imports a layer may make of another layer's files, beyond MAY_IMPORT. */
@@ -62,6 +63,8 @@ const OWNERS: Record<string, readonly string[]> = {
   "node:child_process": ["recovery/bridge/"],
   execa: ["recovery/bridge/"],
   "smol-toml": ["config/"],
+  "@decimalturn/toml-patch": ["config/"],
+  "@inquirer/prompts": ["setup/"],
 };
 
 function walk(dir: string, out: string[] = []): string[] {

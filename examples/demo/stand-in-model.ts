@@ -1,7 +1,8 @@
 // A rule-based stand-in for a real model, so that `npm run demo` shows examples/tickets.py end
 // to end on a machine with no network and no API key. It speaks the OpenAI-compatible protocol
 // through the test suite's loopback server and knows exactly two instructions of the tickets
-// example and one recovery decision (skip the failing statement, for examples/recovery.py);
+// example and one recovery decision (skip the failing statement, for examples/recovery.py), and
+// answers the one test request of `aiython setup --check` (two `note` calls in one reply);
 // anything else gets an `error` outcome saying so. It is not a model.
 
 import { finishCall, startLoopbackModel, toolCall, type ScriptedReply } from "../../test/support/loopback-model.js";
@@ -23,7 +24,10 @@ function request(body: { messages: { role: string; content: string | null }[] })
   };
 }
 
-export function standInReply(body: { messages: { role: string; content: string | null }[] }): ScriptedReply {
+export function standInReply(body: { messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[] }): ScriptedReply {
+  if (body.tools?.some((t) => t.function.name === "note")) {
+    return { toolCalls: [toolCall("note", { n: 1 }), toolCall("note", { n: 2 })] };
+  }
   const { statement, related, rounds, mode } = request(body);
   if (mode === "recovery") {
     // examples/recovery.py: a record without a readable age is skipped (the statement counts as done).

@@ -104,10 +104,10 @@ function chatRoute(answers: SetupAnswers, key: string | null): ChatRoute {
 /**
  * The keys to write. A base URL or key variable equal to the provider's own is removed from the
  * top level (an old custom server's would otherwise still apply); a profile or capability writes
- * its base URL always, since a profile inherits the top-level one (SPEC §7).
+ * its base URL always, since a profile inherits the top-level one (SPEC §7); a capability's table inherits nothing.
  */
 function routeKeys(answers: SetupAnswers, flags: SetupFlags): RouteKeys {
-  const nested = flags.profile !== undefined || flags.capability !== undefined;
+  const nested = flags.profile !== undefined && flags.capability === undefined;
   const ownBase = answers.provider.prefix === null || answers.baseUrl !== answers.provider.defaultBase;
   const ownKeyEnv = answers.apiKeyEnv !== null && answers.apiKeyEnv !== answers.provider.keyEnv;
   return {

@@ -23,6 +23,7 @@ function command(): Command {
     .option("--check", "send one tiny forced tool call and report what the server supports; save nothing if it fails")
     .option("--non-interactive", "never prompt; take everything from the flags")
     .option("--config <file>", "edit this file instead of the nearest aiython.toml")
+    .allowExcessArguments()
     .helpOption("-h, --help", "show this help")
     .exitOverride()
     .configureOutput({ writeOut: (text) => void writeStdout(text), writeErr: () => undefined, outputError: () => undefined });

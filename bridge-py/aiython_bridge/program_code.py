@@ -17,10 +17,11 @@ from aiython_bridge import code_constants, modules
 BLOCKS = "\x00aiython:blocks:7f3c2a"
 
 
-def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None):
+def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None, mode="exec", flags=0):
     """Code for `text` (the plan's rewritten source or the original; `tree` its AST if parsed
     already) with the plan's blocks calling `blocks` (a runtime.Runtime) and its checkpoints
-    answered by `checkpoints` (the process's recovery CheckpointRuntime), if given."""
+    answered by `checkpoints` (the process's recovery CheckpointRuntime), if given. The console
+    compiles in mode "single" (expression values echoed) with its `from __future__` flags."""
     if tree is None:
         tree = ast.parse(text, filename)
     mapping = {}
@@ -37,7 +38,9 @@ def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, 
             instrument.EXCEPTION: Exception,
             instrument.RECURSION_ERROR: RecursionError,
         })
-    code = compile(tree, filename, "exec", dont_inherit=True)
+    if mode == "single":
+        tree = ast.Interactive(body=tree.body)
+    code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
     return code_constants.bind(code, mapping) if mapping else code
 
 

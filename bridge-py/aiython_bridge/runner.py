@@ -64,11 +64,15 @@ def prepare_run(server, message):
     kind = target["kind"]
     prepared = Prepared(kind)
     prepared.options = message.get("options") or {}
+    if kind == "console" or sys.flags.inspect:
+        # The console's modules (code, codeop) come from the standard library, imported before
+        # sys.path[0] becomes the program's folder.
+        modules.load("aiython_bridge.console.session")
     if kind == "module":
         prepared.module = target["name"]
     elif kind == "directory":
         prepared.module = "__main__"
-    else:
+    elif kind != "console":
         source = _read_source(kind, target)
         filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
         try:
@@ -153,6 +157,10 @@ def start_program(server, prepared):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)
+    if prepared.kind == "console":
+        session = modules.load("aiython_bridge.console.session")
+        return functools.partial(session.run_bare, server, prepared.options)
+    ProgramContext.server, ProgramContext.options = server, prepared.options
     if prepared.syntax_error is not None:
         return functools.partial(_raise, prepared.syntax_error.with_traceback(None))
     if prepared.module is not None:
@@ -173,6 +181,8 @@ class ProgramContext:
 
     current = None
     exception = None
+    server = None  # set with the program's options: the console after it (-i) needs both
+    options = None
 
     def __init__(self, program):
         self.program = program
@@ -185,10 +195,14 @@ class ProgramContext:
         # The program is over: let go of its namespace, so that the interpreter's finalization
         # clears it as under python3 (generators closed, __del__ run, in CPython's order).
         self.program = None
+        inspecting = bool(sys.flags.inspect or os.environ.get("PYTHONINSPECT"))
         if exc is not None:
             ProgramContext.exception = exc
-            if not isinstance(exc, SystemExit):
+            if not isinstance(exc, SystemExit) or inspecting:  # under -i CPython prints SystemExit too
                 tracebacks.hide_bridge_frames_when_uncaught()
+        if ProgramContext.server is not None and inspecting:
+            # CPython starts its REPL next (-i): the console that speaks AI syntax takes its place.
+            modules.load("aiython_bridge.console.session").install_after_program(ProgramContext.server, ProgramContext.options)
         return False
 
 

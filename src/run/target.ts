@@ -11,7 +11,8 @@ export type ProgramSpec =
   | { kind: "script"; path: string }
   | { kind: "module"; name: string }
   | { kind: "code"; code: string }
-  | { kind: "stdin" };
+  | { kind: "stdin" }
+  | { kind: "console" };
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
@@ -23,6 +24,8 @@ export function resolveTarget(spec: ProgramSpec): RunTarget {
       return { kind: "code", code: spec.code };
     case "stdin":
       return { kind: "stdin" };
+    case "console":
+      return { kind: "console" };
     case "script":
       return resolveScript(spec.path);
   }
@@ -91,6 +94,8 @@ export function pythonStyleArgv(program: ProgramSpec, programArgs: readonly stri
       return ["-c", program.code, ...programArgs];
     case "stdin":
       return ["-", ...programArgs];
+    case "console":
+      return [];
   }
 }
 
@@ -105,5 +110,7 @@ export function scriptLabel(program: ProgramSpec): string {
       return "-c";
     case "stdin":
       return "-";
+    case "console":
+      return "(console)";
   }
 }

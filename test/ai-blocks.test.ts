@@ -85,6 +85,15 @@ test("the tickets loop: one request per block, values inlined, typed Literal res
   assert.ok(Math.max(...run.requests.map((r) => Buffer.byteLength(r.rawBody))) < 6144, "requests stay under 6 KB");
 });
 
+test("the demo's stand-in model answers the README's console line, and says what it does not know", () => {
+  const body = (statement: string) => ({ messages: [{ role: "system", content: "" }, { role: "user", content: JSON.stringify({ mode: "syntax", statement }) }] });
+  assert.deepEqual(standInReply(body("pick a number between 1 and 10")).toolCalls, [{ name: "finish", arguments: { outcome: { kind: "literal", value: 7 } } }]);
+  assert.deepEqual(standInReply(body("pick a number between 10 and -2")).toolCalls?.[0].arguments, { outcome: { kind: "literal", value: 6 } });
+  const unknown = standInReply(body("write a poem")).toolCalls?.[0].arguments as { outcome: { kind: string; reason: string } };
+  assert.equal(unknown.outcome.kind, "error");
+  assert.match(unknown.outcome.reason, /only knows examples\/tickets\.py and `pick a number between A and B`/);
+});
+
 test("the tickets loop with the value read through get_binding", async () => {
   const responder: Responder = (req) => {
     const statement = stable(req).statement as string;

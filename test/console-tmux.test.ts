@@ -4,7 +4,7 @@
 // tracebacks, Ctrl-C at the prompt and while running, Ctrl-D, exit(n) and the exit status,
 // readline history recalled with the Up key and saved to ~/.python_history); then AI syntax at
 // the same prompts against the loopback model: `x = pick a number` then `x` echoes 7. Last,
-// `aiython setup` answered at its prompts. Set AIYTHON_TEST_SCREENS=DIR to keep the screens.
+// `aiython setup` answered at its prompts, a key typed there never on screen. Set AIYTHON_TEST_SCREENS=DIR to keep the screens.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -206,5 +206,37 @@ describe("aiython setup at its prompts", () => {
     assert.match(screen, /tool_choice "required": +honoured/);
     assert.match(screen, /Created aiython\.toml: top level model = "loopback-model"/);
     assert.equal(fs.readFileSync(path.join(dir, "aiython.toml"), "utf8"), `version = 3\nmodel = "loopback-model"\napi_base = "${model.url}"\n`);
+  });
+
+  test("a key typed without echo goes to .aiython/credentials.env (0600) and is sent; words of a name find the model", async () => {
+    const secret = "sk-typed-NEVER-ON-SCREEN-41f7";
+    const model = await startLoopbackModel({ models: ["llama-3.1-8b-instruct", "loopback-model", "qwen2.5-7b"], responder: () => ({ toolCalls: [{ name: "note", arguments: { n: 1 } }] }) });
+    servers.push(model);
+    const dir = tempProject({ ".gitignore": "node_modules/\n" });
+    const t = open(`${CLI} setup --base-url ${model.url}`, dir, baseEnv(dir));
+    await t.waitFor((s) => s.includes("Does the server need an API key?"), "the key question");
+    t.keys("y", "Enter");
+    await t.waitFor((s) => s.includes("API key (saved in .aiython/credentials.env as OPENAI_API_KEY; not shown)"), "the key prompt");
+    t.keys("-l", secret);
+    t.keys("Enter");
+    await t.waitFor((s) => s.includes("Model"), "the model search");
+    t.keys("-l", "qwen 7");
+    await t.waitFor((s) => /❯ qwen2\.5-7b/.test(s) && !s.includes("loopback-model"), "the search narrowed to qwen2.5-7b");
+    t.keys("Enter");
+    await t.waitFor((s) => s.includes("Send one tiny request to check the server?"), "the check question");
+    t.keys("Enter");
+    assert.equal(await t.exit(), 0);
+    const screen = t.screen();
+    keep("setup-interactive-key", screen);
+    assert.ok(!screen.includes(secret) && !screen.includes(secret.slice(0, 8)), `the key is on screen:\n${screen}`);
+    assert.match(screen, /Stored the key as OPENAI_API_KEY in \.aiython\/credentials\.env \(readable by you only\)/);
+    assert.equal(fs.readFileSync(path.join(dir, "aiython.toml"), "utf8"), `version = 3\nmodel = "qwen2.5-7b"\napi_base = "${model.url}"\napi_key_env = "OPENAI_API_KEY"\n`);
+    const credentials = path.join(dir, ".aiython", "credentials.env");
+    assert.equal(fs.readFileSync(credentials, "utf8"), `OPENAI_API_KEY="${secret}"\n`);
+    assert.equal(fs.statSync(credentials).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(path.dirname(credentials)).mode & 0o777, 0o700);
+    assert.equal(fs.readFileSync(path.join(dir, ".gitignore"), "utf8"), "node_modules/\n.aiython/\n");
+    const sent = model.requests.map((r) => r.headers.authorization);
+    assert.ok(sent.length >= 2 && sent.every((h) => h === `Bearer ${secret}`), `the listing and the check carry the typed key: ${sent.length} requests`);
   });
 });

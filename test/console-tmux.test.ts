@@ -4,7 +4,8 @@
 // tracebacks, Ctrl-C at the prompt and while running, Ctrl-D, exit(n) and the exit status,
 // readline history recalled with the Up key and saved to ~/.python_history); then AI syntax at
 // the same prompts against the loopback model: `x = pick a number` then `x` echoes 7. Last,
-// `aiython setup` answered at its prompts, a key typed there never on screen. Set AIYTHON_TEST_SCREENS=DIR to keep the screens.
+// `aiython setup` answered at its prompts, a key typed there never on screen, and
+// --non-interactive on a terminal. Set AIYTHON_TEST_SCREENS=DIR to keep the screens.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -238,5 +239,20 @@ describe("aiython setup at its prompts", () => {
     assert.equal(fs.readFileSync(path.join(dir, ".gitignore"), "utf8"), "node_modules/\n.aiython/\n");
     const sent = model.requests.map((r) => r.headers.authorization);
     assert.ok(sent.length >= 2 && sent.every((h) => h === `Bearer ${secret}`), `the listing and the check carry the typed key: ${sent.length} requests`);
+  });
+
+  test("--non-interactive on a terminal asks nothing: without --model it says what to add, with it the file is written", async () => {
+    const model = await startLoopbackModel({});
+    servers.push(model);
+    const dir = tempProject({});
+    const bare = open(`${CLI} setup --non-interactive --base-url ${model.url}`, dir, baseEnv(dir));
+    assert.equal(await bare.exit(), 2);
+    assert.match(bare.screen(), /^aiython: setup --non-interactive needs --model ID and a provider/);
+    assert.ok(!fs.existsSync(path.join(dir, "aiython.toml")));
+    const full = open(`${CLI} setup --non-interactive --base-url ${model.url} --model loopback-model`, dir, baseEnv(dir));
+    assert.equal(await full.exit(), 0);
+    assert.doesNotMatch(full.screen(), /\?/, "no question was asked");
+    assert.equal(fs.readFileSync(path.join(dir, "aiython.toml"), "utf8"), `version = 3\nmodel = "loopback-model"\napi_base = "${model.url}"\n`);
+    assert.equal(model.requests.length, 0, "no check unless --check");
   });
 });

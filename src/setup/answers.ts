@@ -78,9 +78,10 @@ export function keyEnvFor(provider: SetupProvider, flags: SetupFlags, wantsKey: 
 export function answersFromFlags(flags: SetupFlags, key: string | null): SetupAnswers {
   const provider = providerFromFlags(flags);
   if (flags.model === undefined || provider === undefined) {
+    const why = flags.nonInteractive ? "setup --non-interactive" : "setup without a terminal";
     throw new UsageError(
-      "setup without a terminal needs --model ID and a provider: --provider NAME, a prefixed id such as --model openai/gpt-4.1-mini, " +
-        "or --base-url URL for another OpenAI-compatible server (see aiython setup --help)",
+      `${why} needs --model ID and a provider: --provider NAME, a prefixed id such as --model openai/gpt-4.1-mini, ` +
+        `or --base-url URL for another OpenAI-compatible server (see aiython setup --help)`,
     );
   }
   const baseUrl = flags.baseUrl ?? provider.defaultBase;

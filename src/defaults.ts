@@ -175,6 +175,7 @@ export const PLAN_DEFAULTS = {
 
 /** Generated media, under the project root (SPEC §10). */
 export const ARTIFACTS_DIR = ".aiython/artifacts";
+
 // ---- cost and budgets (src/observe, SPEC §13) ------------------------------------------------
 
 /**
@@ -194,6 +195,7 @@ export const OTEL_SERVICE_NAME = "aiython";
 
 /** How many recorded requests of the same block a `--replay` miss compares with. */
 export const REPLAY_MISS_CANDIDATES = 50;
+
 /** The permission that gates `read_code`, `search_code` and `list_code_files` (§9, §7). */
 export const READ_CODE_PERMISSION = "read_code";
 
@@ -215,4 +217,17 @@ export const CODE_READING_LIMITS = {
   listEntries: 500,
   /** Directory entries one walk (list or search) looks at before it stops. */
   walkEntries: 20_000,
+} as const;
+
+// ---- aiython setup (SPEC §7) -------------------------------------------------------------------
+
+export const SETUP_DEFAULTS = {
+  /** The base URL offered for "another OpenAI-compatible server" (vLLM's default port). */
+  customBaseUrl: "http://127.0.0.1:8000/v1",
+  /** The key variable written for a custom server when a key is stored and none was named. */
+  customKeyEnv: "OPENAI_API_KEY",
+  /** How long `--check` waits for its one request. */
+  checkTimeoutMs: 30_000,
+  /** How long listing /models may take before setup asks for the id instead. */
+  listModelsTimeoutMs: 10_000,
 } as const;

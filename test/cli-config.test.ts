@@ -40,8 +40,19 @@ test("a configuration error stops the run before the program starts: exit 78, do
   assert.ok(!result.stderr.includes(KEY));
 });
 
-test("an unknown config subcommand", async () => {
-  const result = await aiython(["config", "edit"], { env: cleanEnv() });
-  assert.equal(result.exitCode, 2);
-  assert.match(result.stderr, /use: aiython config show/);
+test("config without a command, with an unknown one, or with extra words: exit 2 and what to type", async () => {
+  const bare = await aiython(["config"], { env: cleanEnv() });
+  assert.deepEqual([bare.exitCode, bare.stderr], [2, "aiython: config needs a command: aiython config show (to write aiython.toml: aiython setup)\n"]);
+  const unknown = await aiython(["config", "edit"], { env: cleanEnv() });
+  assert.deepEqual([unknown.exitCode, unknown.stderr], [2, "aiython: unknown config command 'edit'; use: aiython config show (to write aiython.toml: aiython setup)\n"]);
+  const extra = await aiython(["config", "show", "x"], { env: cleanEnv() });
+  assert.deepEqual([extra.exitCode, extra.stderr], [2, "aiython: config show takes no arguments, not 'x'; use: aiython config show\n"]);
+});
+
+test("an env_file that does not exist stops the run with exit 78 naming the file and the key", async () => {
+  const dir = project('version = 3\nmodel = "openai/gpt-4.1-mini"\nenv_file = ".env.local"\n');
+  const result = await aiython(["hello.py"], { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: KEY }) });
+  assert.equal(result.exitCode, 78);
+  assert.equal(result.stdout, "", "the program did not run");
+  assert.equal(result.stderr, "aiython: aiython.toml: env_file: the file .env.local does not exist; create it with KEY=VALUE lines, or remove env_file\n");
 });

@@ -302,11 +302,34 @@ describe("profiles", () => {
     assert.deepEqual(Object.keys(fast.capabilities).sort(), ["embedding", "vision"]);
   });
 
-  test("a profile with its own model does not inherit the top-level api_base; one inheriting the model does", async () => {
+  test("a profile inherits api_base and api_key_env it does not set, also when it sets its own model", async () => {
     const config = await load(project({ "aiython.toml": file }));
-    assert.equal(config.profiles.get("fast")!.routes[0].apiBase, "https://api.openai.com/v1");
+    assert.equal(config.profiles.get("fast")!.routes[0].apiBase, "https://proxy.example/v1");
+    assert.equal(config.profiles.get("fast")!.routes[0].id, "openai/gpt-4.1-nano");
     assert.equal(config.profiles.get("careful")!.routes[0].apiBase, "https://proxy.example/v1");
     assert.equal(config.profiles.get("careful")!.routes[0].id, "openai/gpt-4.1-mini");
+  });
+
+  test("a profile that sets only model keeps the top-level local server and key variable", async () => {
+    const root = project({
+      "aiython.toml": toml(
+        'model = "llama3.1"',
+        'api_base = "http://127.0.0.1:8080/v1"',
+        'api_key_env = "LOCAL_KEY"',
+        "",
+        "[profiles.small]",
+        'model = "qwen3:0.6b"',
+        "",
+        "[profiles.other]",
+        'model = "qwen3:4b"',
+        'api_base = "http://127.0.0.1:9090/v1"',
+      ),
+    });
+    const config = await load(root, { env: { LOCAL_KEY: FAKE_KEY } });
+    const [small] = config.profiles.get("small")!.routes;
+    assert.deepEqual([small.provider, small.model, small.apiBase, small.apiKeyEnv, small.keySource], ["custom", "qwen3:0.6b", "http://127.0.0.1:8080/v1", "LOCAL_KEY", "environment"]);
+    const [other] = config.profiles.get("other")!.routes;
+    assert.deepEqual([other.apiBase, other.apiKeyEnv], ["http://127.0.0.1:9090/v1", "LOCAL_KEY"]);
   });
 
   test("precedence: --force-profile > directive > --profile > config default", async () => {
@@ -372,13 +395,27 @@ describe("credentials", () => {
     assert.deepEqual([fromEnv[0].apiKey, fromEnv[0].keySource], [FAKE_KEY, "environment"]);
   });
 
-  test(".aiython/credentials.env is consulted last; a missing env_file is not an error", async () => {
+  test(".aiython/credentials.env is consulted last", async () => {
     const root = project({
-      "aiython.toml": toml('model = "gemini/gemini-2.5-flash"', 'env_file = "missing.env"'),
+      "aiython.toml": toml('model = "gemini/gemini-2.5-flash"', 'env_file = ".env"'),
+      ".env": "OTHER=1\n",
       ".aiython/credentials.env": "GEMINI_API_KEY=stored-by-setup\n",
     });
     const [route] = (await load(root)).profiles.get("default")!.routes;
     assert.deepEqual([route.apiKey, route.keySource], ["stored-by-setup", "credentials_file"]);
+  });
+
+  test("an env_file that does not exist or cannot be read is a configuration error naming it", async () => {
+    const missing = project({ "aiython.toml": toml('model = "openai/gpt-4.1"', 'env_file = "missing.env"') });
+    assert.match(
+      await configError(() => load(missing, { env: { OPENAI_API_KEY: FAKE_KEY } })),
+      /^aiython\.toml: env_file: the file .*missing\.env does not exist; create it with KEY=VALUE lines, or remove env_file$/,
+    );
+    const inProfile = project({ "aiython.toml": toml('model = "openai/gpt-4.1"', "[profiles.fast]", 'env_file = "fast.env"') });
+    assert.match(await configError(() => load(inProfile)), /^aiython\.toml: profiles\.fast\.env_file: the file .*fast\.env does not exist/);
+    const folder = project({ "aiython.toml": toml('model = "openai/gpt-4.1"', 'env_file = "keys"') });
+    mkdirSync(path.join(folder, "keys"));
+    assert.match(await configError(() => load(folder)), /^aiython\.toml: env_file: cannot read .*keys \(it is a folder\); fix its permissions/);
   });
 
   test("a route with no key loads, and config show and --explain say credential_configured: false", async () => {

@@ -38,7 +38,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   observe: ["journal"],
   recovery: [],
   run: ["frontend", "recovery", "capabilities", "config", "journal", "observe"],
-  cli: ["run", "frontend", "recovery", "config", "journal", "observe"],
+  cli: ["run", "frontend", "recovery", "config", "journal", "observe", "setup"],
+  setup: ["config", "capabilities"],
 };
 
 /** Type-only imports a layer may make of another layer's files, beyond MAY_IMPORT. */
@@ -71,6 +72,8 @@ const OWNERS: Record<string, readonly string[]> = {
   "@opentelemetry/resources": ["observe/otel/tracing.ts"],
   "@opentelemetry/exporter-trace-otlp-http": ["observe/otel/tracing.ts"],
   "@opentelemetry/exporter-trace-otlp-proto": ["observe/otel/tracing.ts"],
+  "@decimalturn/toml-patch": ["config/"],
+  "@inquirer/prompts": ["setup/"],
 };
 
 function walk(dir: string, out: string[] = []): string[] {

@@ -124,6 +124,22 @@ test("runs list in a project without a journal says so", async () => {
   const root = ticketsProject();
   const ran = await runIn(root, ["runs", "list"], modelEnv("http://127.0.0.1:9/v1"));
   assert.equal(ran.exitCode, 0, ran.stderr);
-  assert.match(ran.stdout, /^no runs recorded yet \(no journal at .*\.aiython\/aiython\.sqlite; runs are recorded when a model is configured\)\n$/);
+  assert.match(ran.stdout, /^no runs recorded yet \(no journal at .*\.aiython\/aiython\.sqlite; runs are recorded when a model is configured, next to the script's aiython\.toml or else in the script's folder: run this there\)\n$/);
   assert.equal(fs.existsSync(path.join(root, ".aiython")), false);
+});
+
+test("runs list without an aiython.toml finds the nearest journal above the working folder, as discovery does", async () => {
+  const root = ticketsProject();
+  const model = await standIn();
+  try {
+    const ran = await runIn(root, ["tickets.py"], modelEnv(model.url));
+    assert.equal(ran.exitCode, 0, ran.stderr);
+  } finally {
+    await model.close();
+  }
+  const below = path.join(root, "sub", "deeper");
+  fs.mkdirSync(below, { recursive: true });
+  const listed = await runIn(below, ["runs", "list", "--json"], modelEnv("http://127.0.0.1:9/v1"));
+  assert.equal(listed.exitCode, 0, listed.stderr);
+  assert.equal(JSON.parse(listed.stdout).length, 1);
 });

@@ -13,6 +13,7 @@ have put in their place is put there instead:
 | -m module | the working directory | runpy's |
 | -c code | "" | no `__file__`; BuiltinImporter as `__loader__` |
 | stdin | "" | `__file__` "<stdin>", `__cached__` None |
+| console | "" | as for -c; sys.argv `['']`, sys.orig_argv the interpreter alone |
 """
 
 import os
@@ -36,6 +37,12 @@ def set_process_view(kind, target, message, compiled=False):
     elif kind == "directory":
         sys.argv = [target["path"]] + args
         sys.path.insert(0, os.path.abspath(target["path"]))
+    elif kind == "console":
+        sys.argv = [""]
+        sys.orig_argv = sys.orig_argv[:1]
+        _main_namespace(file=None)
+        if not safe_path:
+            sys.path.insert(0, "")
     elif kind == "module":
         sys.argv = ["-m"] + args
         if not safe_path:

@@ -53,10 +53,11 @@ class Compiled:
         return code_constants.bind(self.code, mapping) if mapping else self.code
 
 
-def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warns=False):
+def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warns=False, mode="exec", flags=0):
     """The Compiled for `text` (the plan's rewritten source or the original; `tree` its AST if
     parsed already): the plan's blocks pointed at their placeholder, and its checkpoints
-    instrumented when `checkpoints` is true (recovery on)."""
+    instrumented when `checkpoints` is true (recovery on). The console compiles in mode "single"
+    (expression values echoed) with its `from __future__` flags."""
     if tree is None:
         tree = pycompat.parse_ast(text, filename)
     blocks = plan.get("blocks") or []
@@ -68,13 +69,15 @@ def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warn
         instrument = modules.load("aiython_bridge.recovery.instrument")
         ranges = selection.protected_ranges(tree)  # before the transform adds its own try statements
         table = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry).checkpoints
-    code = compile(tree, filename, "exec", dont_inherit=True)
+    if mode == "single":
+        tree = ast.Interactive(body=tree.body)
+    code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
     return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
 
-def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None):
+def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None, mode="exec", flags=0):
     """compile_unbound and bind in one step: `blocks` and `checkpoints` as Compiled.bind takes them."""
-    compiled = compile_unbound(text, filename, plan, checkpoints=checkpoints is not None, entry=entry, tree=tree)
+    compiled = compile_unbound(text, filename, plan, checkpoints=checkpoints is not None, entry=entry, tree=tree, mode=mode, flags=flags)
     return compiled.bind(blocks=blocks, checkpoints=checkpoints, filename=filename)
 
 
@@ -97,6 +100,13 @@ def compile_unbound_quietly(*args, **kwargs):
         compiled = compile_unbound(*args, **kwargs)
     compiled.warns = compiled.warns or bool(caught)
     return compiled
+
+
+def compile_plan_quietly(*args, **kwargs):
+    """compile_plan without showing the compiler's warnings (the retry copies would repeat them)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compile_plan(*args, **kwargs)
 
 
 def _point_blocks_at_placeholder(tree, runtime_name):

@@ -34,7 +34,7 @@ MESSAGES = {
     INIT: (HOST, ("protocol", "ignored_signals")),
     COMPILE: (HOST, ("id", "items")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
-    PLAN: (BRIDGE, ("id", "path", "source", "module", "entry")),
+    PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
     PAUSE: (BRIDGE, ("pause", "mode", "request")),
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),

@@ -159,3 +159,28 @@ def declared_globals(code) -> frozenset[str]:
         arg = 0
     return frozenset(found)
 
+
+
+# -- the console (SPEC §2) ------------------------------------------------------------------------
+# 3.12 added sys.last_exc beside sys.last_type/value/traceback. 3.13's console on a terminal is
+# pyrepl (_pyrepl), unless PYTHON_BASIC_REPL is set or pyrepl cannot drive the terminal; its
+# console class shows errors through `_showtraceback`, which code.InteractiveConsole has since.
+HAS_LAST_EXC = sys.version_info >= (3, 12)
+
+
+def console_base():
+    """(console base class, runner) of the console CPython would start here; runner None: the
+    basic line-by-line loop."""
+    import code
+    import os
+
+    if sys.version_info >= (3, 13) and not os.environ.get("PYTHON_BASIC_REPL") and os.isatty(0):
+        try:
+            from _pyrepl.main import CAN_USE_PYREPL
+            if CAN_USE_PYREPL:
+                from _pyrepl.console import InteractiveColoredConsole
+                from _pyrepl.simple_interact import run_multiline_interactive_console
+                return InteractiveColoredConsole, run_multiline_interactive_console
+        except ImportError:
+            pass
+    return code.InteractiveConsole, None

@@ -70,11 +70,15 @@ def prepare_run(server, message):
     kind = target["kind"]
     prepared = Prepared(kind)
     prepared.options = message.get("options") or {}
+    if kind == "console" or sys.flags.inspect:
+        # The console's modules (code, codeop) come from the standard library, imported before
+        # sys.path[0] becomes the program's folder.
+        modules.load("aiython_bridge.console.session")
     if kind == "module":
         prepared.module = target["name"]
     elif kind == "directory":
         prepared.module = "__main__"
-    else:
+    elif kind != "console":
         _prepare_source(server, prepared, target)
     process_view.set_process_view(kind, target, message, compiled=prepared.compiled)
     return prepared
@@ -141,6 +145,10 @@ def start_program(server, prepared):
         import_hook.install(server, prepared.options)
     if prepared.options.get("memory_limit"):
         _limit_memory(prepared.options["memory_limit"])
+    if prepared.kind == "console":
+        session = modules.load("aiython_bridge.console.session")
+        return functools.partial(session.run_bare, server, prepared.options)
+    ProgramContext.server, ProgramContext.options = server, prepared.options
     if prepared.refused is not None:
         return functools.partial(_raise, prepared.refused.with_traceback(None))
     if prepared.module is not None:
@@ -181,6 +189,8 @@ class ProgramContext:
 
     current = None
     exception = None
+    server = None  # set with the program's options: the console after it (-i) needs both
+    options = None
 
     def __init__(self, program):
         self.program = program
@@ -193,10 +203,14 @@ class ProgramContext:
         # The program is over: let go of its namespace, so that the interpreter's finalization
         # clears it as under python3 (generators closed, __del__ run, in CPython's order).
         self.program = None
+        inspecting = bool(sys.flags.inspect or os.environ.get("PYTHONINSPECT"))
         if exc is not None:
             ProgramContext.exception = exc
-            if not isinstance(exc, SystemExit):
+            if not isinstance(exc, SystemExit) or inspecting:  # under -i CPython prints SystemExit too
                 tracebacks.hide_bridge_frames_when_uncaught()
+        if ProgramContext.server is not None and inspecting:
+            # CPython starts its REPL next (-i): the console that speaks AI syntax takes its place.
+            modules.load("aiython_bridge.console.session").install_after_program(ProgramContext.server, ProgramContext.options)
         return False
 
 

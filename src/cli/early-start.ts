@@ -4,7 +4,6 @@
 // calls earlyStart and hands the started process to dist/cli.js; cli.ts falls back to calling it
 // itself when started another way.
 
-import tty from "node:tty";
 import { splitArgv, type SplitArgs } from "./split-argv.js";
 import { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import { chooseInterpreter } from "../recovery/bridge/interpreter.js";
@@ -28,7 +27,6 @@ export function earlyStart(argv: readonly string[], bridgeDir: string, ignoredSi
   }
   if (split.subcommand || split.interpreter.query) return undefined;
   if (split.optionArgs.some((a) => ["--explain", "-h", "--help", "--version"].includes(a))) return undefined;
-  if (split.program === null && tty.isatty(0)) return undefined; // the console (never touch process.stdin: host-stdio.ts)
   const python = peekValue(split.optionArgs, "--python");
   return new BridgeProcess(chooseInterpreter(python, process.env), bridgeDir, {
     env: process.env, interpreterArgs: split.interpreter.args, ignoredSignals,

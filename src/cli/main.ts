@@ -49,6 +49,10 @@ async function subcommand(command: { name: string; args: string[] }, options: Cl
       const { configCommand } = await import("./commands/config.js");
       return configCommand(command.args, { configFile: options.config, profile: options.profile, forceProfile: options.forceProfile, model: options.model });
     }
+    case "setup": {
+      const { setupCommand } = await import("./commands/setup.js");
+      return setupCommand(command.args, { configFile: options.config, profile: options.profile });
+    }
     case "runs": {
       const { runRunsCommand } = await import("./commands/runs.js");
       return runRunsCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config });

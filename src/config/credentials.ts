@@ -1,6 +1,7 @@
 // Where API keys come from (SPEC §7): the environment first, then the profile's `env_file`, then
-// `.aiython/credentials.env` in the project root (written by `aiython setup --set-key`). Files are
-// read only when a key is missing from the environment, once each. Values never leave this module
+// `.aiython/credentials.env` in the project root (written by `aiython setup --set-key`). A named
+// `env_file` is read when the configuration loads (it must exist); the credentials file only when
+// a key is missing from the environment; each file once. Values never leave this module
 // except as a route's non-enumerable `apiKey`; messages name files and lines, never contents.
 
 import { readFileSync, realpathSync } from "node:fs";
@@ -38,7 +39,29 @@ export class CredentialLookup {
     return { value: null, source: "none" };
   }
 
-  /** A dotenv file's entries; a file that does not exist yields none (e.g. `.env` absent on CI). */
+  /**
+   * An `env_file` the configuration names (SPEC §7): it must exist and be readable, so a typo in
+   * its name is a configuration error now rather than a missing key later. `setting` names the
+   * key in messages (`aiython.toml: profiles.fast.env_file`).
+   */
+  requireFile(file: string, setting: string): void {
+    if (this.files.has(file)) return;
+    const shown = displayPath(file, this.cwd);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") {
+        throw new ConfigError(`${setting}: the file ${shown} does not exist; create it with KEY=VALUE lines, or remove env_file`);
+      }
+      const why = code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "it is a folder" : (code ?? "read error");
+      throw new ConfigError(`${setting}: cannot read ${shown} (${why}); fix its permissions or point env_file at a readable file`);
+    }
+    this.files.set(file, parseDotenv(text, shown));
+  }
+
+  /** A dotenv file's entries; a file that does not exist yields none (`.aiython/credentials.env` before setup). */
   private read(file: string): Map<string, string> {
     const cached = this.files.get(file);
     if (cached) return cached;

@@ -1,10 +1,11 @@
 // From a validated aiython.toml document to resolved profiles (SPEC §7). The top level is the
-// `default` profile; `profiles.NAME` overrides it key by key, with two refinements:
-//   - `api_base` / `api_key_env` qualify `model`: a profile that sets its own `model` does not
-//     inherit the top-level ones; a profile that inherits `model` may still override them.
-//   - `capabilities` merge per capability name (capability-routes.ts); every other key replaces
-//     the inherited value.
+// `default` profile; `profiles.NAME` overrides it key by key and inherits every key it does not
+// set — `api_base` and `api_key_env` too, so a profile that sets only `model` stays on the
+// top-level server with the top-level key. `price` is the price of its layer's routes: a profile
+// that sets its own `model` does not inherit the top-level price. `capabilities` merge per
+// capability name (capability-routes.ts); every other key replaces the inherited value.
 // Layer-level `api_base` / `api_key_env` apply to string routes and to route tables lacking them.
+// A named `env_file` must exist and be readable.
 
 import { ConfigError } from "../errors.js";
 import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "../defaults.js";
@@ -45,17 +46,16 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     if (top[key] !== undefined) return { value: top[key], at: key };
     return null;
   };
-  const ownsModel = own?.model !== undefined;
-  const qualifier = <K extends "api_base" | "api_key_env" | "price">(key: K): SettingsTable[K] => (ownsModel ? own?.[key] : (own?.[key] ?? top[key]));
-  const layerBase = qualifier("api_base");
-  const layerKeyEnv = qualifier("api_key_env");
-  // `price` qualifies `model` like api_base: it is the price of that layer's routes.
-  const layerPrice = qualifier("price");
+  const layerBase = pick("api_base")?.value;
+  const layerKeyEnv = pick("api_key_env")?.value;
+  // `price` qualifies `model`: it is the price of that layer's routes.
+  const layerPrice = own?.model !== undefined ? own.price : (own?.price ?? top.price);
 
   const envFileSetting = pick("env_file");
   const envFile = envFileSetting
     ? resolveEnvFile(envFileSetting.value as string, ctx.projectRoot, envFileSetting.at, ctx.configName)
     : null;
+  if (envFileSetting && envFile) ctx.credentials.requireFile(envFile, `${ctx.configName}: ${envFileSetting.at}`);
 
   let routes: Route[];
   if (ctx.modelOverride && ctx.modelOverride.profile === name) {

@@ -34,6 +34,17 @@ export function journalPath(projectRoot: string): string {
   return path.join(projectRoot, JOURNAL_DIR, JOURNAL_FILE);
 }
 
+/**
+ * The nearest folder at or above `start` holding a journal, searched as aiython.toml is (SPEC
+ * §7): parents up to and including the first folder that holds `.git`. Null when there is none.
+ */
+export function nearestJournalRoot(start: string): string | null {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (fs.statSync(journalPath(dir), { throwIfNoEntry: false })?.isFile()) return dir;
+    if (fs.statSync(path.join(dir, ".git"), { throwIfNoEntry: false }) || path.dirname(dir) === dir) return null;
+  }
+}
+
 export async function openJournal(opts: OpenJournalOptions & { create: true }): Promise<Journal>;
 export async function openJournal(opts: OpenJournalOptions): Promise<Journal | null>;
 export async function openJournal(opts: OpenJournalOptions): Promise<Journal | null> {

@@ -1,4 +1,4 @@
-// The interactive console (SPEC §2) as a run, and CPython's answers about itself (-V): today
-// CPython's own, in the chosen interpreter (recovery/bridge/console-process.ts).
+// CPython's answers about itself (-V, --help-env…), from the chosen interpreter with no bridge
+// (recovery/bridge/console-process.ts). The console itself is a run: target kind "console".
 
 export { runInterpreter } from "../recovery/bridge/console-process.js";

@@ -161,7 +161,7 @@ export class ProgramRun {
     let fault: RunOutcome | null = null;
     try {
       const { planRequested } = await import("./plan-source.js");
-      const shownAs = message.entry && this.target.kind === "file" ? this.target.path : message.path;
+      const shownAs = message.entry && !message.interactive && this.target.kind === "file" ? this.target.path : message.path;
       const planned = await planRequested(this.bridge, message, { checkpoints: this.config?.modelConfigured ?? false, shownAs });
       if (planned.kind === "diagnostics") {
         this.bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
@@ -178,7 +178,7 @@ export class ProgramRun {
     } finally {
       parsed();
     }
-    if (fault && message.entry) this.stop(fault);
+    if (fault && message.entry && !message.interactive) this.stop(fault); // the console shows it and goes on
   }
 
   private stop(outcome: RunOutcome): void {

@@ -11,7 +11,8 @@ export type ProgramSpec =
   | { kind: "script"; path: string }
   | { kind: "module"; name: string }
   | { kind: "code"; code: string }
-  | { kind: "stdin" };
+  | { kind: "stdin" }
+  | { kind: "console" };
 
 /** CPython's own options from the command line (src/cli/split-argv.ts reads them). */
 export interface InterpreterOptions {
@@ -37,6 +38,8 @@ export function resolveTarget(spec: ProgramSpec): RunTarget {
       return { kind: "code", code: spec.code };
     case "stdin":
       return { kind: "stdin" };
+    case "console":
+      return { kind: "console" };
     case "script":
       return resolveScript(spec.path);
   }
@@ -105,5 +108,7 @@ export function scriptLabel(program: ProgramSpec): string {
       return "-c";
     case "stdin":
       return "-";
+    case "console":
+      return "(console)";
   }
 }

@@ -1,8 +1,13 @@
-// A terminal for tests that need one (SPEC §9 `--approve` asks on /dev/tty): a private tmux
-// server on its own socket runs a command in a pane; the test reads the screen, types keys and
-// waits for the command's exit status, which the pane's shell writes to a file.
+// Terminals for tests: a tmux session on a private socket (so no other tmux on the machine is
+// touched), driven with send-keys and read with capture-pane, as a person at a terminal would
+// type and read. `Terminal` is the console's (its `line` waits for the screen to settle on a
+// prompt before it returns, so keys are never typed ahead of the program); `tmuxPane` runs one
+// command for the tests of questions asked on /dev/tty (SPEC §9 `--approve`) and reads the
+// command's exit status from a file its shell writes.
 
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 
@@ -58,4 +63,89 @@ export async function tmuxPane(cwd: string, command: string, env: NodeJS.Process
     },
   };
   return pane;
+}
+
+export function tmuxAvailable(): boolean {
+  try {
+    execFileSync("tmux", ["-V"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class Terminal {
+  private readonly socket: string;
+  private readonly name = "t";
+
+  /** Runs `command` (a shell command line) in a 100×50 terminal; `done` marks its end on screen. */
+  constructor(command: string, options: { cwd: string; env: Record<string, string> }) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-tmux-"));
+    this.socket = path.join(dir, "sock");
+    const env = Object.entries(options.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+    const line = `cd ${shellQuote(options.cwd)} && env -i ${env} ${command}; echo "[exit $?]"; sleep 600`;
+    this.tmux(["new-session", "-d", "-s", this.name, "-x", "100", "-y", "50", line]);
+  }
+
+  private tmux(args: string[]): string {
+    return execFileSync("tmux", ["-S", this.socket, ...args], { encoding: "utf8" });
+  }
+
+  /** The screen, trailing blank lines and trailing spaces removed (as capture-pane gives them). */
+  screen(): string {
+    return this.tmux(["capture-pane", "-p", "-t", this.name]).replace(/\s+$/, "");
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux(["send-keys", "-t", this.name, ...keys]);
+  }
+
+  /** Waits until `test` holds for the screen (polling), or fails naming what it waited for. */
+  async waitFor(test: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      if (test(screen)) return screen;
+      if (Date.now() > until) throw new Error(`the terminal never showed ${what}; it shows:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Waits for the screen to end with a console prompt (`>>>` or `...`) and to stay so briefly. */
+  async prompt(): Promise<string> {
+    const atPrompt = (s: string) => /(^|\n)(>>>|\.\.\.)$/.test(s);
+    let screen = await this.waitFor(atPrompt, "a prompt");
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const again = this.screen();
+      if (again === screen && atPrompt(again)) return again;
+      screen = await this.waitFor(atPrompt, "a prompt");
+    }
+  }
+
+  /** Types a line and presses Enter, then waits for the next prompt. */
+  async line(text: string): Promise<string> {
+    if (text !== "") this.keys("-l", text);
+    this.keys("Enter");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return this.prompt();
+  }
+
+  /** Waits for the command's end: the `[exit N]` line; returns N. */
+  async exit(): Promise<number> {
+    const screen = await this.waitFor((s) => /\[exit \d+\]$/.test(s), "the command's end");
+    return Number(/\[exit (\d+)\]$/.exec(screen)![1]);
+  }
+
+  close(): void {
+    try {
+      this.tmux(["kill-server"]);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -4,9 +4,11 @@
 
 import type { HeaderSource } from "./retry.js";
 import { safeProviderCode } from "./errors.js";
+import type { ServerHint } from "./server-quirks.js";
 
 export type AttemptFailure =
-  | { kind: "status"; status: number; headers: HeaderSource | null; code: string | null }
+  /** `hint`: what the body says about the server (server-quirks.ts); the body itself is gone. */
+  | { kind: "status"; status: number; headers: HeaderSource | null; code: string | null; hint?: ServerHint | null }
   /** An `error` event inside a stream that had already started (the provider gave up mid-way). */
   | { kind: "stream_error"; code: string | null }
   | { kind: "network"; reason: string; retryable: boolean }

@@ -73,7 +73,7 @@ export function statusError(route: ChatRoute, status: number, code: string | nul
   return new ModelCallError(
     "malformed",
     `the provider rejected the request (${label}) for route ${route.id}; the model may not support ` +
-      `function tools with tool_choice "required" — pick a model with tool calling`,
+      `function tools — pick a model with tool calling`,
   );
 }
 

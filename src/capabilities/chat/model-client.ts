@@ -26,6 +26,7 @@ import { parseRetryAfter, planRetry } from "./retry.js";
 import { keepAliveFetch, loadHttps } from "./http-transport.js";
 import { rehearse } from "./rehearsal.js";
 import { makeRouteClient, runAttempt, type RouteClient } from "./run-attempt.js";
+import { hintError, rememberAutoToolChoice, toolCallsFromContent, toolChoiceFor } from "./server-quirks.js";
 import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
 import type { ChatRoute, ModelClientOptions, SleepFn } from "./types.js";
 
@@ -129,13 +130,19 @@ class RoutedClient implements ModelClient {
       if (options.signal?.aborted) throw cancelledError(route);
       const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
+      const toolChoice = toolChoiceFor(route);
       // Every request is reported to the caller (SPEC §11) and may be refused before it is sent (§13).
       const ended = beginAttempt(options.attempts, route, counter, this.now);
-      const result = await runAttempt({ mod, routeClient, route, request, stream, remainingMs, signal: options.signal });
+      const result = await runAttempt({ mod, routeClient, route, request, toolChoice, stream, remainingMs, signal: options.signal });
       ended(result);
       if (result.ok) {
-        const { message, usage } = result.answer;
+        const { usage } = result.answer;
+        const message = withContentCalls(result.answer.message, request);
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };
+      }
+      if (toolChoice === "required" && result.failure.kind === "status" && result.failure.hint === "tool_choice_rejected") {
+        rememberAutoToolChoice(route); // asked again at once, with "auto": not a retry (SPEC §5)
+        continue;
       }
       const retryable = retryableFailure(route, result.failure, options.signal, last);
       if (retryable instanceof ModelCallError) throw retryable;
@@ -168,6 +175,13 @@ class RoutedClient implements ModelClient {
   }
 }
 
+/** A reply without tool calls whose content is a tool call written as JSON is read as that call (SPEC §5). */
+function withContentCalls(message: ModelResponse["message"], request: ModelRequest): ModelResponse["message"] {
+  if (message.tool_calls.length > 0) return message;
+  const calls = toolCallsFromContent(message.content, request.tools);
+  return calls ? { content: null, tool_calls: calls } : message;
+}
+
 /**
  * A failure that may be retried gets a short label for later messages; any other failure is
  * turned into the error to throw right away.
@@ -178,6 +192,8 @@ function retryableFailure(
   signal: AbortSignal | undefined,
   last: string | null,
 ): { label: string } | ModelCallError {
+  const known = failure.kind === "status" ? hintError(route, failure.status, failure.hint) : null;
+  if (known) return known;
   switch (failure.kind) {
     case "aborted":
       return signal?.aborted ? cancelledError(route) : timeoutError(route, last);

@@ -33,6 +33,7 @@ export async function rehearse(mod: OpenAIModuleType): Promise<void> {
     routeClient: makeRouteClient(mod, ROUTE, answerAtOnce),
     route: ROUTE,
     request: { messages: [{ role: "user", content: "rehearsal" }], tools: [], toolChoice: "required" },
+    toolChoice: "required",
     stream: false,
     remainingMs: 10_000,
   });

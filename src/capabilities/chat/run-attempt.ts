@@ -15,6 +15,7 @@ import type { OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { normaliseCompletion, StreamAssembler, type Normalised } from "./normalise-response.js";
 import type { ModelRequest } from "../../model-port.js";
+import { errorBodyText, serverHint, type ToolChoice } from "./server-quirks.js";
 import type { ChatRoute } from "./types.js";
 
 export type AttemptResult =
@@ -28,9 +29,10 @@ export interface RouteClient {
   client: InstanceType<OpenAIModuleType["OpenAI"]>;
 }
 
-/** The size of the body one attempt sent (0 until it is sent). */
+/** What one attempt sent and got: its body's size, and the start of an error answer's body (server-quirks.ts). */
 interface BodySink {
   bytes: number;
+  errorBody: string | null;
 }
 
 /** The sink of the attempt whose async context a request is sent from. */
@@ -45,10 +47,12 @@ function bodyBytes(body: unknown): number {
 
 /** An openai client for one route (made once per run, SPEC §12) that measures every body it sends. */
 export function makeRouteClient(mod: OpenAIModuleType, route: ChatRoute, baseFetch: typeof fetch): RouteClient {
-  const measuringFetch = (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const measuringFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const sink = attemptSink.getStore();
     if (sink) sink.bytes = bodyBytes(init?.body);
-    return baseFetch(url, init);
+    const response = await baseFetch(url, init);
+    if (sink) sink.errorBody = await errorBodyText(response);
+    return response;
   };
   const client = new mod.OpenAI({
     apiKey: route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey,
@@ -73,6 +77,8 @@ export interface AttemptInput {
   routeClient: RouteClient;
   route: ChatRoute;
   request: ModelRequest;
+  /** What this route is sent as tool_choice (server-quirks.ts: "auto" after a server rejected "required"). */
+  toolChoice: ToolChoice;
   stream: boolean;
   /** Time left before the deadline, ms; the attempt aborts itself when it runs out. */
   remainingMs: number;
@@ -80,7 +86,7 @@ export interface AttemptInput {
 }
 
 export function runAttempt(input: AttemptInput): Promise<AttemptResult> {
-  const sink: BodySink = { bytes: 0 };
+  const sink: BodySink = { bytes: 0, errorBody: null };
   return attemptSink.run(sink, () => attempt(input, sink));
 }
 
@@ -99,7 +105,7 @@ async function attempt(input: AttemptInput, sink: BodySink): Promise<AttemptResu
     model: route.model,
     messages: request.messages,
     // tool_choice "required" with no tools is an error on OpenAI; send neither in that case.
-    ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: request.toolChoice } : {}),
+    ...(request.tools.length > 0 ? { tools: request.tools, tool_choice: input.toolChoice } : {}),
   };
   try {
     let answer: Normalised;
@@ -119,6 +125,7 @@ async function attempt(input: AttemptInput, sink: BodySink): Promise<AttemptResu
     if (controller.signal.aborted) return { ok: false, failure: { kind: "aborted" }, requestBytes: sink.bytes };
     const failure = classifyFailure(err, input.mod);
     if (failure === null) throw err;
+    if (failure.kind === "status") failure.hint = serverHint(failure.status, sink.errorBody);
     return { ok: false, failure, requestBytes: sink.bytes };
   } finally {
     clearTimeout(timer);

@@ -1,5 +1,6 @@
 // Running a program (SPEC §2): `aiython [OPTIONS] SCRIPT|-m MODULE|-c CODE|- [ARGS...]`, and
-// the interactive console when there is no program and stdin is a terminal.
+// the interactive console (a run of its own, in the bridge) when there is no program and stdin
+// is a terminal.
 
 import tty from "node:tty";
 import type { RunOutcome } from "../../errors.js";
@@ -15,14 +16,7 @@ export async function runCommand(
   early: BridgeProcess | undefined,
   ignoredSignals: readonly number[],
 ): Promise<RunOutcome> {
-  let program = split.program;
-  if (program === null) {
-    if (tty.isatty(0)) {
-      const { runInterpreter } = await import("../../run/console.js");
-      return runInterpreter({ python: options.python, env: process.env, args: split.interpreter.args });
-    }
-    program = { kind: "stdin" };
-  }
+  const program = split.program ?? (tty.isatty(0) ? { kind: "console" as const } : { kind: "stdin" as const });
   protectHostStdio(); // before anything can open a handle on the program's fds
   const { runProgram } = await import("../../run/run-program.js");
   return runProgram({

@@ -1,11 +1,12 @@
 // `aiython runs list` and `aiython runs show ID` (SPEC §11): read the project's journal and print
 // recent runs, or one run's invocations with their costs and outcomes. These are aiython's own
 // reports, so they go to stdout. The journal is found like a run finds it: the folder of the
-// nearest aiython.toml, else the working directory.
+// nearest aiython.toml; without one, the nearest folder at or above the working directory that
+// holds `.aiython/aiython.sqlite` (searched the way aiython.toml is), else the working directory.
 
 import { Command, CommanderError } from "commander";
 import { loadConfig } from "../../config/index.js";
-import { journalPath, openJournal, RUNS_LIST_DEFAULT_LIMIT, type InvocationSummary, type Journal, type RunSummary } from "../../journal/index.js";
+import { journalPath, nearestJournalRoot, openJournal, RUNS_LIST_DEFAULT_LIMIT, type InvocationSummary, type Journal, type RunSummary } from "../../journal/index.js";
 import { JournalUnavailableError } from "../../journal/index.js";
 import { costCell, costLabel } from "../../observe/cost.js";
 import { kilobytes, outcomeLabel, table } from "../../observe/stats-render.js";
@@ -31,15 +32,16 @@ export async function runRunsCommand(args: readonly string[], ctx: RunsContext):
   }
   const options = parse(action, rest);
   const config = await loadConfig({ scriptPath: null, cwd: ctx.cwd, configFile: ctx.configFile, env: ctx.env });
+  const projectRoot = config.path === null ? (nearestJournalRoot(ctx.cwd) ?? config.projectRoot) : config.projectRoot;
   let journal: Journal | null;
   try {
-    journal = await openJournal({ projectRoot: config.projectRoot, cwd: ctx.cwd, create: false });
+    journal = await openJournal({ projectRoot, cwd: ctx.cwd, create: false });
   } catch (error) {
     if (error instanceof JournalUnavailableError) throw new UsageError(`cannot read the journal: ${error.message}`);
     throw error;
   }
   if (!journal) {
-    await out(options.json ? "[]\n" : `no runs recorded yet (no journal at ${journalPath(config.projectRoot)}; runs are recorded when a model is configured)\n`);
+    await out(options.json ? "[]\n" : `no runs recorded yet (no journal at ${journalPath(projectRoot)}; runs are recorded when a model is configured, next to the script's aiython.toml or else in the script's folder: run this there)\n`);
     return { kind: "status", status: 0 };
   }
   try {

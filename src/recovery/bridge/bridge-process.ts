@@ -1,6 +1,5 @@
-// The bridge child process: the only place that spawns the interpreter to run a program or serve
-// the compile oracle (console.ts starts CPython's bare console; docs/architecture.md lists the
-// spawners). The program inherits fds 0–2; fd 3 is the control channel and fd 4 carries signal
+// The bridge child process: the only place that spawns the interpreter to run a program, the
+// console, or the compile oracle (docs/architecture.md lists the spawners). The program inherits fds 0–2; fd 3 is the control channel and fd 4 carries signal
 // notices (docs/protocol.md). The host's first messages are sent right after spawning, without
 // waiting for `hello`, so a plain run costs one process start and no extra round trip.
 

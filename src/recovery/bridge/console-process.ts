@@ -1,8 +1,7 @@
-// CPython itself, with no bridge: its interactive console (`aiython` with no program on a
-// terminal; lines typed there are compiled one at a time by CPython, so no AI block can occur in
-// them), and its own answers about itself (`-V`, `--help-env`…). It owns the terminal, so Ctrl-C
-// reaches it from the terminal and the host ignores its own. CPython's own options from the
-// command line come first, as with python3. Started with execa: this path is never on the
+// CPython itself, with no bridge, for its own answers about itself (`-V`, `--help-env`…; the
+// console of `aiython` on a terminal is a run of the bridge: bridge-py/aiython_bridge/console/).
+// It owns the terminal, so Ctrl-C reaches it from the terminal and the host ignores its own.
+// CPython's own options from the command line come first, as with python3. Started with execa: this path is never on the
 // start-up path of a program run, and execa's exit reporting (signal names, spawn errors) is
 // what the CLI needs here.
 

@@ -26,7 +26,9 @@ export type RunTarget =
   | { kind: "directory"; path: string }
   | { kind: "module"; name: string }
   | { kind: "code"; code: string }
-  | { kind: "stdin" };
+  | { kind: "stdin" }
+  /** `aiython` on a terminal: the console (SPEC §2), as `python3` with no arguments. */
+  | { kind: "console" };
 
 export interface RunOptions {
   /** A model is configured: blocks pause instead of raising "no model configured". */
@@ -228,6 +230,8 @@ export interface PlanRequest {
   module: string;
   /** The program's main module: its top-level statements are checkpointed. */
   entry: boolean;
+  /** Input typed at the console (SPEC §2): diagnostics are shown there and the run goes on. */
+  interactive?: boolean;
 }
 
 export interface PauseMessage {

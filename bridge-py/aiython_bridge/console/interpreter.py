@@ -1,0 +1,165 @@
+"""The console's interpreter (SPEC §2): CPython's compile first, the frontend when it refuses.
+
+Input CPython compiles runs exactly as in CPython's console. Input it cannot compile is handed
+to the host as a `plan` request (docs/protocol.md, `interactive: true`): a plan with AI blocks
+runs in the console's namespace in "single" mode, so an expression block's value is echoed and
+bound to `_` like any expression's, with recovery checkpoints when a model is configured. A
+plan without blocks shows CPython's own SyntaxError. A line that opens a block (`while there are
+items left:`), or compound input a later line of which CPython refused, waits for the blank line
+that ends compound input, as CPython's console does.
+
+Errors are shown as CPython's console shows them: through sys.excepthook, with the console's
+own frames (and the bridge's runtime below an AI block) left out of the traceback.
+"""
+
+import code  # noqa: F401  (imported with the bridge, before sys.path[0] is the program's)
+import codeop
+import linecache
+import sys
+
+from aiython_bridge import modules, protocol, pycompat, tracebacks
+
+
+class AwaitingCompiler(codeop.CommandCompiler):
+    """codeop's compiler, except that input CPython refuses but that may be AI syntax still being
+    typed (a header ending in ':', or a later line of compound input) counts as incomplete."""
+
+    def __call__(self, source, filename="<input>", symbol="single"):
+        try:
+            return super().__call__(source, filename, symbol)
+        except (OverflowError, SyntaxError, ValueError):
+            if awaiting_more(source):
+                return None
+            raise
+
+
+_REFUSED = object()
+
+
+def awaiting_more(source):
+    lines = source.split("\n")
+    if lines[-1].strip() == "":
+        return False  # a blank line ends compound input
+    return len(lines) > 1 or lines[0].split("#", 1)[0].rstrip().endswith(":")
+
+
+def console_class(base):
+    """The console on top of `base` (code.InteractiveConsole, or pyrepl's colored console)."""
+
+    class AIConsole(base):
+        def __init__(self, namespace, server, options, filename="<stdin>"):
+            base.__init__(self, namespace, filename=filename)
+            self.compile = AwaitingCompiler()
+            self._server = server
+            self._options = options
+
+        def runsource(self, source, filename="<stdin>", symbol="single"):
+            try:
+                code = self.compile(source, filename, symbol)
+            except (OverflowError, SyntaxError, ValueError):
+                code = _REFUSED  # planned outside this handler, so no error of the input chains to it
+            if code is _REFUSED:
+                if self._run_planned(source, filename):
+                    return False
+                return base.runsource(self, source, filename, symbol)
+            if code is None:
+                return True
+            if hasattr(base, "_showtraceback"):
+                return base.runsource(self, source, filename, symbol)  # 3.13: one statement at a time
+            self.runcode(code)
+            return False
+
+        def _run_planned(self, source, filename):
+            """True when the input ran (or was answered) as planned AI syntax."""
+            text = source if source.endswith("\n") else source + "\n"
+            reply = self._server.request({"type": protocol.PLAN, "path": filename, "source": text, "module": "__main__",
+                                          "entry": True, "interactive": True})
+            if not reply.get("ok"):
+                self.write("aiython: %s\n" % (reply.get("error") or {}).get("message", "the input could not be planned"))
+                return True
+            plan = reply.get("value")
+            if not isinstance(plan, dict) or not plan.get("blocks"):
+                return False
+            try:
+                code = _compile_planned(text, filename, plan, self._server, self._options, self.compile.compiler.flags)
+            except (OverflowError, SyntaxError, ValueError):
+                self.showsyntaxerror(filename)
+                return True
+            lines = text.splitlines(True)
+            linecache.cache[filename] = (len(text), None, lines, filename)  # the source, for the model's code context
+            try:
+                self.runcode(code)
+            finally:
+                linecache.cache.pop(filename, None)  # CPython's console shows no source lines for <stdin>
+            return True
+
+        def raw_input(self, prompt=""):
+            """input() on a terminal (readline edits and keeps history); otherwise the prompt goes
+            to stderr and a line is read as CPython's console reads a pipe."""
+            if _terminal():
+                return input(prompt)
+            sys.stdout.flush()
+            sys.stderr.write(prompt)
+            sys.stderr.flush()
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            return line[:-1] if line.endswith("\n") else line
+
+        def showtraceback(self):
+            typ, value, tb = sys.exc_info()
+            tb = tracebacks.strip(tb.tb_next)  # runcode's frame, and the runtime's below a block
+            value = value.with_traceback(tb)
+            if hasattr(base, "_showtraceback"):
+                return base._showtraceback(self, typ, value, tb, "")
+            _record_last(typ, value, tb)
+            _display(typ, value, tb)
+
+        def showsyntaxerror(self, filename=None, **kwargs):
+            if hasattr(base, "_showtraceback"):
+                return base.showsyntaxerror(self, filename, **kwargs)
+            typ, value, _ = sys.exc_info()
+            value = value.with_traceback(None)  # a parse error has no traceback in CPython's console
+            _record_last(typ, value, None)
+            _display(typ, value, None)
+
+    return AIConsole
+
+
+def _terminal():
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _compile_planned(text, filename, plan, server, options, flags):
+    compile_plan_quietly = modules.load("aiython_bridge.program_code").compile_plan_quietly
+    Runtime = modules.load("aiython_bridge.runtime").Runtime
+    rewritten = plan["rewritten"] if plan.get("rewritten") is not None else text
+    checkpoints = None
+    if plan.get("checkpoints") and options.get("model_configured"):
+        checkpoints = modules.load("aiython_bridge.recovery.sources").runtime_for(server, options)
+    return compile_plan_quietly(rewritten, filename, plan, blocks=Runtime(server, plan, options), checkpoints=checkpoints,
+                                entry=True, mode="single", flags=flags)
+
+
+def _record_last(typ, value, tb):
+    """What CPython's console records of the last error (sys.last_*)."""
+    sys.last_type, sys.last_value, sys.last_traceback = typ, value, tb
+    if pycompat.HAS_LAST_EXC:
+        sys.last_exc = value
+
+
+def _display(typ, value, tb):
+    """Through sys.excepthook as CPython's console does, with its fallback when the hook fails."""
+    try:
+        sys.excepthook(typ, value, tb)
+    except SystemExit:
+        raise
+    except BaseException as error:
+        print("Error in sys.excepthook:", file=sys.stderr)
+        sys.__excepthook__(type(error), error, error.__traceback__)
+        print(file=sys.stderr)
+        print("Original exception was:", file=sys.stderr)
+        sys.__excepthook__(typ, value, tb)

@@ -60,7 +60,7 @@ def address_space():
         return None
 
 
-# The interpreter's own address space before the bridge adds to it: a memory limit (SPEC §9)
+# The interpreter's own address space before the bridge adds to it: a memory limit (SPEC section 9)
 # counts the program's part only (runner.py).
 START_ADDRESS_SPACE = address_space()
 

@@ -8,7 +8,7 @@ import type { CompileItem, CompileVerdict } from "../../frontend/oracle.js";
 import type { Plan } from "../../frontend/plan.js";
 import type { InvocationMode, RecoverAction } from "../../invocation-record.js";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 

@@ -76,7 +76,7 @@ def main():
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 3,
+        "protocol": 4,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),

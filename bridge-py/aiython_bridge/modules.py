@@ -17,6 +17,7 @@ import sys
 PACKAGE = "aiython_bridge"
 _hidden = {}
 _hiding = [False]
+_depth = [0]  # nested visible() blocks: only the outermost hides again
 
 
 def _ours(name):
@@ -32,11 +33,13 @@ def hide():
 
 class _Visible:
     def __enter__(self):
+        _depth[0] += 1
         if _hiding[0]:
             sys.modules.update(_hidden)
 
     def __exit__(self, *exc_info):
-        if _hiding[0]:
+        _depth[0] -= 1
+        if _hiding[0] and _depth[0] == 0:
             hide()
         return False
 
@@ -55,3 +58,8 @@ def load(name):
 
     with visible():
         return importlib.import_module(name)
+
+
+def loaded(name):
+    """The bridge module `name` if something has imported it already, else None (never imports)."""
+    return _hidden.get(name) if _hiding[0] else sys.modules.get(name)

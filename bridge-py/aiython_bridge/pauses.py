@@ -194,12 +194,29 @@ class Pause:
         with _registry_lock:
             _open_pauses[self.id] = self
         self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": self.request()})
+        if self.server.gone:
+            end_all("the run ended before this finished")
 
     def ended(self, interrupted=False):
         try:
             self.server.channel.send({"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted})
         except OSError:
             pass
+
+
+def after_fork_in_child():
+    """The parent's other threads do not exist in a forked child: neither do their pauses."""
+    global _registry_lock
+    _registry_lock = _thread.allocate_lock()
+    _open_pauses.clear()
+
+
+def end_all(reason):
+    """The host has gone (a child after the run ended): every open pause fails with `reason`."""
+    with _registry_lock:
+        pauses = list(_open_pauses.values())
+    for pause in pauses:
+        pause.deliver({"type": protocol.OP, "id": None, "pause": pause.id, "op": "fail", "args": {"reason": reason}})
 
 
 def _other_frame_objects(frame_objects, related):

@@ -8,7 +8,7 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -21,6 +21,7 @@ HELLO = "hello"
 PLAN = "plan"
 PAUSE = "pause"
 PAUSE_END = "pause_end"
+CHILDREN = "children"
 EXIT = "exit"
 FATAL = "fatal"
 # both
@@ -30,7 +31,7 @@ HOST, BRIDGE, BOTH = "host", "bridge", "both"
 
 # type -> (sender, fields besides "type")
 MESSAGES = {
-    HELLO: (BRIDGE, ("protocol", "pid", "python")),
+    HELLO: (BRIDGE, ("protocol", "pid", "python", "child?")),
     INIT: (HOST, ("protocol", "ignored_signals")),
     COMPILE: (HOST, ("id", "items")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
@@ -38,6 +39,7 @@ MESSAGES = {
     PAUSE: (BRIDGE, ("pause", "mode", "request")),
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
+    CHILDREN: (BRIDGE, ("id", "executable")),
     RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),
     EXIT: (BRIDGE, ("status", "interrupted")),
     FATAL: (BRIDGE, ("message", "traceback?")),
@@ -46,6 +48,8 @@ MESSAGES = {
 # payload name (as docs/protocol.md titles it) -> fields
 PAYLOADS = {
     "RunOptions": ("model_configured", "inspect", "skip_first_line", "project_root", "context_values"),
+    "ChildHello": ("secret", "parent", "forked", "target?", "argv?", "orig_argv?"),
+    "RunFolder": ("dir", "secret"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
         "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?",

@@ -11,9 +11,12 @@ import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../erro
 import { QUIET_SIGNALS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
+import type { ChildLink } from "../recovery/bridge/child-link.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
-import type { BridgeMessage, PlanRequest, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
+import type { BridgeMessage, HostMessage, PlanRequest, RunOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
+import { ChildProcesses } from "./child-processes.js";
+import type { PlanLink } from "./plan-source.js";
 import type { Observers } from "./observers.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptPathOf } from "./target.js";
@@ -21,9 +24,14 @@ import { scriptPathOf } from "./target.js";
 export class ProgramRun {
   private problem: RunOutcome | null = null;
   private coordinator: PauseCoordinator | null = null;
+  /** With a model configured: a coordinator of the run's one invocation runner for a process's link. */
+  private coordinatorFor: ((send: (message: HostMessage) => void) => PauseCoordinator) | null = null;
+  private readonly coordinators = new Set<PauseCoordinator>();
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
+  private options: RunOptions | null = null;
   private readonly clock = new RunClock();
+  private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
 
   constructor(
     private readonly command: RunCommand,
@@ -64,8 +72,14 @@ export class ProgramRun {
       throw error;
     }
     if (config.modelConfigured) {
-      const { pauseCoordinator } = await import("./pause-wiring.js");
-      this.coordinator = pauseCoordinator(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)));
+      const { pauseCoordinator, sharedInvocationRunner } = await import("./pause-wiring.js");
+      const runner = sharedInvocationRunner(config, this.observers);
+      this.coordinatorFor = (send) => {
+        const coordinator = pauseCoordinator(runner, send, (error) => this.stop(internal((error as Error).message)));
+        this.coordinators.add(coordinator);
+        return coordinator;
+      };
+      this.coordinator = this.coordinatorFor((message) => this.bridge.send(message));
     }
     return config;
   }
@@ -73,19 +87,14 @@ export class ProgramRun {
   private runRequest(config: ResolvedConfig): RunRequest {
     const { command } = this;
     const profile = config.modelConfigured ? profileFor(config, null) : null;
-    return {
-      type: "run",
-      target: this.target,
-      argv: command.programArgs,
-      orig_argv: command.origArgv,
-      options: {
-        model_configured: config.modelConfigured,
-        inspect: command.interpreter.inspect,
-        skip_first_line: command.interpreter.skipFirstLine,
-        project_root: config.projectRoot,
-        context_values: profile?.contextValues ?? true,
-      },
+    this.options = {
+      model_configured: config.modelConfigured,
+      inspect: command.interpreter.inspect,
+      skip_first_line: command.interpreter.skipFirstLine,
+      project_root: config.projectRoot,
+      context_values: profile?.contextValues ?? true,
     };
+    return { type: "run", target: this.target, argv: command.programArgs, orig_argv: command.origArgv, options: this.options };
   }
 
   /**
@@ -109,34 +118,54 @@ export class ProgramRun {
 
   private onMessage(message: BridgeMessage): void {
     if (this.coordinator?.handle(message)) return;
-    if (message.type === "plan") {
-      void this.answerPlan(message);
-      return;
-    }
+    if (this.serve(this.bridge, message, true)) return;
     this.stop(internal(`unexpected ${message.type} message from the bridge`));
   }
 
-  /** Plans a source for the bridge; for the entry program, diagnostics end the run (exit 78). */
-  private async answerPlan(message: PlanRequest): Promise<void> {
+  /** What any process of the run may ask besides pauses: plans and the run folder. */
+  private serve(link: PlanLink, message: BridgeMessage, first: boolean): boolean {
+    switch (message.type) {
+      case "plan":
+        void this.answerPlan(link, message, first);
+        return true;
+      case "children":
+        this.children.answer(link, message);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** A child process of the run (SPEC §8): its own pauses on the run's one invocation runner. */
+  private serveChild(link: ChildLink): { ended(): void } {
+    const coordinator = this.coordinatorFor?.((message) => link.send(message)) ?? null;
+    link.onMessage = (message) => {
+      if (!coordinator?.handle(message)) this.serve(link, message, false);
+    };
+    return { ended: () => coordinator?.bridgeEnded() };
+  }
+
+  /** Plans a source for a process of the run; for the first one's entry program, diagnostics end the run (exit 78). */
+  private async answerPlan(link: PlanLink, message: PlanRequest, first: boolean): Promise<void> {
     const parsed = this.clock.parsing();
     let fault: RunOutcome | null = null;
     try {
       const { planRequested } = await import("./plan-source.js");
-      const shownAs = message.entry && this.target.kind === "file" ? this.target.path : message.path;
-      const planned = await planRequested(this.bridge, message, { checkpoints: this.config?.modelConfigured ?? false, shownAs });
+      const shownAs = message.entry && first && this.target.kind === "file" ? this.target.path : message.path;
+      const planned = await planRequested(link, message, { checkpoints: this.config?.modelConfigured ?? false, shownAs });
       if (planned.kind === "diagnostics") {
-        this.bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
+        link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
         fault = { kind: "status", status: ExitStatus.config, message: planned.message };
       } else {
-        this.bridge.send({ type: "result", id: message.id, ok: true, value: planned.plan });
+        link.send({ type: "result", id: message.id, ok: true, value: planned.plan });
       }
     } catch (error) {
-      this.bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
+      link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
       fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internal((error as Error).message);
     } finally {
       parsed();
     }
-    if (fault && message.entry) this.stop(fault);
+    if (fault && message.entry && first) this.stop(fault);
   }
 
   private stop(outcome: RunOutcome): void {
@@ -147,7 +176,8 @@ export class ProgramRun {
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
     this.coordinator?.bridgeEnded();
-    await this.coordinator?.settled();
+    await this.children.close();
+    await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
     const outcome = this.problem ?? outcomeOf(end, relayed);
     await this.observers?.finish(
       { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null },

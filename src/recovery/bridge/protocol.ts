@@ -8,7 +8,7 @@ import type { CompileItem, CompileVerdict } from "../../frontend/oracle.js";
 import type { Plan } from "../../frontend/plan.js";
 import type { InvocationMode, RecoverAction } from "../../invocation-record.js";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
@@ -170,7 +170,37 @@ export interface HelloMessage {
   protocol: number;
   pid: number;
   python: PythonInfo;
+  /** Only from a child of the run, on its own connection to the run folder's socket (SPEC §8). */
+  child?: ChildHello;
 }
+
+/** How a child of the run introduces itself: the run's secret, and for a spawned interpreter its program. */
+export interface ChildHello {
+  secret: string;
+  /** The process that made it. */
+  parent: number;
+  /** Made by os.fork(): the program is already running; nothing is sent back. */
+  forked: boolean;
+  /** A spawned interpreter's program, as python3 would run it: the host answers `init` and `run`. */
+  target?: RunTarget;
+  argv?: string[];
+  orig_argv?: string[];
+}
+
+/** The value answering `children`: where children of the run connect, and how they prove it. */
+export interface RunFolder {
+  dir: string;
+  secret: string;
+}
+
+/** bridge → host: the run folder, made at the first ask (SPEC §8). */
+export interface ChildrenRequest {
+  type: "children";
+  id: string;
+  /** The interpreter the program's spawned children run (sys.executable). */
+  executable: string;
+}
+
 
 export interface InitMessage {
   type: "init";
@@ -244,7 +274,15 @@ export type ResultMessage =
   | { type: "result"; id: string; pause?: string; ok: false; error: ErrorInfo };
 
 /** Messages the bridge sends. */
-export type BridgeMessage = HelloMessage | ResultMessage | PlanRequest | PauseMessage | PauseEndMessage | ExitMessage | FatalMessage;
+export type BridgeMessage =
+  | HelloMessage
+  | ResultMessage
+  | PlanRequest
+  | PauseMessage
+  | PauseEndMessage
+  | ChildrenRequest
+  | ExitMessage
+  | FatalMessage;
 
 /** Messages the host sends. */
 export type HostMessage = InitMessage | CompileRequest | RunRequest | OpMessage | ResultMessage;
@@ -264,6 +302,7 @@ const BRIDGE_FIELDS: Record<BridgeMessage["type"], readonly string[]> = {
   plan: ["id", "path", "source", "module", "entry"],
   pause: ["pause", "mode", "request"],
   pause_end: ["pause", "interrupted"],
+  children: ["id", "executable"],
   exit: ["status", "interrupted"],
   fatal: ["message"],
 };

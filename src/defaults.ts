@@ -43,7 +43,7 @@ export const CONFIG_DEFAULTS = {
 
 export const CONFIG_BOUNDS = {
   maxRounds: { min: 1, max: 100 },
-  maxConcurrency: { min: 1, max: 64 },
+  maxConcurrency: { min: 1, max: 256 },
 } as const;
 
 /** Environment variables of the environment-only form (no aiython.toml found). */

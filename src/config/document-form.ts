@@ -3,14 +3,15 @@
 //   - `api_base` / `api_key_env` qualify `model`: a profile that sets its own `model` does not
 //     inherit the top-level ones; a profile that inherits `model` may still override them.
 //   - `capabilities` merge per capability name; every other key replaces the inherited value.
+//   - `rate_limit` qualifies `model` like `api_base`; a route table's own `rate_limit` wins.
 // Layer-level `api_base` / `api_key_env` apply to string routes and to route tables lacking them.
 
 import { ConfigError } from "../errors.js";
 import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "../defaults.js";
 import { resolveEnvFile, type CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
-import type { ConfigDocument, RouteSpec, SettingsTable } from "./schema.js";
-import type { Permission, ProfileSettings, Route } from "./types.js";
+import type { ConfigDocument, RateLimitTable, RouteSpec, SettingsTable } from "./schema.js";
+import type { Permission, ProfileSettings, RateLimit, Route } from "./types.js";
 
 export interface DocumentContext {
   configName: string;
@@ -44,9 +45,10 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     return null;
   };
   const ownsModel = own?.model !== undefined;
-  const qualifier = (key: "api_base" | "api_key_env") => (ownsModel ? own?.[key] : (own?.[key] ?? top[key]));
+  const qualifier = <K extends "api_base" | "api_key_env" | "rate_limit">(key: K): SettingsTable[K] => (ownsModel ? own?.[key] : (own?.[key] ?? top[key]));
   const layerBase = qualifier("api_base");
   const layerKeyEnv = qualifier("api_key_env");
+  const layerRateLimit = qualifier("rate_limit");
 
   const envFileSetting = pick("env_file");
   const envFile = envFileSetting
@@ -58,7 +60,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     // `--model` with a known prefix goes to that provider; a bare id stays on this profile's server.
     const prefixed = knownProvider(ctx.modelOverride.id) !== null;
     routes = [
-      buildRoute(
+      limitedBy(buildRoute(
         {
           id: ctx.modelOverride.id,
           apiBase: prefixed ? undefined : layerBase,
@@ -68,7 +70,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
           envFile,
         },
         ctx.credentials,
-      ),
+      ), layerRateLimit),
     ];
   } else {
     const model = pick("model");
@@ -76,7 +78,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     routes = specs.map((spec, i) => {
       const at = model && Array.isArray(model.value) ? `${model.at}[${i}]` : (model?.at ?? "model");
       const table = typeof spec === "string" ? { model: spec } : spec;
-      return buildRoute(
+      return limitedBy(buildRoute(
         {
           id: table.model,
           apiBase: table.api_base ?? layerBase,
@@ -86,7 +88,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
           envFile,
         },
         ctx.credentials,
-      );
+      ), table.rate_limit ?? layerRateLimit);
     });
   }
 
@@ -103,6 +105,15 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     envFile,
     capabilities: { ...(top.capabilities ?? {}), ...(own?.capabilities ?? {}) },
   };
+}
+
+function limitedBy(route: Route, table: RateLimitTable | undefined): Route {
+  if (table === undefined) return route;
+  const limit: RateLimit = {};
+  if (table.requests_per_minute !== undefined) limit.requestsPerMinute = table.requests_per_minute;
+  if (table.tokens_per_minute !== undefined) limit.tokensPerMinute = table.tokens_per_minute;
+  route.rateLimit = limit;
+  return route;
 }
 
 /** Every api_base written in a table (its own and its route tables'), checked where it is written. */

@@ -37,6 +37,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
       credential_required: route.keyRequired,
       credential_configured: credentialConfigured(route),
       credential_source: route.keySource,
+      rate_limit: route.rateLimit ? { requests_per_minute: route.rateLimit.requestsPerMinute ?? null, tokens_per_minute: route.rateLimit.tokensPerMinute ?? null } : null,
     })),
     prompt: profile.prompt,
     timeout: profile.timeoutSeconds,

@@ -14,11 +14,22 @@ const modelId = { type: "string", minLength: 1 } as const;
 const apiBase = { type: "string", pattern: "^https?://[^/]" } as const;
 const envName = { type: "string", pattern: ENV_NAME_PATTERN } as const;
 
+/** Per route, for the whole run (SPEC §7, §8): at least one of the two. */
+const rateLimit = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    requests_per_minute: { type: "integer", minimum: 1 },
+    tokens_per_minute: { type: "integer", minimum: 1 },
+  },
+} as const;
+
 const routeTable = {
   type: "object",
   additionalProperties: false,
   required: ["model"],
-  properties: { model: modelId, api_base: apiBase, api_key_env: envName },
+  properties: { model: modelId, api_base: apiBase, api_key_env: envName, rate_limit: rateLimit },
 } as const;
 
 /** Keys allowed both at the top level and inside `profiles.NAME`. */
@@ -40,6 +51,7 @@ const settings = {
   permissions: { type: "array", uniqueItems: true, items: { type: "string", enum: [...PERMISSIONS] } },
   capabilities: { type: "object" },
   journal: { type: "boolean" },
+  rate_limit: rateLimit,
   max_concurrency: {
     type: "integer",
     minimum: CONFIG_BOUNDS.maxConcurrency.min,
@@ -64,7 +76,12 @@ export const CONFIG_SCHEMA = {
 } as const;
 
 /** The validated document as plain data. */
-export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string };
+export interface RateLimitTable {
+  requests_per_minute?: number;
+  tokens_per_minute?: number;
+}
+
+export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string; rate_limit?: RateLimitTable };
 
 export interface SettingsTable {
   model?: RouteSpec | RouteSpec[];
@@ -78,6 +95,7 @@ export interface SettingsTable {
   permissions?: string[];
   capabilities?: Record<string, unknown>;
   journal?: boolean;
+  rate_limit?: RateLimitTable;
   max_concurrency?: number;
 }
 

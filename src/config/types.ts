@@ -42,6 +42,13 @@ export interface Route {
   /** True when calls without a key are bound to fail (hosted providers at their default base, or an explicit api_key_env). */
   keyRequired: boolean;
   keySource: CredentialSource;
+  /** `rate_limit` (SPEC §7): requests and tokens per minute on this route, for the whole run; null: none. */
+  rateLimit: RateLimit | null;
+}
+
+export interface RateLimit {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
 }
 
 export interface ProfileSettings {

@@ -3,13 +3,14 @@
 // layers for model calls; main.ts hands the resulting runner to the pause coordinator.
 
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
-import { createModelClient, type ModelClient } from "../capabilities/chat/model-client.js";
+import { createModelClient, defaultSleep, type ModelClient } from "../capabilities/chat/model-client.js";
 import { runInvocation } from "../recovery/invocation/orchestrator.js";
 import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
 import type { FramePort } from "../recovery/invocation/ports.js";
+import { RouteLimiter } from "../capabilities/chat/rate-limiter.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -24,10 +25,12 @@ const failed = (reason: string): InvocationEnd => ({ status: "failed", reason })
 export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationWiring): InvocationRunner {
   const clients = new Map<string, ModelPort>();
   let count = 0;
+  // One per run: `rate_limit` and 429 backoff count every thread, task and process together (SPEC §8).
+  const gate = new RouteLimiter(defaultSleep);
   const modelOf = (profile: ProfileSettings): ModelPort => {
     let model = clients.get(profile.name);
     if (!model) {
-      const live = () => limited(createModelClient(profile.routes), profile.maxConcurrency);
+      const live = () => limited(createModelClient(profile.routes, { gate }), profile.maxConcurrency);
       model = wiring.modelFor ? wiring.modelFor(profile, live) : live();
       clients.set(profile.name, model);
     }

@@ -29,7 +29,7 @@ export interface ModelClient extends ModelPort {
   preload(): Promise<void>;
 }
 
-const defaultSleep: SleepFn = (ms, signal) =>
+export const defaultSleep: SleepFn = (ms, signal) =>
   new Promise((resolve) => {
     // setTimeout fires at once beyond 2^31-1 ms; waking early only means retrying early.
     const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
@@ -106,15 +106,21 @@ class RoutedClient implements ModelClient {
       if (options.signal?.aborted) throw cancelledError(route);
       const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
-      const result = await runAttempt({ mod, client, sink, route, request, stream, remainingMs, signal: options.signal });
+      const settle = await this.opts.gate?.admit(route, () => estimateTokens(request), options);
+      const result = await runAttempt({ mod, client, sink, route, request, stream, remainingMs: options.deadline - this.now(), signal: options.signal });
       if (result.ok) {
         const { message, usage } = result.answer;
+        settle?.(usage?.total_tokens);
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };
       }
       const retryable = retryableFailure(route, result.failure, options.signal, last);
       if (retryable instanceof ModelCallError) throw retryable;
       last = retryable.label;
       const next = this.afterFailure(route, result.failure, { retries, isLast, last, deadline: options.deadline });
+      // A 429 holds back the whole run's requests to this route, not only this one (SPEC §8).
+      if (result.failure.kind === "status" && result.failure.status === 429) {
+        this.opts.gate?.backoff(route, next.kind === "retry" ? next.waitMs : parseRetryAfter(result.failure.headers, this.now()) ?? 0);
+      }
       if (next.kind !== "retry") return next.outcome;
       await this.pause(next.waitMs, route, options.signal);
       retries += 1;
@@ -140,6 +146,11 @@ class RoutedClient implements ModelClient {
     if (failure.kind === "network") throw networkError(route, failure.reason);
     throw serverError(route, at.last, at.retries);
   }
+}
+
+/** Tokens a request will use, for a route's tokens_per_minute before the answer says (4 bytes a token). */
+function estimateTokens(request: ModelRequest): number {
+  return Math.ceil(JSON.stringify(request.messages).length / 4) + Math.ceil(JSON.stringify(request.tools).length / 4);
 }
 
 /**

@@ -58,3 +58,11 @@ test("a 429 on a route holds back the other process's request to it too, for the
     assert.ok(later.receivedAt - first >= 1900, `a request went ${later.receivedAt - first} ms after the 429 asked for 2 s`);
   }
 });
+
+test("20 threads reaching their first block together all pause: no thread sees the bridge's modules hidden mid-load", async () => {
+  const result = await run("threads.py", ["20"], () => finishCall({ kind: "literal", value: "word" }), "max_concurrency = 20");
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stderr, "");
+  assert.equal(result.stdout, "20 ['word']\n");
+  assert.equal(result.requests.length, 20);
+});

@@ -12,12 +12,14 @@ signal, …; the program would get the very same module objects if it imported t
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
 """
 
+import _thread
 import sys
 
 PACKAGE = "aiython_bridge"
 _hidden = {}
 _hiding = [False]
-_depth = [0]  # nested visible() blocks: only the outermost hides again
+_depth = [0]  # visible() blocks open now, in any thread: only the last to end hides again
+_depth_lock = _thread.allocate_lock()
 
 
 def _ours(name):
@@ -32,15 +34,20 @@ def hide():
 
 
 class _Visible:
+    """Counted, so that threads loading at once (blocks reached together, SPEC §8) and nested
+    loads keep the modules visible until the last of them ends."""
+
     def __enter__(self):
-        _depth[0] += 1
-        if _hiding[0]:
-            sys.modules.update(_hidden)
+        with _depth_lock:
+            _depth[0] += 1
+            if _hiding[0]:
+                sys.modules.update(_hidden)
 
     def __exit__(self, *exc_info):
-        _depth[0] -= 1
-        if _hiding[0] and _depth[0] == 0:
-            hide()
+        with _depth_lock:
+            _depth[0] -= 1
+            if _hiding[0] and _depth[0] == 0:
+                hide()
         return False
 
 
@@ -63,3 +70,12 @@ def load(name):
 def loaded(name):
     """The bridge module `name` if something has imported it already, else None (never imports)."""
     return _hidden.get(name) if _hiding[0] else sys.modules.get(name)
+
+
+def after_fork_in_child():
+    """A forked child has only the forking thread: no other thread's visible() is open in it."""
+    global _depth_lock
+    _depth_lock = _thread.allocate_lock()
+    _depth[0] = 0
+    if _hiding[0]:
+        hide()

@@ -26,6 +26,7 @@ def before_fork(server):
 
 
 def after_fork_in_child(server):
+    modules.after_fork_in_child()
     server.channel.close_in_child()
     _folder_after_fork()
     folder = _State.folder

@@ -1,6 +1,7 @@
-// `npm run demo [-- SCRIPT]`: starts the stand-in model on 127.0.0.1 and runs examples/tickets.py
-// (or SCRIPT) with the built CLI against it, exactly as a user would with a real
-// OpenAI-compatible server.
+// `npm run demo [-- SCRIPT [--latency-ms N]]`: starts the stand-in model on 127.0.0.1 and runs
+// examples/tickets.py (or SCRIPT) with the built CLI against it, exactly as a user would with a
+// real OpenAI-compatible server. `--latency-ms` makes each answer take that long, as a hosted
+// model's would (e.g. to watch examples/parallel.py's blocks go out together).
 
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -8,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import { startStandInModel } from "./stand-in-model.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const model = await startStandInModel();
+const latencyAt = process.argv.indexOf("--latency-ms");
+const latencyMs = latencyAt >= 0 ? Number(process.argv.splice(latencyAt, 2)[1]) : 0;
+const model = await startStandInModel(latencyMs);
 process.stderr.write(`demo: stand-in model at ${model.url}\n`);
 process.stderr.write(`demo: AIYTHON_MODEL=openai/stand-in OPENAI_BASE_URL=<that url> bin/aiython ${process.argv[2] ?? "examples/tickets.py"}\n`);
 const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "openai/stand-in", OPENAI_BASE_URL: model.url };

@@ -118,3 +118,16 @@ export const SIMPLE_BLOCK_REQUEST_BUDGET_BYTES = 6000;
 
 /** The permission that gates `evaluate`, `execute` and `expression` outcomes (§5.2, §7). */
 export const EXECUTE_CODE_PERMISSION = "execute_code";
+
+// ---- processes and the mailbox (src/run, src/mailbox, SPEC §8) ---------------------------------
+
+export const MAILBOX_LIMITS = {
+  /** Unread messages a participant may hold; a send past it fails with a MailboxError. */
+  maxUnread: 100,
+  /** Largest payload, as the UTF-8 bytes of its JSON text. */
+  maxPayloadBytes: 64 * 1024,
+  /** Message ids a participant remembers, so that a message sent twice is delivered once. */
+  rememberedIds: 10_000,
+  /** Longest participant name. */
+  maxNameLength: 64,
+} as const;

@@ -24,3 +24,9 @@ class UnsupportedAnnotation(AIError):
     """An annotation outside SPEC §6's supported set."""
 
     __module__ = "aiython"
+
+
+class MailboxError(AIError):
+    """A mailbox call the host refused (SPEC §8): the message says what to change."""
+
+    __module__ = "aiython"

@@ -16,7 +16,7 @@ import os
 import sys
 from queue import Empty, SimpleQueue
 
-from aiython_bridge import contracts, protocol
+from aiython_bridge import contracts, modules, protocol
 from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation, ToolError
 from aiython_bridge.paths import display_path
@@ -193,7 +193,12 @@ class Pause:
         self.deliver = deliver
         with _registry_lock:
             _open_pauses[self.id] = self
-        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": self.request()})
+        request = self.request()
+        mailbox = modules.loaded("aiython_bridge.mailbox")  # SPEC §8: a joined thread or task
+        member = mailbox.current_member() if mailbox is not None else None
+        if member is not None:
+            request["mailbox"] = {"member": member}
+        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": request})
         if self.server.gone:
             end_all("the run ended before this finished")
 

@@ -22,6 +22,7 @@ PLAN = "plan"
 PAUSE = "pause"
 PAUSE_END = "pause_end"
 CHILDREN = "children"
+MAIL = "mail"
 EXIT = "exit"
 FATAL = "fatal"
 # both
@@ -40,6 +41,7 @@ MESSAGES = {
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
     CHILDREN: (BRIDGE, ("id", "executable")),
+    MAIL: (BRIDGE, ("id", "op", "args")),
     RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),
     EXIT: (BRIDGE, ("status", "interrupted")),
     FATAL: (BRIDGE, ("message", "traceback?")),
@@ -52,7 +54,7 @@ PAYLOADS = {
     "RunFolder": ("dir", "secret"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
-        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?",
+        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?", "mailbox?",
     ),
     "PauseLocation": ("file", "line", "column", "end_line", "end_column", "function"),
     "RecoveryDetails": ("exception_type", "message", "origin", "attempt", "retry_allowed", "target", "origin_context?"),

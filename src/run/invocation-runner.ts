@@ -9,7 +9,7 @@ import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-import type { FramePort } from "../recovery/invocation/ports.js";
+import type { FramePort, MailboxPort } from "../recovery/invocation/ports.js";
 import { RouteLimiter } from "../capabilities/chat/rate-limiter.js";
 
 export interface InvocationWiring {
@@ -18,6 +18,8 @@ export interface InvocationWiring {
   onEvent?: (event: InvocationEvent) => void;
   /** Replaces the model client (e.g. journal replay); default: the profile's routes over HTTP. */
   modelFor?: (profile: ProfileSettings, live: () => ModelPort) => ModelPort;
+  /** SPEC §8: the mailbox of a joined thread or task, by the member handle its pause carries. */
+  mailboxFor?: (member: string) => MailboxPort | undefined;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -50,6 +52,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         model: modelOf(profile),
         frame: spinnerAware(frame, wiring.spinner, stop),
         signal,
+        mailbox: request.mailbox ? wiring.mailboxFor?.(request.mailbox.member) : undefined,
         onEvent: wiring.onEvent,
       });
       wiring.onInvocation?.({ id, filename: request.location.file, line: request.location.line, mode, stats, end });

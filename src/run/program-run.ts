@@ -13,11 +13,12 @@ import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { ChildLink } from "../recovery/bridge/child-link.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
-import type { BridgeMessage, HostMessage, PlanRequest, RunOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
+import type { BridgeMessage, HostMessage, MailRequest, PlanRequest, RunOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
 import { ChildProcesses } from "./child-processes.js";
 import type { PlanLink } from "./plan-source.js";
 import type { Observers } from "./observers.js";
+import { RunMailbox } from "./mailbox-wiring.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptPathOf } from "./target.js";
 
@@ -31,6 +32,7 @@ export class ProgramRun {
   private config: ResolvedConfig | null = null;
   private options: RunOptions | null = null;
   private readonly clock = new RunClock();
+  private readonly mailbox = new RunMailbox();
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
 
   constructor(
@@ -73,7 +75,7 @@ export class ProgramRun {
     }
     if (config.modelConfigured) {
       const { pauseCoordinator, sharedInvocationRunner } = await import("./pause-wiring.js");
-      const runner = sharedInvocationRunner(config, this.observers);
+      const runner = sharedInvocationRunner(config, this.observers, { mailboxFor: (member) => this.mailbox.portFor(member) });
       this.coordinatorFor = (send) => {
         const coordinator = pauseCoordinator(runner, send, (error) => this.stop(internal((error as Error).message)));
         this.coordinators.add(coordinator);
@@ -122,7 +124,7 @@ export class ProgramRun {
     this.stop(internal(`unexpected ${message.type} message from the bridge`));
   }
 
-  /** What any process of the run may ask besides pauses: plans and the run folder. */
+  /** What any process of the run may ask besides pauses: plans, the run folder, the mailbox. */
   private serve(link: PlanLink, message: BridgeMessage, first: boolean): boolean {
     switch (message.type) {
       case "plan":
@@ -130,6 +132,9 @@ export class ProgramRun {
         return true;
       case "children":
         this.children.answer(link, message);
+        return true;
+      case "mail":
+        void this.answerMail(link, message);
         return true;
       default:
         return false;
@@ -143,6 +148,11 @@ export class ProgramRun {
       if (!coordinator?.handle(message)) this.serve(link, message, false);
     };
     return { ended: () => coordinator?.bridgeEnded() };
+  }
+
+  private async answerMail(link: PlanLink, message: MailRequest): Promise<void> {
+    const answer = await this.mailbox.answer(message);
+    link.send({ type: "result", id: message.id, ...answer });
   }
 
   /** Plans a source for a process of the run; for the first one's entry program, diagnostics end the run (exit 78). */
@@ -176,6 +186,7 @@ export class ProgramRun {
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
     this.coordinator?.bridgeEnded();
+    this.mailbox.close();
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
     const outcome = this.problem ?? outcomeOf(end, relayed);

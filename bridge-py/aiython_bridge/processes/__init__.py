@@ -57,6 +57,11 @@ def install(server, options):
         spawn_main.install(server, options)
 
 
+def current_server():
+    """The server of this process of the run (the mailbox's way to the host), or None."""
+    return _State.server
+
+
 def known_folder(folder, program):
     """A spawned child learns its run folder from its argv, and what it runs (child.py)."""
     _State.folder = folder

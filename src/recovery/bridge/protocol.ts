@@ -116,6 +116,8 @@ export interface PauseRequest {
   directive?: { profile?: string | null; prompts?: string[]; capability?: string | null; provider?: string | null };
   /** Recovery mode only. */
   recovery?: RecoveryDetails;
+  /** The thread or task that paused has joined a mailbox (SPEC §8): its member handle. */
+  mailbox?: { member: string };
 }
 
 /** An `outcome` argument of `finish` / `recover` (SPEC §5.2). */
@@ -202,6 +204,14 @@ export interface ChildrenRequest {
 }
 
 
+/** bridge → host: one mailbox operation (SPEC §8); answered with a MailboxError on failure. */
+export interface MailRequest {
+  type: "mail";
+  id: string;
+  op: string;
+  args: Record<string, unknown>;
+}
+
 export interface InitMessage {
   type: "init";
   protocol: number;
@@ -281,6 +291,7 @@ export type BridgeMessage =
   | PauseMessage
   | PauseEndMessage
   | ChildrenRequest
+  | MailRequest
   | ExitMessage
   | FatalMessage;
 
@@ -303,6 +314,7 @@ const BRIDGE_FIELDS: Record<BridgeMessage["type"], readonly string[]> = {
   pause: ["pause", "mode", "request"],
   pause_end: ["pause", "interrupted"],
   children: ["id", "executable"],
+  mail: ["id", "op", "args"],
   exit: ["status", "interrupted"],
   fatal: ["message"],
 };

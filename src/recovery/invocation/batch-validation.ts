@@ -17,6 +17,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { ToolCall } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { checkOutcome } from "./outcomes.js";
+import type { MailboxPort } from "./ports.js";
 import {
   isTerminal,
   isToolName,
@@ -47,6 +48,8 @@ export interface BatchContext {
   permissions: ReadonlySet<string>;
   /** Call ids of earlier responses of this invocation. */
   usedCallIds: ReadonlySet<string>;
+  /** SPEC §8: the joined participant's mailbox, if any (the mailbox tools). */
+  mailbox?: MailboxPort | null;
 }
 
 // verbose: errors carry parentSchema, so an unknown argument can be answered with the valid ones.
@@ -151,7 +154,7 @@ function checkArguments(name: ToolName, args: Record<string, unknown>): string |
 }
 
 export function validateBatch(calls: readonly ToolCall[], batch: BatchContext): BatchVerdict {
-  const ctx = toolContext(batch.request, batch.permissions);
+  const ctx = toolContext(batch.request, batch.permissions, batch.mailbox ?? null);
   const problems: (string | null)[] = [];
   const parsed: (ParsedCall | null)[] = [];
   const idsInBatch = new Set<string>();

@@ -19,6 +19,8 @@ import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAI
 import type { FramePort, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
+import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
+import type { MailboxPort } from "./ports.js";
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
@@ -31,6 +33,8 @@ export interface InvocationArgs {
   settings: InvocationSettings;
   model: ModelPort;
   frame: FramePort;
+  /** SPEC §8: the mailbox of the joined thread or task that paused; no mailbox tools without it. */
+  mailbox?: MailboxPort;
   signal?: AbortSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */
@@ -73,8 +77,8 @@ class InvocationLoop {
     this.now = args.now ?? Date.now;
     this.started = this.now();
     this.deadline = new Deadline(this.started + args.settings.timeoutSeconds * 1000, args.signal, this.now);
-    this.tools = offeredToolSpecs(toolContext(args.request, args.settings.permissions));
-    this.messages = initialMessages(args.request, args.settings.permissions);
+    this.tools = offeredToolSpecs(toolContext(args.request, args.settings.permissions, args.mailbox ?? null));
+    this.messages = initialMessages(args.request, args.settings.permissions, args.mailbox?.status());
   }
 
   async run(): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
@@ -129,7 +133,9 @@ class InvocationLoop {
     if (calls.length === 0) return this.emptyResponse(content);
     this.emptyInARow = 0;
     this.messages.push({ role: "assistant", content, tool_calls: calls });
-    const verdict = validateBatch(calls, { request: this.args.request, permissions: this.args.settings.permissions, usedCallIds: this.usedCallIds });
+    const verdict = validateBatch(calls, {
+      request: this.args.request, permissions: this.args.settings.permissions, usedCallIds: this.usedCallIds, mailbox: this.args.mailbox ?? null,
+    });
     for (const call of calls) if (typeof call.id === "string") this.usedCallIds.add(call.id);
     if (verdict.valid) {
       this.invalidInARow = 0;
@@ -186,7 +192,10 @@ class InvocationLoop {
       if (outcome.missing_capability !== undefined) end.missing_capability = outcome.missing_capability;
       return endWith(end);
     }
-    const result = await this.deadline.race(() => this.args.frame.op(call.name as OpName, opArguments(call)));
+    const { mailbox } = this.args;
+    const result = mailbox && isMailboxTool(call.name)
+      ? runMailboxTool(call.name, call.args, mailbox)
+      : await this.deadline.race(() => this.args.frame.op(call.name as OpName, opArguments(call)));
     if (isStopped(result)) return endWith(this.stopEnd(result.stopped));
     countToolCall(this.stats, call.name, !result.ok);
     if (!result.ok) {

@@ -11,8 +11,10 @@ import type { ToolSpec } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "../../defaults.js";
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
+import { isMailboxTool, MAILBOX_DESCRIPTIONS, MAILBOX_TOOLS, mailboxToolParameters, mailboxToolUnavailable } from "./mailbox-tools.js";
+import type { MailboxPort } from "./ports.js";
 
-export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover"] as const;
+export const TOOL_NAMES = ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover", ...MAILBOX_TOOLS] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const RECOVER_ACTIONS = ["complete", "retry", "reraise"] as const;
@@ -31,15 +33,19 @@ export function producesValue(name: ToolName): boolean {
   return name === "evaluate" || name === "get_binding";
 }
 
-export type ToolContext = OutcomeContext;
+export interface ToolContext extends OutcomeContext {
+  /** SPEC §8: the mailbox of a joined thread or task, or null (no mailbox tools). */
+  mailbox: MailboxPort | null;
+}
 
-export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>): ToolContext {
-  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION) };
+export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>, mailbox: MailboxPort | null = null): ToolContext {
+  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), mailbox };
 }
 
 /** Why a known tool is not offered to this pause, or null when it is. */
 export function unavailableReason(name: ToolName, ctx: ToolContext): string | null {
   const mode = ctx.request.mode;
+  if (isMailboxTool(name)) return mailboxToolUnavailable(name, ctx.mailbox);
   if (name === "finish" && mode !== "syntax") return `tool "finish" ends AI blocks only; in recovery mode end with "recover"`;
   if (name === "recover" && mode !== "recovery") return `tool "recover" is for recovery mode only; end this AI block with "finish"`;
   if ((name === "evaluate" || name === "execute") && !ctx.executeCode) {
@@ -83,6 +89,7 @@ interface Variant {
 }
 
 const DESCRIPTIONS: Record<ToolName, string> = {
+  ...MAILBOX_DESCRIPTIONS,
   evaluate: "Evaluate a Python expression in the frame; returns its descriptor.",
   execute: "Execute Python statements in the frame.",
   get_binding: "Descriptor of a local or global name.",
@@ -95,6 +102,7 @@ const DESCRIPTIONS: Record<ToolName, string> = {
 };
 
 function parameters(name: ToolName, v: Variant): Schema {
+  if (isMailboxTool(name)) return mailboxToolParameters(name);
   switch (name) {
     case "evaluate":
       return object({ code: str(), result_id: resultId }, ["code"]);

@@ -44,7 +44,7 @@ export const CONFIG_DEFAULTS = {
 
 export const CONFIG_BOUNDS = {
   maxRounds: { min: 1, max: 100 },
-  maxConcurrency: { min: 1, max: 64 },
+  maxConcurrency: { min: 1, max: 256 },
   /** `memory_limit` / `--memory-limit` in MB: below this not even the interpreter starts. */
   memoryLimitMb: { min: 16 },
 } as const;
@@ -230,4 +230,17 @@ export const SETUP_DEFAULTS = {
   checkTimeoutMs: 30_000,
   /** How long listing /models may take before setup asks for the id instead. */
   listModelsTimeoutMs: 10_000,
+} as const;
+
+// ---- processes and the mailbox (src/run, src/mailbox, SPEC §8) ---------------------------------
+
+export const MAILBOX_LIMITS = {
+  /** Unread messages a participant may hold; a send past it fails with a MailboxError. */
+  maxUnread: 100,
+  /** Largest payload, as the UTF-8 bytes of its JSON text. */
+  maxPayloadBytes: 64 * 1024,
+  /** Message ids a participant remembers, so that a message sent twice is delivered once. */
+  rememberedIds: 10_000,
+  /** Longest participant name. */
+  maxNameLength: 64,
 } as const;

@@ -492,6 +492,7 @@ describe("rendering", () => {
       credential_configured: true,
       credential_source: "environment",
       price: null,
+      rate_limit: null,
     });
   });
 
@@ -580,5 +581,40 @@ describe("the schema and the bundle", () => {
     const shown = JSON.parse(execFileSync(process.execPath, [path.join(out, "dist", "entry.mjs")], { cwd: root, encoding: "utf8" }));
     assert.equal(shown.profiles.default.routes[0].id, "ollama/qwen3");
     assert.equal(shown.profiles.default.timeout, 9);
+  });
+});
+
+describe("max_concurrency and rate_limit (SPEC §7, §8)", () => {
+  test("max_concurrency goes up to 256; 257 is refused naming the bounds", async () => {
+    const config = await load(project({ "aiython.toml": toml('model = "openai/gpt-4.1-mini"', "max_concurrency = 256") }));
+    assert.equal(profileFor(config, null).maxConcurrency, 256);
+    const message = await configError(() => load(project({ "aiython.toml": toml('model = "openai/gpt-4.1-mini"', "max_concurrency = 257") })));
+    assert.match(message, /max_concurrency/);
+    assert.match(message, /256/);
+  });
+
+  test("rate_limit applies to every route of a profile; a route table's own wins; a profile with its own model does not inherit it", async () => {
+    const file = toml(
+      'model = ["openai/gpt-4.1-mini", { model = "openai/gpt-4.1", rate_limit = { requests_per_minute = 5 } }]',
+      "rate_limit = { requests_per_minute = 60, tokens_per_minute = 90000 }",
+      "",
+      "[profiles.own]",
+      'model = "openai/gpt-4.1-nano"',
+      "",
+      "[profiles.inherits]",
+      'prompt = "p"',
+    );
+    const config = await load(project({ "aiython.toml": file }));
+    const routes = profileFor(config, null).routes;
+    assert.deepEqual(routes.map((r) => r.rateLimit), [{ requestsPerMinute: 60, tokensPerMinute: 90000 }, { requestsPerMinute: 5 }]);
+    assert.equal(config.profiles.get("own")!.routes[0].rateLimit, null);
+    assert.deepEqual(config.profiles.get("inherits")!.routes[0].rateLimit, { requestsPerMinute: 60, tokensPerMinute: 90000 });
+  });
+
+  test("a rate_limit that is empty, not a whole number or unknown is refused naming the key", async () => {
+    for (const value of ["{}", "{ requests_per_minute = 0 }", "{ requests_per_minute = 1.5 }", "{ per_hour = 3 }"]) {
+      const message = await configError(() => load(project({ "aiython.toml": toml('model = "openai/gpt-4.1-mini"', `rate_limit = ${value}`) })));
+      assert.match(message, /rate_limit/, value);
+    }
   });
 });

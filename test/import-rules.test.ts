@@ -37,7 +37,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   capabilities: ["config"],
   observe: ["journal"],
   recovery: [],
-  run: ["frontend", "recovery", "capabilities", "config", "journal", "observe"],
+  mailbox: [],
+  run: ["frontend", "recovery", "capabilities", "config", "journal", "observe", "mailbox"],
   cli: ["run", "frontend", "recovery", "config", "journal", "observe", "setup"],
   setup: ["config", "capabilities"],
 };

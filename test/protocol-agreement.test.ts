@@ -18,7 +18,7 @@ type Fields = string[];
 const DOC = fs.readFileSync(path.join(ROOT, "docs", "protocol.md"), "utf8");
 const PROTOCOL_TS = path.join(ROOT, "src", "recovery", "bridge", "protocol.ts");
 const PLAN_TS = path.join(ROOT, "src", "frontend", "plan.ts");
-const PAYLOAD_NAMES = ["RunOptions", "PauseRequest", "PauseLocation", "RecoveryDetails", "SourceWindow", "Plan", "BlockInfo", "CheckpointInfo", "ErrorInfo"];
+const PAYLOAD_NAMES = ["RunOptions", "ChildHello", "RunFolder", "PauseRequest", "PauseLocation", "RecoveryDetails", "SourceWindow", "Plan", "BlockInfo", "CheckpointInfo", "ErrorInfo"];
 
 // ---- the document ----------------------------------------------------------------------------
 

@@ -3,7 +3,9 @@
 This file must parse and run on any Python 3 (no syntax newer than 3.6), because its job is to
 tell the host which Python it is talking to before anything 3.11-only is imported. The host
 starts the interpreter on start/importlib_bootstrap.py with the control socket on fd 3 and the
-signal-notice socket on fd 4 (docs/protocol.md); that script enters `with main():` (the
+signal-notice socket on fd 4 (docs/protocol.md); a child of the run is started on the same
+script with the run folder as its first argument and connects to the host itself
+(processes/child.py); that script enters `with main():` (the
 handshake, the plan, everything the run needs) and calls `hand_over()()` inside it: the
 program runs, and an exception leaving it passes the context's __exit__.
 """
@@ -67,6 +69,17 @@ START_ADDRESS_SPACE = address_space()
 
 def main():
     import json
+
+    if len(sys.argv) > 1:
+        # A child of the run: `python [OPTIONS] BOOT FOLDER PROGRAM...` (processes/child.py).
+        from aiython_bridge.processes.child import start_spawned
+
+        control, hello = start_spawned(sys.argv[1])
+        _send_raw(control, json.dumps(hello).encode("utf-8"))
+        from aiython_bridge.runner import ProgramContext
+        from aiython_bridge.server import serve
+
+        return ProgramContext(serve(control, None))
 
     # Move both to high close-on-exec descriptors (out of the way of a program's own dup2 onto
     # small numbers) and free 3 and 4, so the program's first open() gets fd 3 as under python3.

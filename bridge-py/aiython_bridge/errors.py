@@ -48,3 +48,7 @@ class GuardError(PermissionError):
 
     def __str__(self) -> str:
         return self.strerror
+class MailboxError(AIError):
+    """A mailbox call the host refused (SPEC §8): the message says what to change."""
+
+    __module__ = "aiython"

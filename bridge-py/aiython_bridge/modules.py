@@ -6,7 +6,7 @@ the program starts. Bridge code that imports lazily (inside a function, so that 
 for what it reaches) does it with `load(name)`, never with an import statement: the import
 system would not find a package it cannot see. `load` and `visible()` put the table back into
 sys.modules only for the few milliseconds of such an import and hide it again. Threads that
-load at once (several threads reaching their first AI block together) take turns: the table is
+load at once (several threads reaching their first AI block together) are counted: the table is
 put back by the first and hidden by the last, so no import finds the package gone mid-way.
 
 What stays visible: modules of the standard library that the bridge imported (json, struct,
@@ -20,8 +20,8 @@ import sys
 PACKAGE = "aiython_bridge"
 _hidden = {}
 _hiding = [False]
-_lock = _thread.RLock()
-_depth = [0]
+_depth = [0]  # visible() blocks open now, in any thread: only the last to end hides again
+_depth_lock = _thread.allocate_lock()
 
 
 def _ours(name):
@@ -36,19 +36,20 @@ def hide():
 
 
 class _Visible:
+    """Counted, so that threads loading at once (blocks reached together, SPEC §8) and nested
+    loads keep the modules visible until the last of them ends."""
+
     def __enter__(self):
-        _lock.acquire()
-        _depth[0] += 1
-        if _hiding[0] and _depth[0] == 1:
-            sys.modules.update(_hidden)
+        with _depth_lock:
+            _depth[0] += 1
+            if _hiding[0]:
+                sys.modules.update(_hidden)
 
     def __exit__(self, *exc_info):
-        try:
-            if _hiding[0] and _depth[0] == 1:
-                hide()
-        finally:
+        with _depth_lock:
             _depth[0] -= 1
-            _lock.release()
+            if _hiding[0] and _depth[0] == 0:
+                hide()
         return False
 
 
@@ -66,3 +67,17 @@ def load(name):
 
     with visible():
         return importlib.import_module(name)
+
+
+def loaded(name):
+    """The bridge module `name` if something has imported it already, else None (never imports)."""
+    return _hidden.get(name) if _hiding[0] else sys.modules.get(name)
+
+
+def after_fork_in_child():
+    """A forked child has only the forking thread: no other thread's visible() is open in it."""
+    global _depth_lock
+    _depth_lock = _thread.allocate_lock()
+    _depth[0] = 0
+    if _hiding[0]:
+        hide()

@@ -16,7 +16,7 @@ import os
 import sys
 from queue import Empty, SimpleQueue
 
-from aiython_bridge import contracts, guard, protocol
+from aiython_bridge import contracts, guard, modules, protocol
 from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation, ToolError, plan_values
 from aiython_bridge.paths import display_path
@@ -225,7 +225,14 @@ class Pause:
         self.deliver = deliver
         with _registry_lock:
             _open_pauses[self.id] = self
-        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": self.request()})
+        request = self.request()
+        mailbox = modules.loaded("aiython_bridge.mailbox")  # SPEC §8: a joined thread or task
+        member = mailbox.current_member() if mailbox is not None else None
+        if member is not None:
+            request["mailbox"] = {"member": member}
+        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": request})
+        if self.server.gone:
+            end_all("the run ended before this finished")
 
     def ended(self, interrupted=False):
         try:
@@ -240,6 +247,19 @@ def _refusal_error(refusals):
     more = f" ({len(refusals) - 1} more action(s) refused)" if len(refusals) > 1 else ""
     kind = "PermissionDenied" if first.kind == "permission" else "GuardError"
     return ToolError(kind, first.message + more)
+def after_fork_in_child():
+    """The parent's other threads do not exist in a forked child: neither do their pauses."""
+    global _registry_lock
+    _registry_lock = _thread.allocate_lock()
+    _open_pauses.clear()
+
+
+def end_all(reason):
+    """The host has gone (a child after the run ended): every open pause fails with `reason`."""
+    with _registry_lock:
+        pauses = list(_open_pauses.values())
+    for pause in pauses:
+        pause.deliver({"type": protocol.OP, "id": None, "pause": pause.id, "op": "fail", "args": {"reason": reason}})
 
 
 def _other_frame_objects(frame_objects, related):

@@ -21,6 +21,8 @@ HELLO = "hello"
 PLAN = "plan"
 PAUSE = "pause"
 PAUSE_END = "pause_end"
+CHILDREN = "children"
+MAIL = "mail"
 EXIT = "exit"
 FATAL = "fatal"
 # both
@@ -30,7 +32,7 @@ HOST, BRIDGE, BOTH = "host", "bridge", "both"
 
 # type -> (sender, fields besides "type")
 MESSAGES = {
-    HELLO: (BRIDGE, ("protocol", "pid", "python")),
+    HELLO: (BRIDGE, ("protocol", "pid", "python", "child?")),
     INIT: (HOST, ("protocol", "ignored_signals")),
     COMPILE: (HOST, ("id", "items")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
@@ -38,6 +40,8 @@ MESSAGES = {
     PAUSE: (BRIDGE, ("pause", "mode", "request")),
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
+    CHILDREN: (BRIDGE, ("id", "executable")),
+    MAIL: (BRIDGE, ("id", "op", "args")),
     RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),
     EXIT: (BRIDGE, ("status", "interrupted", "budget?")),
     FATAL: (BRIDGE, ("message", "traceback?")),
@@ -46,9 +50,11 @@ MESSAGES = {
 # payload name (as docs/protocol.md titles it) -> fields
 PAYLOADS = {
     "RunOptions": ("model_configured", "inspect", "skip_first_line", "project_root", "context_values", "cache", "memory_limit?"),
+    "ChildHello": ("secret", "parent", "forked", "target?", "argv?", "orig_argv?"),
+    "RunFolder": ("dir", "secret"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
-        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?",
+        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?", "mailbox?",
     ),
     "PauseLocation": ("file", "line", "column", "end_line", "end_column", "function"),
     "RecoveryDetails": ("exception_type", "message", "origin", "attempt", "retry_allowed", "target", "origin_context?"),

@@ -69,7 +69,7 @@ def prepare_run(server, message):
     target = message["target"]
     kind = target["kind"]
     prepared = Prepared(kind)
-    prepared.options = message.get("options") or {}
+    prepared.options = server.options = message.get("options") or {}
     if kind == "console" or sys.flags.inspect:
         # The console's modules (code, codeop) come from the standard library, imported before
         # sys.path[0] becomes the program's folder.
@@ -139,6 +139,7 @@ def start_program(server, prepared):
 
     atexit.register(_report_exit, server)  # registered first, so it runs last
     _install_public_module()
+    modules.load("aiython_bridge.processes").install(server, prepared.options)  # SPEC §8: the program's processes
     if prepared.options.get("model_configured"):
         from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
 
@@ -231,6 +232,13 @@ def _report_exit(server):
     if os.getpid() != server.pid:
         return  # a forked child of the program: the channel is the parent's
     server.exiting = True
+    if server.role == "child":  # one of the run's processes: only its end of stream
+        if getattr(server.channel, "connected", True) and not server.gone:
+            try:
+                server.channel.send_end_of_stream()
+            except OSError:
+                pass
+        return
     exc = ProgramContext.exception
     try:
         message = {"type": protocol.EXIT, "status": _exit_status(exc), "interrupted": isinstance(exc, KeyboardInterrupt)}

@@ -15,30 +15,87 @@ from aiython_bridge import modules, protocol
 from aiython_bridge.channel import Channel, ChannelClosed
 
 
+_LOCK = type(_thread.allocate_lock())
+
+
 class Server:
-    def __init__(self, channel, signal_fd):
+    def __init__(self, channel, signal_fd, role="main"):
         self.channel = channel
         self.signal_fd = signal_fd
         self.pid = os.getpid()
+        self.role = role  # "main": the run's first interpreter; "child": one of its processes (SPEC §8)
         self.exiting = False
+        self.gone = False  # a child whose host ended the run: requests fail at once
+        self.options = {}  # the run's RunOptions, once `run` has arrived
         self._next_id = 0
-        self._pending = {}  # bridge request id -> [lock, message]
+        self._pending = {}  # bridge request id -> [lock to release or callback, message]
         self._pending_lock = _thread.allocate_lock()
         self.pause_router = None  # set by the runtime when pauses exist (route(message))
 
     # -- requests the bridge makes of the host (e.g. plans for imported modules) ----------------
     def request(self, message):
+        waiter = _thread.allocate_lock()
+        waiter.acquire()
+        slot = self._send_request(message, waiter)
+        waiter.acquire()
+        return slot[1]
+
+    def request_async(self, message, on_reply):
+        """Sends a request; `on_reply(reply)` runs on the reader thread when it is answered."""
+        self._send_request(message, on_reply)
+
+    def _send_request(self, message, waiter):
         with self._pending_lock:
             self._next_id += 1
             request_id = "b%d" % self._next_id
-            waiter = _thread.allocate_lock()
-            waiter.acquire()
             slot = [waiter, None]
             self._pending[request_id] = slot
-        message = dict(message, id=request_id)
-        self.channel.send(message)
-        waiter.acquire()
-        return slot[1]
+        if not self.gone:
+            self.channel.send(dict(message, id=request_id))
+        if self.gone:
+            self._fail_pending()
+        return slot
+
+    def _answer(self, request_id, message):
+        with self._pending_lock:
+            slot = self._pending.pop(request_id, None)
+        if slot is None:
+            return
+        slot[1] = message
+        if isinstance(slot[0], _LOCK):
+            slot[0].release()
+        else:
+            slot[0](message)
+
+    def _fail_pending(self):
+        with self._pending_lock:
+            ids = list(self._pending)
+        for request_id in ids:
+            self._answer(request_id, {"type": protocol.RESULT, "id": request_id, "ok": False,
+                                      "error": {"type": "bridge_exited", "message": "the run has ended"}})
+
+    # -- processes (SPEC §8) ---------------------------------------------------------------------
+    def reset_after_fork(self, channel):
+        """In a forked child: its own channel (None: no host to reach), locks and tables."""
+        self.pid = os.getpid()
+        self.role = "child"
+        self.exiting = False
+        self.signal_fd = None
+        self._pending = {}
+        self._pending_lock = _thread.allocate_lock()
+        if channel is None:
+            self.gone = True
+        else:
+            self.channel = channel
+
+    def host_ended(self):
+        """A child whose host has ended the run: what waits on the host fails, the program goes on."""
+        self.gone = True
+        self.channel.closed = True  # nothing more is written on it
+        self._fail_pending()
+        pauses = modules.loaded("aiython_bridge.pauses")
+        if pauses is not None:
+            pauses.end_all("the run ended before this finished")
 
     # -- the reader thread ------------------------------------------------------------------------
     def start_reader(self):
@@ -49,8 +106,8 @@ class Server:
             while True:
                 message = self.channel.recv()
                 self._dispatch(message)
-        except ChannelClosed:
-            self._host_gone()
+        except ChannelClosed as closed:
+            self._host_gone(closed.clean)
         except BaseException:  # a protocol violation after start: report, then stop
             self._report_fatal("control channel failed", _format_exc())
             self._host_gone()
@@ -58,10 +115,7 @@ class Server:
     def _dispatch(self, message):
         kind = message["type"]
         if kind == protocol.RESULT and message.get("id") in self._pending:
-            with self._pending_lock:
-                slot = self._pending.pop(message["id"])
-            slot[1] = message
-            slot[0].release()
+            self._answer(message["id"], message)
         elif "pause" in message and self.pause_router is not None:
             self.pause_router(message)
         elif kind == protocol.COMPILE:
@@ -71,8 +125,11 @@ class Server:
         else:
             raise protocol.ProtocolViolation("unexpected %r message while the program runs" % kind)
 
-    def _host_gone(self):
+    def _host_gone(self, clean=False):
         if self.exiting or os.getpid() != self.pid:
+            return
+        if clean and self.role == "child":
+            self.host_ended()  # the run ended while this child still runs, as python3's would
             return
         # The host died (e.g. SIGKILL): never leave the program running on its own.
         os.kill(os.getpid(), signal.SIGKILL)
@@ -112,26 +169,36 @@ def _ignore_inherited_signals(numbers):
 
 
 def serve(control_fd, signal_fd):
+    """The server of the run's first interpreter (`signal_fd` its notice descriptor), or of a
+    spawned child of the run (`signal_fd` None: the host signals the first interpreter only)."""
     channel = Channel(control_fd)
-    server = Server(channel, signal_fd)
+    server = Server(channel, signal_fd, role="main" if signal_fd is not None else "child")
+
+    from aiython_bridge.processes import forked
 
     def after_fork_in_child():
-        channel.close_in_child()
-        try:
-            signal.set_wakeup_fd(-1)
-        except (ValueError, OSError):
-            pass
-        try:
-            os.close(signal_fd)
-        except OSError:
-            pass
+        if server.signal_fd is not None:
+            try:
+                signal.set_wakeup_fd(-1)
+            except (ValueError, OSError):
+                pass
+            try:
+                os.close(server.signal_fd)
+            except OSError:
+                pass
+        forked.after_fork_in_child(server)
 
-    os.register_at_fork(after_in_child=after_fork_in_child)
-    _install_signal_notices(signal_fd)
+    os.register_at_fork(before=lambda: forked.before_fork(server), after_in_child=after_fork_in_child)
+    if signal_fd is not None:
+        _install_signal_notices(signal_fd)
 
     try:
         run_message = _handshake_and_prepare(server)
     except ChannelClosed:
+        if server.role == "child":  # the host would not have it (the run has ended)
+            from aiython_bridge.processes.child import become_plain
+
+            become_plain()
         os._exit(0)
     except KeyboardInterrupt:
         raise

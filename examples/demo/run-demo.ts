@@ -1,6 +1,7 @@
-// `npm run demo [-- SCRIPT]`: starts the stand-in model on 127.0.0.1 and runs examples/tickets.py
-// (or SCRIPT) with the built CLI against it, exactly as a user would with a real
-// OpenAI-compatible server. A script that needs capability routes (its header names a
+// `npm run demo [-- SCRIPT [--latency-ms N]]`: starts the stand-in model on 127.0.0.1 and runs
+// examples/tickets.py (or SCRIPT) with the built CLI against it, exactly as a user would with a
+// real OpenAI-compatible server. `--latency-ms` makes each answer take that long, as a hosted
+// model's would (e.g. to watch examples/parallel.py's blocks go out together). A script that needs capability routes (its header names a
 // `[capabilities.…]` table, as examples/notes_search.py and examples/transcribe.py do) runs in a
 // fresh project folder holding a copy of examples/ and an aiython.toml that routes every
 // capability to loopback fakes of the endpoints (demo-project.ts). `npm run demo -- --serve`
@@ -15,7 +16,9 @@ import { capabilityProject } from "./demo-project.js";
 import { startStandInModel } from "./stand-in-model.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const model = await startStandInModel();
+const latencyAt = process.argv.indexOf("--latency-ms");
+const latencyMs = latencyAt >= 0 ? Number(process.argv.splice(latencyAt, 2)[1]) : 0;
+const model = await startStandInModel(latencyMs);
 process.stderr.write(`demo: stand-in model at ${model.url}\n`);
 
 if (process.argv[2] === "--serve") serve();

@@ -58,6 +58,6 @@ export function standInReply(body: { messages: { role: string; content: string |
   return finishCall({ kind: "error", reason: "the stand-in model only knows examples/tickets.py and `pick a number between A and B`; configure a real model (AIYTHON_MODEL)" });
 }
 
-export async function startStandInModel() {
-  return startLoopbackModel({ responder: (req) => standInReply(req.body) });
+export async function startStandInModel(latencyMs = 0) {
+  return startLoopbackModel({ responder: (req) => ({ ...standInReply(req.body), ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) }) });
 }

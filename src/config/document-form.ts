@@ -1,9 +1,10 @@
 // From a validated aiython.toml document to resolved profiles (SPEC §7). The top level is the
 // `default` profile; `profiles.NAME` overrides it key by key and inherits every key it does not
 // set — `api_base` and `api_key_env` too, so a profile that sets only `model` stays on the
-// top-level server with the top-level key. `price` is the price of its layer's routes: a profile
-// that sets its own `model` does not inherit the top-level price. `capabilities` merge per
-// capability name (capability-routes.ts); every other key replaces the inherited value.
+// top-level server with the top-level key. `price` and `rate_limit` belong to their layer's
+// routes: a profile that sets its own `model` inherits neither from the top level, and a route
+// table's own `rate_limit` wins. `capabilities` merge per capability name
+// (capability-routes.ts); every other key replaces the inherited value.
 // Layer-level `api_base` / `api_key_env` apply to string routes and to route tables lacking them.
 // A named `env_file` must exist and be readable.
 
@@ -12,8 +13,8 @@ import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "../defaults.js";
 import { checkCapabilityBases, resolveCapabilities } from "./capability-routes.js";
 import { resolveEnvFile, type CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
-import type { BudgetTable, ConfigDocument, PriceTable, RouteSpec, SettingsTable } from "./schema.js";
-import type { BudgetLimits, Permission, Price, ProfileSettings, Route } from "./types.js";
+import type { BudgetTable, ConfigDocument, PriceTable, RateLimitTable, RouteSpec, SettingsTable } from "./schema.js";
+import type { BudgetLimits, Permission, Price, ProfileSettings, RateLimit, Route } from "./types.js";
 
 export interface DocumentContext {
   configName: string;
@@ -48,8 +49,10 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
   };
   const layerBase = pick("api_base")?.value;
   const layerKeyEnv = pick("api_key_env")?.value;
-  // `price` qualifies `model`: it is the price of that layer's routes.
-  const layerPrice = own?.model !== undefined ? own.price : (own?.price ?? top.price);
+  // `price` and `rate_limit` qualify `model`: they belong to that layer's routes.
+  const ownsModel = own?.model !== undefined;
+  const layerPrice = ownsModel ? own?.price : (own?.price ?? top.price);
+  const layerRateLimit = ownsModel ? own?.rate_limit : (own?.rate_limit ?? top.rate_limit);
 
   const envFileSetting = pick("env_file");
   const envFile = envFileSetting
@@ -62,7 +65,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     // `--model` with a known prefix goes to that provider; a bare id stays on this profile's server.
     const prefixed = knownProvider(ctx.modelOverride.id) !== null;
     routes = [
-      buildRoute(
+      limitedBy(buildRoute(
         {
           id: ctx.modelOverride.id,
           apiBase: prefixed ? undefined : layerBase,
@@ -72,7 +75,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
           envFile,
         },
         ctx.credentials,
-      ),
+      ), layerRateLimit),
     ];
   } else {
     const model = pick("model");
@@ -80,7 +83,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     routes = specs.map((spec, i) => {
       const at = model && Array.isArray(model.value) ? `${model.at}[${i}]` : (model?.at ?? "model");
       const table = typeof spec === "string" ? { model: spec } : spec;
-      return buildRoute(
+      return limitedBy(buildRoute(
         {
           id: table.model,
           apiBase: table.api_base ?? layerBase,
@@ -91,7 +94,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
           price: priceOf(table.price ?? layerPrice),
         },
         ctx.credentials,
-      );
+      ), table.rate_limit ?? layerRateLimit);
     });
   }
 
@@ -129,6 +132,15 @@ function budgetOf(table: BudgetTable | undefined): BudgetLimits {
   if (table?.tokens !== undefined) limits.tokens = table.tokens;
   if (table?.cost !== undefined) limits.costUsd = table.cost;
   return limits;
+}
+
+function limitedBy(route: Route, table: RateLimitTable | undefined): Route {
+  if (table === undefined) return route;
+  const limit: RateLimit = {};
+  if (table.requests_per_minute !== undefined) limit.requestsPerMinute = table.requests_per_minute;
+  if (table.tokens_per_minute !== undefined) limit.tokensPerMinute = table.tokens_per_minute;
+  route.rateLimit = limit;
+  return route;
 }
 
 /** Every api_base written in a table (its own and its route tables'), checked where it is written. */

@@ -77,7 +77,7 @@ export function buildRoute(source: RouteSource, credentials: CredentialLookup): 
     keyRequired = source.apiKeyEnv !== undefined;
   }
   const found = apiKeyEnv === null ? { value: null, source: "none" as const } : credentials.find(apiKeyEnv, source.envFile);
-  const route = { id, provider, model, apiBase, apiKeyEnv, keyRequired, keySource: found.source, price: source.price ?? null } as Route;
+  const route = { id, provider, model, apiBase, apiKeyEnv, keyRequired, keySource: found.source, price: source.price ?? null, rateLimit: null } as Route;
   // Non-enumerable so that JSON.stringify, util.inspect and spreads of a route never carry the key.
   Object.defineProperty(route, "apiKey", { value: found.value, enumerable: false, writable: false });
   return route;

@@ -56,6 +56,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     routes: profile.routes.map((route) => ({
       ...showRoute(route),
       price: route.price ? { input: route.price.input, output: route.price.output, cached_input: route.price.cachedInput } : null,
+      rate_limit: route.rateLimit ? { requests_per_minute: route.rateLimit.requestsPerMinute ?? null, tokens_per_minute: route.rateLimit.tokensPerMinute ?? null } : null,
     })),
     prompt: profile.prompt,
     timeout: profile.timeoutSeconds,

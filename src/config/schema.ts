@@ -43,6 +43,17 @@ const budget = {
   },
 } as const;
 
+/** Per route, for the whole run (SPEC §7, §8): at least one of the two. */
+const rateLimit = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    requests_per_minute: { type: "integer", minimum: 1 },
+    tokens_per_minute: { type: "integer", minimum: 1 },
+  },
+} as const;
+
 /** `[capabilities.NAME]` (SPEC §10): routes as for the chat model; price in USD (tokens per million). */
 const capabilityTable = {
   type: "object",
@@ -78,6 +89,7 @@ const settings = {
   price,
   budget,
   cache: { type: "boolean" },
+  rate_limit: rateLimit,
   max_concurrency: {
     type: "integer",
     minimum: CONFIG_BOUNDS.maxConcurrency.min,
@@ -113,7 +125,7 @@ export const CONFIG_SCHEMA = {
       type: "object",
       additionalProperties: false,
       required: ["model"],
-      properties: { model: modelId, api_base: apiBase, api_key_env: envName, price },
+      properties: { model: modelId, api_base: apiBase, api_key_env: envName, price, rate_limit: rateLimit },
     },
     model: { anyOf: [modelId, ref("route"), { type: "array", minItems: 1, items: { anyOf: [modelId, ref("route")] } }] },
     profile: { type: "object", additionalProperties: false, properties: settings },
@@ -133,7 +145,12 @@ export interface BudgetTable {
   cost?: number;
 }
 
-export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string; price?: PriceTable };
+export interface RateLimitTable {
+  requests_per_minute?: number;
+  tokens_per_minute?: number;
+}
+
+export type RouteSpec = string | { model: string; api_base?: string; api_key_env?: string; price?: PriceTable; rate_limit?: RateLimitTable };
 
 export interface CapabilityTable {
   model: RouteSpec | RouteSpec[];
@@ -157,6 +174,7 @@ export interface SettingsTable {
   price?: PriceTable;
   budget?: BudgetTable;
   cache?: boolean;
+  rate_limit?: RateLimitTable;
   max_concurrency?: number;
   /** Seconds of the run, time waiting for the model excluded (SPEC §9). */
   time_limit?: number;

@@ -44,6 +44,13 @@ export interface Route {
   keySource: CredentialSource;
   /** USD per million tokens (SPEC §13), or null: the cost of its requests is unknown. */
   price: Price | null;
+  /** `rate_limit` (SPEC §7): requests and tokens per minute on this route, for the whole run; null: none. */
+  rateLimit: RateLimit | null;
+}
+
+export interface RateLimit {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
 }
 
 export interface Price {

@@ -6,18 +6,19 @@
 
 import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
-import { createModelClient, type ModelClient } from "../capabilities/chat/model-client.js";
+import { createModelClient, defaultSleep, type ModelClient } from "../capabilities/chat/model-client.js";
 import { runInvocation } from "../recovery/invocation/orchestrator.js";
 import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-import type { ApprovalPort, FramePort, HostToolPort } from "../recovery/invocation/ports.js";
+import type { ApprovalPort, FramePort, HostToolPort, MailboxPort } from "../recovery/invocation/ports.js";
 import type { ProfileRef } from "../recovery/invocation/permissions.js";
 import { CodeReader } from "../recovery/code-reading/code-reader.js";
 import { TtyApprover } from "./approval/tty-approver.js";
 import type { CapabilityRuntime } from "./capability-runtime.js";
 import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hints.js";
+import { RouteLimiter } from "../capabilities/chat/rate-limiter.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -31,6 +32,8 @@ export interface InvocationWiring {
   holdClock?: () => () => void;
   /** `--approve` (SPEC §9): ask on the terminal before each call with effects. */
   approve?: boolean;
+  /** SPEC §8: the mailbox of a joined thread or task, by the member handle its pause carries. */
+  mailboxFor?: (member: string) => MailboxPort | undefined;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -43,11 +46,13 @@ export interface WarmInvocationRunner extends InvocationRunner {
 export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationWiring): WarmInvocationRunner {
   const clients = new Map<string, ModelPort>();
   let count = 0;
+  // One per run: `rate_limit` and 429 backoff count every thread, task and process together (SPEC §8).
+  const gate = new RouteLimiter(defaultSleep);
   const modelOf = (profile: ProfileSettings): ModelPort => {
     let model = clients.get(profile.name);
     if (!model) {
       const live = () => {
-        const client = createModelClient(profile.routes);
+        const client = createModelClient(profile.routes, { gate });
         // A failure to load is the first call's to report, with its own message.
         client.preload().catch(() => undefined);
         return limited(client, profile.maxConcurrency);
@@ -84,6 +89,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         hostTools: profile.permissions.has("read_code") ? (codeReader satisfies HostToolPort) : undefined,
         approval: approver ? { approve: (call) => (stop(), approver.approve(call)) } : undefined,
         signal,
+        mailbox: request.mailbox ? wiring.mailboxFor?.(request.mailbox.member) : undefined,
         onEvent: wiring.onEvent,
       });
       const used = capabilities?.usage.used ? { capabilities: capabilities.usage.stats } : {};

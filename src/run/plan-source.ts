@@ -9,7 +9,10 @@ import type { PlanRequest } from "../recovery/bridge/protocol.js";
 
 export type Planned = { kind: "plan"; plan: Plan } | { kind: "diagnostics"; message: string };
 
-export function bridgeOracle(bridge: BridgeProcess): CompileOracle {
+/** A process of the run that asked for a plan: the first interpreter or a child (SPEC §8). */
+export type PlanLink = Pick<BridgeProcess, "send" | "request">;
+
+export function bridgeOracle(bridge: PlanLink): CompileOracle {
   return {
     async check(items) {
       const result = await bridge.request({ type: "compile", items });
@@ -21,7 +24,7 @@ export function bridgeOracle(bridge: BridgeProcess): CompileOracle {
 
 /** The plan the bridge asked for; `shownAs` names the file in diagnostics. */
 export async function planRequested(
-  bridge: BridgeProcess,
+  bridge: PlanLink,
   request: PlanRequest,
   options: { checkpoints: boolean; shownAs: string },
 ): Promise<Planned> {

@@ -12,11 +12,14 @@ import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../erro
 import { ENV_NO_CACHE, KILL_GRACE_MS, PREPARATION_CACHE_DIR, PREPARATION_CACHE_MAX_BYTES, QUIET_SIGNALS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
+import type { ChildLink } from "../recovery/bridge/child-link.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
-import type { PauseWiring } from "./pause-wiring.js";
-import type { BridgeMessage, PlanRequest, PreparationCacheOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
+import type { BridgeMessage, HostMessage, MailRequest, PlanRequest, PreparationCacheOptions, RunOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
+import { ChildProcesses } from "./child-processes.js";
+import type { PlanLink } from "./plan-source.js";
 import type { Observers } from "./observers.js";
+import { RunMailbox } from "./mailbox-wiring.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptPathOf } from "./target.js";
 import { CACHE_VERSION } from "../version.js";
@@ -29,13 +32,20 @@ const TIME_LIMIT_STATUS = 124;
 export class ProgramRun {
   private problem: RunOutcome | null = null;
   private coordinator: PauseCoordinator | null = null;
-  private warmUp: PauseWiring["warmUp"] | null = null;
+  /** Loads the model client and the orchestrator in the background (after a plan with blocks). */
+  private warmUp: (() => void) | null = null;
+  /** With a model configured: a coordinator of the run's one invocation runner for a process's link. */
+  private coordinatorFor: ((send: (message: HostMessage) => void) => PauseCoordinator) | null = null;
+  private readonly coordinators = new Set<PauseCoordinator>();
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
+  private options: RunOptions | null = null;
   private readonly clock = new RunClock();
   private limits: RunLimits = { time: null, memory: null };
   private timeLimit: TimeLimit | null = null;
   private killTimer: NodeJS.Timeout | null = null;
+  private readonly mailbox = new RunMailbox();
+  private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
 
   constructor(
     private readonly command: RunCommand,
@@ -79,14 +89,20 @@ export class ProgramRun {
     const time = this.limits.time;
     if (time) this.timeLimit = new TimeLimit(time.seconds, () => this.timeUp(time));
     if (config.modelConfigured) {
-      const { pauseWiring } = await import("./pause-wiring.js");
+      const { pauseCoordinator, sharedInvocationRunner } = await import("./pause-wiring.js");
       const hold = this.timeLimit ? () => this.timeLimit!.hold() : undefined;
-      const wiring = pauseWiring(config, this.observers, this.bridge, (error) => this.stop(internal((error as Error).message)), {
+      const shared = sharedInvocationRunner(config, this.observers, {
+        mailboxFor: (member) => this.mailbox.portFor(member),
         holdClock: hold,
         approve: command.approve ?? false,
       });
-      this.coordinator = wiring.coordinator;
-      this.warmUp = wiring.warmUp;
+      this.warmUp = shared.warmUp;
+      this.coordinatorFor = (send) => {
+        const coordinator = pauseCoordinator(shared.runner, send, (error) => this.stop(internal((error as Error).message)));
+        this.coordinators.add(coordinator);
+        return coordinator;
+      };
+      this.coordinator = this.coordinatorFor((message) => this.bridge.send(message));
     }
     return config;
   }
@@ -94,21 +110,16 @@ export class ProgramRun {
   private runRequest(config: ResolvedConfig): RunRequest {
     const { command } = this;
     const profile = config.modelConfigured ? profileFor(config, null) : null;
-    return {
-      type: "run",
-      target: this.target,
-      argv: command.programArgs,
-      orig_argv: command.origArgv,
-      options: {
-        model_configured: config.modelConfigured,
-        inspect: command.interpreter.inspect,
-        skip_first_line: command.interpreter.skipFirstLine,
-        project_root: config.projectRoot,
-        context_values: profile?.contextValues ?? true,
-        cache: this.cacheOptions(config),
-        ...(this.limits.memory ? { memory_limit: this.limits.memory.mb } : {}),
-      },
+    this.options = {
+      model_configured: config.modelConfigured,
+      inspect: command.interpreter.inspect,
+      skip_first_line: command.interpreter.skipFirstLine,
+      project_root: config.projectRoot,
+      context_values: profile?.contextValues ?? true,
+      cache: this.cacheOptions(config),
+      ...(this.limits.memory ? { memory_limit: this.limits.memory.mb } : {}),
     };
+    return { type: "run", target: this.target, argv: command.programArgs, orig_argv: command.origArgv, options: this.options };
   }
 
   /** The preparation cache (SPEC §4.1) under the project root, unless `cache = false` or AIYTHON_NO_CACHE. */
@@ -148,37 +159,65 @@ export class ProgramRun {
 
   private onMessage(message: BridgeMessage): void {
     if (this.coordinator?.handle(message)) return;
-    if (message.type === "plan") {
-      void this.answerPlan(message);
-      return;
-    }
+    if (this.serve(this.bridge, message, true)) return;
     this.stop(internal(`unexpected ${message.type} message from the bridge`));
   }
 
-  /** Plans a source for the bridge; for the entry program, diagnostics end the run (exit 78). */
-  private async answerPlan(message: PlanRequest): Promise<void> {
+  /** What any process of the run may ask besides pauses: plans, the run folder, the mailbox. */
+  private serve(link: PlanLink, message: BridgeMessage, first: boolean): boolean {
+    switch (message.type) {
+      case "plan":
+        void this.answerPlan(link, message, first);
+        return true;
+      case "children":
+        this.children.answer(link, message);
+        return true;
+      case "mail":
+        void this.answerMail(link, message);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** A child process of the run (SPEC §8): its own pauses on the run's one invocation runner. */
+  private serveChild(link: ChildLink): { ended(): void } {
+    const coordinator = this.coordinatorFor?.((message) => link.send(message)) ?? null;
+    link.onMessage = (message) => {
+      if (!coordinator?.handle(message)) this.serve(link, message, false);
+    };
+    return { ended: () => coordinator?.bridgeEnded() };
+  }
+
+  private async answerMail(link: PlanLink, message: MailRequest): Promise<void> {
+    const answer = await this.mailbox.answer(message);
+    link.send({ type: "result", id: message.id, ...answer });
+  }
+
+  /** Plans a source for a process of the run; for the first one's entry program, diagnostics end the run (exit 78). */
+  private async answerPlan(link: PlanLink, message: PlanRequest, first: boolean): Promise<void> {
     const parsed = this.clock.parsing();
     let fault: RunOutcome | null = null;
     try {
       const { planRequested } = await import("./plan-source.js");
-      const shownAs = message.entry && !message.interactive && this.target.kind === "file" ? this.target.path : message.path;
-      const planned = await planRequested(this.bridge, message, { checkpoints: this.config?.modelConfigured ?? false, shownAs });
+      const shownAs = message.entry && first && !message.interactive && this.target.kind === "file" ? this.target.path : message.path;
+      const planned = await planRequested(link, message, { checkpoints: this.config?.modelConfigured ?? false, shownAs });
       if (planned.kind === "diagnostics") {
-        this.bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
+        link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
         fault = { kind: "status", status: ExitStatus.config, message: planned.message };
       } else {
-        this.bridge.send({ type: "result", id: message.id, ok: true, value: planned.plan });
+        link.send({ type: "result", id: message.id, ok: true, value: planned.plan });
         // A source with AI blocks will reach one: the model client loads while the program runs
         // up to it (SPEC §12). A program without blocks never loads it before it needs it.
         if (planned.plan.blocks.length > 0) this.warmUp?.();
       }
     } catch (error) {
-      this.bridge.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
+      link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
       fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internal((error as Error).message);
     } finally {
       parsed();
     }
-    if (fault && message.entry && !message.interactive) this.stop(fault); // the console shows it and goes on
+    if (fault && message.entry && first && !message.interactive) this.stop(fault); // the console shows it and goes on
   }
 
   private stop(outcome: RunOutcome): void {
@@ -191,7 +230,9 @@ export class ProgramRun {
     this.timeLimit?.dispose();
     if (this.killTimer) clearTimeout(this.killTimer);
     this.coordinator?.bridgeEnded();
-    await this.coordinator?.settled();
+    this.mailbox.close();
+    await this.children.close();
+    await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
     const outcome = this.problem ?? this.budgetOutcome(end) ?? outcomeOf(end, relayed);
     await this.observers?.finish(
       { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null },

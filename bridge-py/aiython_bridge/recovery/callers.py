@@ -13,7 +13,8 @@ callers from the failing frame, the failure is left to the program when:
   so the walk goes on above it.
 The walk ends, with the failure unhandled, at the program's top (the boot script), a thread's
 bootstrap (`Thread._bootstrap_inner`: its catch-all is where a thread's exception ends, not a
-handler), a task nobody waits for, or an event-loop callback's end.
+handler), a multiprocessing Process's bootstrap (the same, in a child process; a pool's or
+executor's worker loop hands the exception to the parent instead, as a thread pool's does), a task nobody waits for, or an event-loop callback's end.
 
 `retry` is offered only if the traceback below the checkpoint's frame passes through no other
 project frame (code objects defined inside the statement itself, such as comprehensions and
@@ -84,6 +85,8 @@ class Callers:
             return _HANDLED if line is not None and _inside(self._project_ranges(filename, frame), line) else _CONTINUE
         if code.co_name == "_bootstrap_inner" and _stdlib_file(filename, "threading.py"):
             return _UNHANDLED
+        if code.co_name == "_bootstrap" and _stdlib_file(filename, "multiprocessing", "process.py"):
+            return _UNHANDLED  # a Process's catch-all prints the traceback and exits 1, as a thread's
         if code.co_name == "_run" and _stdlib_file(filename, "asyncio", "events.py"):
             return self._running_task_verdict(exc)
         return _HANDLED if self._handlers.frame_handles(frame, exc) else _CONTINUE

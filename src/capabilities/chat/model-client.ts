@@ -35,7 +35,7 @@ export interface ModelClient extends ModelPort {
   preload(): Promise<void>;
 }
 
-const defaultSleep: SleepFn = (ms, signal) =>
+export const defaultSleep: SleepFn = (ms, signal) =>
   new Promise((resolve) => {
     // setTimeout fires at once beyond 2^31-1 ms; waking early only means retrying early.
     const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
@@ -131,12 +131,15 @@ class RoutedClient implements ModelClient {
       const remainingMs = options.deadline - this.now();
       if (remainingMs <= 0) throw timeoutError(route, last);
       const toolChoice = toolChoiceFor(route);
+      // The route's rate limit is shared by the whole run (SPEC §8): wait for its turn first.
+      const settle = await this.opts.gate?.admit(route, () => estimateTokens(request), options);
       // Every request is reported to the caller (SPEC §11) and may be refused before it is sent (§13).
       const ended = beginAttempt(options.attempts, route, counter, this.now);
-      const result = await runAttempt({ mod, routeClient, route, request, toolChoice, stream, remainingMs, signal: options.signal });
+      const result = await runAttempt({ mod, routeClient, route, request, toolChoice, stream, remainingMs: options.deadline - this.now(), signal: options.signal });
       ended(result);
       if (result.ok) {
         const { usage } = result.answer;
+        settle?.(usage?.total_tokens);
         const message = withContentCalls(result.answer.message, request);
         return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };
       }
@@ -148,6 +151,10 @@ class RoutedClient implements ModelClient {
       if (retryable instanceof ModelCallError) throw retryable;
       last = retryable.label;
       const next = this.afterFailure(route, result.failure, { retries, isLast, last, deadline: options.deadline });
+      // A 429 holds back the whole run's requests to this route, not only this one (SPEC §8).
+      if (result.failure.kind === "status" && result.failure.status === 429) {
+        this.opts.gate?.backoff(route, next.kind === "retry" ? next.waitMs : parseRetryAfter(result.failure.headers, this.now()) ?? 0);
+      }
       if (next.kind !== "retry") return next.outcome;
       await this.pause(next.waitMs, route, options.signal);
       retries += 1;
@@ -180,6 +187,11 @@ function withContentCalls(message: ModelResponse["message"], request: ModelReque
   if (message.tool_calls.length > 0) return message;
   const calls = toolCallsFromContent(message.content, request.tools);
   return calls ? { content: null, tool_calls: calls } : message;
+}
+
+/** Tokens a request will use, for a route's tokens_per_minute before the answer says (4 bytes a token). */
+function estimateTokens(request: ModelRequest): number {
+  return Math.ceil(JSON.stringify(request.messages).length / 4) + Math.ceil(JSON.stringify(request.tools).length / 4);
 }
 
 /**

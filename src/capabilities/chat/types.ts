@@ -2,6 +2,8 @@
 // clock, randomness). The request, response and port shapes are the neutral ones of
 // src/model-port.ts, which the client implements.
 
+import type { RouteGate } from "./rate-limiter.js";
+
 /**
  * One endpoint to try. A list of routes falls through to the next one after a 429 that used up
  * its retries or asked to wait past the deadline (SPEC §5.4, §7 `model` as a list).
@@ -19,6 +21,8 @@ export interface ChatRoute {
   apiKeyEnv?: string | null;
   /** Use the streaming API for this route (overrides the client option). */
   stream?: boolean;
+  /** `rate_limit` (SPEC §7): requests and tokens per minute, for the whole run (rate-limiter.ts). */
+  rateLimit?: { requestsPerMinute?: number; tokensPerMinute?: number } | null;
 }
 
 export type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -36,4 +40,6 @@ export interface ModelClientOptions {
   stream?: boolean;
   /** Random source for backoff jitter in [0, 1); tests pin it. */
   random?: () => number;
+  /** The run's per-route admission (rate_limit, shared 429 backoff); none: every attempt goes at once. */
+  gate?: RouteGate;
 }

@@ -131,6 +131,8 @@ export interface PauseRequest {
   directive?: { profile?: string | null; prompts?: string[]; capability?: string | null; provider?: string | null };
   /** Recovery mode only. */
   recovery?: RecoveryDetails;
+  /** The thread or task that paused has joined a mailbox (SPEC §8): its member handle. */
+  mailbox?: { member: string };
 }
 
 /** An `outcome` argument of `finish` / `recover` (SPEC §5.2). */
@@ -194,6 +196,44 @@ export interface HelloMessage {
   protocol: number;
   pid: number;
   python: PythonInfo;
+  /** Only from a child of the run, on its own connection to the run folder's socket (SPEC §8). */
+  child?: ChildHello;
+}
+
+/** How a child of the run introduces itself: the run's secret, and for a spawned interpreter its program. */
+export interface ChildHello {
+  secret: string;
+  /** The process that made it. */
+  parent: number;
+  /** Made by os.fork(): the program is already running; nothing is sent back. */
+  forked: boolean;
+  /** A spawned interpreter's program, as python3 would run it: the host answers `init` and `run`. */
+  target?: RunTarget;
+  argv?: string[];
+  orig_argv?: string[];
+}
+
+/** The value answering `children`: where children of the run connect, and how they prove it. */
+export interface RunFolder {
+  dir: string;
+  secret: string;
+}
+
+/** bridge → host: the run folder, made at the first ask (SPEC §8). */
+export interface ChildrenRequest {
+  type: "children";
+  id: string;
+  /** The interpreter the program's spawned children run (sys.executable). */
+  executable: string;
+}
+
+
+/** bridge → host: one mailbox operation (SPEC §8); answered with a MailboxError on failure. */
+export interface MailRequest {
+  type: "mail";
+  id: string;
+  op: string;
+  args: Record<string, unknown>;
 }
 
 export interface InitMessage {
@@ -272,7 +312,16 @@ export type ResultMessage =
   | { type: "result"; id: string; pause?: string; ok: false; error: ErrorInfo };
 
 /** Messages the bridge sends. */
-export type BridgeMessage = HelloMessage | ResultMessage | PlanRequest | PauseMessage | PauseEndMessage | ExitMessage | FatalMessage;
+export type BridgeMessage =
+  | HelloMessage
+  | ResultMessage
+  | PlanRequest
+  | PauseMessage
+  | PauseEndMessage
+  | ChildrenRequest
+  | MailRequest
+  | ExitMessage
+  | FatalMessage;
 
 /** Messages the host sends. */
 export type HostMessage = InitMessage | CompileRequest | RunRequest | OpMessage | ResultMessage;
@@ -292,6 +341,8 @@ const BRIDGE_FIELDS: Record<BridgeMessage["type"], readonly string[]> = {
   plan: ["id", "path", "source", "module", "entry"],
   pause: ["pause", "mode", "request"],
   pause_end: ["pause", "interrupted"],
+  children: ["id", "executable"],
+  mail: ["id", "op", "args"],
   exit: ["status", "interrupted"],
   fatal: ["message"],
 };

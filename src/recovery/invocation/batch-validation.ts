@@ -19,6 +19,7 @@ import type { ToolCall } from "../../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { checkOutcome } from "./outcomes.js";
 import { TOOL_VALIDATORS } from "./tool-validators.js";
+import type { MailboxPort } from "./ports.js";
 import {
   isTerminal,
   isToolName,
@@ -50,6 +51,8 @@ export interface BatchContext {
   usedCallIds: ReadonlySet<string>;
   /** SPEC §10's capabilities of this invocation (run_plan, jobs, resume_job), if any. */
   capabilities?: CapabilityPort | null;
+  /** SPEC §8: the joined participant's mailbox, if any (the mailbox tools). */
+  mailbox?: MailboxPort | null;
 }
 
 const quote = (value: unknown) => JSON.stringify(value);
@@ -141,7 +144,7 @@ function checkArguments(name: ToolName, args: Record<string, unknown>): string |
 }
 
 export function validateBatch(calls: readonly ToolCall[], batch: BatchContext): BatchVerdict {
-  const ctx = toolContext(batch.request, batch.permissions, batch.capabilities ?? null);
+  const ctx = toolContext(batch.request, batch.permissions, batch.capabilities ?? null, batch.mailbox ?? null);
   const problems: (string | null)[] = [];
   const parsed: (ParsedCall | null)[] = [];
   const idsInBatch = new Set<string>();

@@ -24,6 +24,8 @@ import type { CapabilityPort } from "../../capability-port.js";
 import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, guardDenial, type Denial } from "./permissions.js";
 import { DENIED_BY_USER, hasEffects } from "./effects.js";
 import { READ_CODE_PERMISSION } from "../../defaults.js";
+import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
+import type { MailboxPort } from "./ports.js";
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
@@ -42,6 +44,8 @@ export interface InvocationArgs {
   hostTools?: HostToolPort;
   /** `--approve`: asked before each call with effects (effects.ts). */
   approval?: ApprovalPort;
+  /** SPEC §8: the mailbox of the joined thread or task that paused; no mailbox tools without it. */
+  mailbox?: MailboxPort;
   signal?: AbortSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */
@@ -89,8 +93,8 @@ class InvocationLoop {
     this.started = this.now();
     this.deadline = new Deadline(this.started + args.settings.timeoutSeconds * 1000, args.signal, this.now);
     this.permissions = args.hostTools ? args.settings.permissions : new Set([...args.settings.permissions].filter((p) => p !== READ_CODE_PERMISSION));
-    this.tools = offeredToolSpecs(toolContext(args.request, this.permissions, args.capabilities ?? null));
-    this.messages = initialMessages(args.request, this.permissions);
+    this.tools = offeredToolSpecs(toolContext(args.request, this.permissions, args.capabilities ?? null, args.mailbox ?? null));
+    this.messages = initialMessages(args.request, this.permissions, args.mailbox?.status());
   }
 
   async run(): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
@@ -169,7 +173,8 @@ class InvocationLoop {
     const denial = deniedInBatch(calls, this.permissions);
     if (denial) return this.deny(calls, denial);
     const verdict = validateBatch(calls, {
-      request: this.args.request, permissions: this.permissions, usedCallIds: this.usedCallIds, capabilities: this.args.capabilities ?? null,
+      request: this.args.request, permissions: this.permissions, usedCallIds: this.usedCallIds,
+      capabilities: this.args.capabilities ?? null, mailbox: this.args.mailbox ?? null,
     });
     for (const call of calls) if (typeof call.id === "string") this.usedCallIds.add(call.id);
     if (verdict.valid) {
@@ -239,7 +244,8 @@ class InvocationLoop {
       if (isStopped(approved)) return endWith(this.stopEnd(approved.stopped));
       if (!approved) return this.refused(call, DENIED_BY_USER);
     }
-    const result = await this.deadline.race(() => this.perform(call));
+    const { mailbox } = this.args;
+    const result = mailbox && isMailboxTool(call.name) ? runMailboxTool(call.name, call.args, mailbox) : await this.deadline.race(() => this.perform(call));
     if (isStopped(result)) return endWith(this.stopEnd(result.stopped));
     if ("end" in result) {
       countToolCall(this.stats, call.name, true);

@@ -40,3 +40,16 @@ export interface ApprovalCall {
 export interface ApprovalPort {
   approve(call: ApprovalCall): Promise<boolean>;
 }
+
+/**
+ * The mailbox of the participant whose thread or task paused (SPEC §8): the three mailbox tools
+ * run against it (mailbox-tools.ts). Implemented over the run's broker (src/run).
+ */
+export interface MailboxPort {
+  /** Who this invocation is, its peers, and how many messages wait for it (the live message). */
+  status(): { me: string; peers: string[]; unread: number };
+  peers(): { me: string; peers: { name: string; joined: boolean }[] };
+  /** `payload` is the JSON text of the value to send. */
+  send(to: string, payload: string, id?: string): { id: string; duplicate: boolean };
+  read(limit?: number): { messages: { id: string; from: string; payload: string }[]; remaining: number };
+}

@@ -51,20 +51,24 @@ export function stableMessage(request: PauseRequest, permissions: ReadonlySet<st
   });
 }
 
-/** The part that changes between visits: object values and, in recovery, the failure (§5.1). */
-export function liveMessage(request: PauseRequest): string {
+/**
+ * The part that changes between visits: object values, in recovery the failure (§5.1), and for a
+ * joined thread or task its mailbox: who it is, its peers and its unread count (§8).
+ */
+export function liveMessage(request: PauseRequest, mailbox?: { me: string; peers: string[]; unread: number }): string {
   return canonicalJson({
     related_objects: request.related_objects,
     frame_objects: request.frame_objects,
     recovery: request.recovery,
+    mailbox,
   });
 }
 
-export function initialMessages(request: PauseRequest, permissions: ReadonlySet<string>): ChatMessage[] {
+export function initialMessages(request: PauseRequest, permissions: ReadonlySet<string>, mailbox?: { me: string; peers: string[]; unread: number }): ChatMessage[] {
   return [
     { role: "system", content: systemPrompt(request.mode) },
     { role: "user", content: stableMessage(request, permissions) },
-    { role: "user", content: liveMessage(request) },
+    { role: "user", content: liveMessage(request, mailbox) },
   ];
 }
 

@@ -15,10 +15,12 @@ import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKi
 import type { CapabilityPort } from "../../capability-port.js";
 import { CAPABILITY_TOOLS, capabilityToolDescription, capabilityToolParameters, capabilityToolUnavailable, isCapabilityTool } from "./capability-tools.js";
 import { CODE_TOOL_DESCRIPTIONS, CODE_TOOL_NAMES, READ_CODE_PERMISSION, codeToolParameters, isCodeTool, speaksOfCode } from "./code-tools.js";
+import { isMailboxTool, MAILBOX_DESCRIPTIONS, MAILBOX_TOOLS, mailboxToolParameters, mailboxToolUnavailable } from "./mailbox-tools.js";
+import type { MailboxPort } from "./ports.js";
 
 export const TOOL_NAMES = [
   "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover",
-  ...CODE_TOOL_NAMES, ...CAPABILITY_TOOLS,
+  ...CODE_TOOL_NAMES, ...CAPABILITY_TOOLS, ...MAILBOX_TOOLS,
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -43,10 +45,17 @@ export interface ToolContext extends OutcomeContext {
   readCode?: boolean;
   /** SPEC §10's capabilities for this invocation, or null without any (capability tools are not offered). */
   capabilities: CapabilityPort | null;
+  /** SPEC §8: the mailbox of a joined thread or task, or null (no mailbox tools). */
+  mailbox: MailboxPort | null;
 }
 
-export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>, capabilities: CapabilityPort | null = null): ToolContext {
-  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), readCode: permissions.has(READ_CODE_PERMISSION), capabilities };
+export function toolContext(
+  request: PauseRequest,
+  permissions: ReadonlySet<string>,
+  capabilities: CapabilityPort | null = null,
+  mailbox: MailboxPort | null = null,
+): ToolContext {
+  return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), readCode: permissions.has(READ_CODE_PERMISSION), capabilities, mailbox };
 }
 
 /** Tools the host serves itself (not frame operations). */
@@ -58,6 +67,7 @@ export function isHostTool(name: ToolName): boolean {
 export function unavailableReason(name: ToolName, ctx: ToolContext): string | null {
   const mode = ctx.request.mode;
   if (isCapabilityTool(name)) return capabilityToolUnavailable(name, ctx.capabilities?.available() ?? null);
+  if (isMailboxTool(name)) return mailboxToolUnavailable(name, ctx.mailbox);
   if (name === "finish" && mode !== "syntax") return `tool "finish" ends AI blocks only; in recovery mode end with "recover"`;
   if (name === "recover" && mode !== "recovery") return `tool "recover" is for recovery mode only; end this AI block with "finish"`;
   // §5.1: the paused frame's code is the request's code_context, and an AI block has no other frame.
@@ -107,6 +117,7 @@ interface Variant {
 }
 
 const DESCRIPTIONS: Record<Exclude<ToolName, (typeof CAPABILITY_TOOLS)[number]>, string> = {
+  ...MAILBOX_DESCRIPTIONS,
   evaluate: "Evaluate a Python expression in the frame; returns its descriptor.",
   execute: "Execute Python statements in the frame.",
   get_binding: "Descriptor of a local or global name.",
@@ -124,6 +135,7 @@ const FRAMES_IN_RECOVERY = "Project frames of the traceback with their locals.";
 function parameters(name: ToolName, v: Variant): Schema {
   if (isCapabilityTool(name)) return capabilityToolParameters(name);
   if (isCodeTool(name)) return codeToolParameters(name);
+  if (isMailboxTool(name)) return mailboxToolParameters(name);
   switch (name) {
     case "evaluate":
       return object({ code: str(), result_id: resultId }, ["code"]);

@@ -1,0 +1,127 @@
+// End-to-end: the program's child processes are part of the run (SPEC §8). The built CLI runs
+// fixture programs whose multiprocessing workers (fork, spawn, forkserver), ProcessPoolExecutor
+// workers, os.fork() children and `subprocess` of sys.executable reach AI blocks and failing
+// statements, against the loopback model; valid Python with processes runs as under python3.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { aiython, cleanEnv, python, ROOT } from "./support/run-cli.js";
+import { finishCall, startLoopbackModel, toolCall, type RecordedRequest, type Responder } from "./support/loopback-model.js";
+import { tempProject } from "./support/temp-project.js";
+
+const FIXTURES = path.join(ROOT, "test", "fixtures", "processes");
+const FILES = fs.readdirSync(FIXTURES);
+
+interface Run {
+  stdout: string;
+  stderr: string;
+  exitCode: number | undefined;
+  requests: RecordedRequest[];
+  seconds: number;
+  dir: string;
+  /** The run's TMPDIR: where its run folder was. */
+  tmp: string;
+}
+
+const live = (request: RecordedRequest) => JSON.parse(request.body.messages[2].content);
+const stable = (request: RecordedRequest) => JSON.parse(request.body.messages[1].content);
+
+/** "one", "two", … for the related object `n` of the block's request. */
+const NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven"];
+const spellOut: Responder = (request) => {
+  const n = live(request).related_objects.find((o: { name: string }) => o.name === "n")?.value;
+  return finishCall({ kind: "literal", value: NUMBERS[Number(n)] ?? "?" });
+};
+
+async function run(args: string[], responder: Responder | null): Promise<Run> {
+  const dir = tempProject(Object.fromEntries(FILES.map((f) => [f, { copy: path.join(FIXTURES, f) }])), { prefix: "aiython-proc-" });
+  const server = responder ? await startLoopbackModel({ responder }) : null;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-proc-tmp-"));
+  const env = { TMPDIR: tmp, ...(server ? { OPENAI_API_KEY: "sk-test", AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url } : {}) };
+  const started = Date.now();
+  try {
+    const result = await aiython(args, { cwd: dir, env: cleanEnv(env) });
+    return { ...result, requests: server?.requests.filter((r) => r.path.endsWith("/chat/completions")) ?? [], seconds: (Date.now() - started) / 1000, dir, tmp };
+  } finally {
+    await server?.close();
+  }
+}
+
+const runFolders = (run: Run) => fs.readdirSync(run.tmp).filter((name) => name.startsWith("aiython-run-"));
+
+for (const method of ["fork", "spawn", "forkserver"]) {
+  test(`multiprocessing ${method}: each worker's block goes to the model with the worker's values`, async () => {
+    const result = await run(["pool_block.py", method], spellOut);
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "['1=one', '2=two', '3=three']\n");
+    assert.equal(result.stderr, "");
+    assert.equal(result.requests.length, 3, "one request per block, from the workers");
+    assert.deepEqual(result.requests.map((r) => stable(r).statement).sort(), Array(3).fill("spell out the number n in English"));
+    assert.deepEqual(runFolders(result), [], "the run folder is removed when the run ends");
+  });
+
+  test(`multiprocessing ${method}: a failing statement in a Process is recovered in the child`, async () => {
+    const result = await run(["process_recovery.py", method], () => ({
+      toolCalls: [toolCall("recover", { action: "complete", outcome: { kind: "literal", value: 7 } })],
+    }));
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "parsed 70\nexit 0\n");
+    assert.equal(stable(result.requests[0]).mode, "recovery");
+    assert.equal(stable(result.requests[0]).location.function, "parse");
+    assert.equal(result.requests.length, 1);
+    assert.equal(live(result.requests[0]).recovery?.exception_type ?? stable(result.requests[0]).recovery?.exception_type, "ValueError");
+  });
+}
+
+test("ProcessPoolExecutor workers, an os.fork() child and a subprocess of sys.executable each reach the model", async () => {
+  const result = await run(["other_children.py"], spellOut);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "['4=four', '5=five']\nforked 6=six\nsubprocess 0 7=seven ['7']\n");
+  assert.equal(result.requests.length, 4);
+});
+
+test("a worker killed while its request is in flight: the invocation is cancelled and the run ends at once", async () => {
+  const result = await run(["killed_worker.py", "spawn"], () => ({ delayMs: 20_000, ...finishCall({ kind: "literal", value: "late" }) }));
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "worker exit -9\n");
+  assert.equal(result.requests.length, 1);
+  assert.ok(result.seconds < 10, `the run did not wait for the killed worker's answer (${result.seconds} s)`);
+  assert.doesNotMatch(result.stderr, /internal error|Traceback/);
+  assert.deepEqual(runFolders(result), []);
+});
+
+test("the run's secret is in no argv, no worker or grandchild environment, and not in ps output", async () => {
+  const result = await run(["secret_probe.py"], () => finishCall({ kind: "literal", value: "yes" }));
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "True True [] yes\n", "a 64-digit secret, a run folder under TMPDIR, found nowhere");
+  assert.deepEqual(runFolders(result), [], "the run folder is removed when the run ends");
+});
+
+test("valid Python with every start method and os.fork() runs as under python3, with and without a model", async () => {
+  const dir = tempProject({ "plain_pool.py": { copy: path.join(FIXTURES, "plain_pool.py") } }, { prefix: "aiython-proc-" });
+  const theirs = await python(["plain_pool.py"], { cwd: dir });
+  assert.equal(theirs.exitCode, 0, theirs.stderr);
+  const ours = await aiython(["plain_pool.py"], { cwd: dir });
+  assert.deepEqual([ours.stdout, ours.stderr, ours.exitCode], [theirs.stdout, theirs.stderr, theirs.exitCode]);
+  const modelled = await run(["plain_pool.py"], () => finishCall({ kind: "none" }));
+  assert.deepEqual([modelled.stdout, modelled.stderr, modelled.exitCode], [theirs.stdout, theirs.stderr, theirs.exitCode]);
+  assert.equal(modelled.requests.length, 0, "valid Python never calls a model");
+});
+
+test("--replay answers blocks in spawned workers from the journal, with no model request", async () => {
+  const recorded = await run(["pool_block.py", "spawn"], spellOut);
+  assert.equal(recorded.exitCode, 0, recorded.stderr);
+  const witness = await startLoopbackModel({ responder: () => ({ status: 500 }) });
+  try {
+    const env = { OPENAI_API_KEY: "sk-test", AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: witness.url };
+    const replayed = await aiython(["--replay", "pool_block.py", "spawn"], { cwd: recorded.dir, env: cleanEnv(env) });
+    assert.equal(replayed.exitCode, 0, replayed.stderr);
+    assert.equal(replayed.stdout, recorded.stdout);
+    assert.equal(witness.requests.length, 0, "--replay contacted the model server");
+  } finally {
+    await witness.close();
+  }
+});

@@ -125,3 +125,12 @@ test("--replay answers blocks in spawned workers from the journal, with no model
     await witness.close();
   }
 });
+
+test("with no model configured, a subprocess of sys.executable on a project file is python3's own: a syntax error stays CPython's SyntaxError", async () => {
+  const runner = "import subprocess, sys\nr = subprocess.run([sys.executable, '-X', 'utf8', 'broken.py'], capture_output=True)\nprint(r.returncode)\nprint(r.stderr.decode())\n";
+  const dir = tempProject({ "main.py": runner, "broken.py": "total = sum(x for x in range(3), 1)\n(\n" }, { prefix: "aiython-proc-" });
+  const theirs = await python(["main.py"], { cwd: dir });
+  assert.match(theirs.stdout, /SyntaxError/);
+  const ours = await aiython(["main.py"], { cwd: dir });
+  assert.deepEqual([ours.stdout, ours.stderr, ours.exitCode], [theirs.stdout, theirs.stderr, theirs.exitCode]);
+});

@@ -8,7 +8,8 @@ a process, before the fact, that it is about to start a program or import a modu
   in the argv list subprocess is about to execute (the program's own `Popen.args` is a
   different list and stays as written). Any other subprocess (`env`, a shell, python3 on a file
   outside the project, `-c`, `-m`) starts exactly as under python3: nothing of the run is in its
-  argv or environment.
+  argv or environment. With no model configured, no subprocess is touched: a file it runs gets
+  python3's own treatment (a syntax error is CPython's SyntaxError, never an AI block).
 - `import` of `multiprocessing.spawn`: its executable becomes the run folder's launcher
   (start/launcher, linked there as `python`), which execs this interpreter on the boot script
   for multiprocessing's spawn and forkserver children. The module is imported there and then,
@@ -30,6 +31,7 @@ BOOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 class _State:
     server = None
     project_root = None
+    model_configured = False
     importing_spawn = False
     main = None  # (code, path) of the multiprocessing child's main module, until it runs
 
@@ -38,6 +40,7 @@ def install(server, options):
     _State.server = server
     root = options.get("project_root")
     _State.project_root = os.path.realpath(root) if root else None
+    _State.model_configured = bool(options.get("model_configured"))
     sys.addaudithook(_hook)
 
 
@@ -75,6 +78,8 @@ def _use_launcher():
 
 
 def _rewrite_argv(executable, argv, cwd, env):
+    if not _State.model_configured:
+        return
     if not isinstance(argv, list) or len(argv) < 2 or not _this_interpreter(executable):
         return
     index = script_index(argv)

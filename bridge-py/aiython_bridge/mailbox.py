@@ -44,6 +44,8 @@ def _value(reply):
 
 
 def _call(op, **args):
+    # The mailbox's peers may be spawned processes: they must join the run (processes/spawned.py).
+    modules.load("aiython_bridge.processes.spawned").ensure_installed()
     return _value(_server().request(_message(op, args)))
 
 

@@ -54,6 +54,7 @@ def install(server, options):
     if _State.program is not None and child.is_multiprocessing_child(_State.program["target"]):
         from . import spawn_main
 
+        spawned.ensure_installed()  # the main module's exec is settled by the hook
         spawn_main.install(server, options)
 
 

@@ -8,8 +8,7 @@ a process, before the fact, that it is about to start a program or import a modu
   in the argv list subprocess is about to execute (the program's own `Popen.args` is a
   different list and stays as written). Any other subprocess (`env`, a shell, python3 on a file
   outside the project, `-c`, `-m`) starts exactly as under python3: nothing of the run is in its
-  argv or environment. With no model configured, no subprocess is touched: a file it runs gets
-  python3's own treatment (a syntax error is CPython's SyntaxError, never an AI block).
+  argv or environment.
 - `import` of `multiprocessing.spawn`: its executable becomes the run folder's launcher
   (start/launcher, linked there as `python`), which execs this interpreter on the boot script
   for multiprocessing's spawn and forkserver children. The module is imported there and then,
@@ -17,6 +16,12 @@ a process, before the fact, that it is about to start a program or import a modu
   the one trace a program could find (README, Known differences).
 - `exec` of the code of a multiprocessing child's main module (spawn_main.py): the globals
   runpy gave it are made python3's before its first line runs.
+
+With no model configured the hook is installed only when the program first uses the mailbox
+(`group()` / `join()`, whose peers may be spawned processes; `ensure_installed`), and then only
+for multiprocessing: until then spawned interpreters are python3's own, and any `subprocess`
+always is (a script with a syntax error gets CPython's SyntaxError, never an AI block), and the
+program's audited events cost nothing more than under python3.
 """
 
 import os
@@ -31,7 +36,8 @@ BOOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 class _State:
     server = None
     project_root = None
-    model_configured = False
+    installed = False
+    subprocesses = False  # rewrite the argv of subprocesses of this interpreter (model configured)
     importing_spawn = False
     main = None  # (code, path) of the multiprocessing child's main module, until it runs
 
@@ -40,8 +46,19 @@ def install(server, options):
     _State.server = server
     root = options.get("project_root")
     _State.project_root = os.path.realpath(root) if root else None
-    _State.model_configured = bool(options.get("model_configured"))
+    if options.get("model_configured"):
+        _State.subprocesses = True
+        ensure_installed()
+
+
+def ensure_installed():
+    """The hook, from now on (once); multiprocessing already imported gets the launcher now."""
+    if _State.installed or _State.server is None:
+        return
+    _State.installed = True
     sys.addaudithook(_hook)
+    if "multiprocessing.spawn" in sys.modules:
+        _point_at_launcher(sys.modules["multiprocessing.spawn"])
 
 
 def expect_main(code, path):
@@ -68,7 +85,10 @@ def _use_launcher():
         __import__("multiprocessing.spawn")
     finally:
         _State.importing_spawn = False
-    spawn = sys.modules["multiprocessing.spawn"]
+    _point_at_launcher(sys.modules["multiprocessing.spawn"])
+
+
+def _point_at_launcher(spawn):
     current = spawn.get_executable()
     if current is None or os.fsdecode(current) != sys.executable:
         return  # the program (or a frozen build) chose its own
@@ -78,9 +98,7 @@ def _use_launcher():
 
 
 def _rewrite_argv(executable, argv, cwd, env):
-    if not _State.model_configured:
-        return
-    if not isinstance(argv, list) or len(argv) < 2 or not _this_interpreter(executable):
+    if not _State.subprocesses or not isinstance(argv, list) or len(argv) < 2 or not _this_interpreter(executable):
         return
     index = script_index(argv)
     if index is None:

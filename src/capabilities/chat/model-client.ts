@@ -22,6 +22,7 @@ import {
 } from "./errors.js";
 import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
+import { abortableSleep } from "../sleep.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
 import { keepAliveFetch, loadHttps } from "./http-transport.js";
 import { rehearse } from "./rehearsal.js";
@@ -35,17 +36,7 @@ export interface ModelClient extends ModelPort {
   preload(): Promise<void>;
 }
 
-export const defaultSleep: SleepFn = (ms, signal) =>
-  new Promise((resolve) => {
-    // setTimeout fires at once beyond 2^31-1 ms; waking early only means retrying early.
-    const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
+export const defaultSleep: SleepFn = abortableSleep;
 
 /** How one route ended: an answer, or a 429 that lets the next route try. Other failures throw. */
 type RouteOutcome =

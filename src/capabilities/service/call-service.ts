@@ -20,6 +20,7 @@ import {
   type AttemptFailure,
 } from "./service-error.js";
 import type { AttemptEnv } from "./transport.js";
+import { abortableSleep } from "../sleep.js";
 
 export interface ServiceResult {
   json: unknown;
@@ -84,17 +85,6 @@ export function serviceKey(spec: Pick<ServiceSpec, "capability" | "routes" | "re
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-const defaultSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-
 export class ServiceCaller {
   private pruned = false;
   private readonly now: () => number;
@@ -102,7 +92,7 @@ export class ServiceCaller {
 
   constructor(private readonly opts: CallerOptions) {
     this.now = opts.now ?? Date.now;
-    this.sleep = opts.sleep ?? defaultSleep;
+    this.sleep = opts.sleep ?? abortableSleep;
   }
 
   async call(spec: ServiceSpec, options: CallOptions): Promise<ServiceAnswer> {

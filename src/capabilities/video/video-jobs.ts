@@ -11,6 +11,7 @@ import { PLAN_DEFAULTS } from "../../defaults.js";
 import { AttemptError, ServiceError } from "../service/service-error.js";
 import { jsonObject, malformed, viaFetch, type AttemptEnv } from "../service/transport.js";
 import type { CapabilityStore, JobRow, JobStatus } from "../store.js";
+import { abortableSleep } from "../sleep.js";
 
 /** The job outlived the time the caller could wait; it goes on at the provider. */
 export class PendingJob extends Error {
@@ -108,14 +109,5 @@ export function uncertainMessage(job: JobRow): string {
 
 export const realTiming: JobTiming = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      }
-      signal.addEventListener("abort", done, { once: true });
-    }),
+  sleep: abortableSleep,
 };

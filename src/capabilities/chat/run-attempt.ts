@@ -11,7 +11,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { classifyFailure, type AttemptFailure } from "./classify-failure.js";
-import type { OpenAIModuleType } from "./load-openai.js";
+import { clientOptions, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { normaliseCompletion, StreamAssembler, type Normalised } from "./normalise-response.js";
 import type { ModelRequest } from "../../model-port.js";
@@ -54,21 +54,7 @@ export function makeRouteClient(mod: OpenAIModuleType, route: ChatRoute, baseFet
     if (sink) sink.errorBody = await errorBodyText(response);
     return response;
   };
-  const client = new mod.OpenAI({
-    apiKey: route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey,
-    baseURL: route.apiBase,
-    // Retries are ours (SPEC §5.4), deadline-aware and route-aware.
-    maxRetries: 0,
-    fetch: measuringFetch,
-    // Never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID / OPENAI_ADMIN_KEY from the environment:
-    // the client would send the ids as headers to whatever server the route names, and an admin
-    // key has no business in a chat client.
-    adminAPIKey: null,
-    organization: null,
-    project: null,
-    // OPENAI_LOG=debug would print request bodies and raw provider error bodies (SPEC §9).
-    logLevel: "off",
-  });
+  const client = new mod.OpenAI({ ...clientOptions(route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey, route.apiBase), fetch: measuringFetch });
   return { client };
 }
 

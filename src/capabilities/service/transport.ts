@@ -8,7 +8,7 @@ import type { Route } from "../../config/index.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { classifyFailure, classifyNetwork } from "../chat/classify-failure.js";
 import { safeProviderCode } from "../chat/errors.js";
-import { loadOpenAI, type OpenAIModuleType } from "../chat/load-openai.js";
+import { clientOptions, loadOpenAI, type OpenAIModuleType } from "../chat/load-openai.js";
 import { parseRetryAfter, type HeaderSource } from "../chat/retry.js";
 import { AttemptError, type AttemptFailure } from "./service-error.js";
 
@@ -31,16 +31,7 @@ function networkFailure(err: unknown): AttemptFailure {
 /** One call through the openai client for `route`; `run` gets the client and the request options. */
 export async function viaOpenAI<T>(route: Route, env: AttemptEnv, run: (client: OpenAIClient, options: object, mod: OpenAIModuleType) => Promise<T>): Promise<T> {
   const mod = await loadOpenAI();
-  const client = new mod.OpenAI({
-    apiKey: route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey,
-    baseURL: route.apiBase,
-    maxRetries: 0,
-    // As the chat client: never organisation ids from the environment, never debug logging of bodies.
-    adminAPIKey: null,
-    organization: null,
-    project: null,
-    logLevel: "off",
-  });
+  const client = new mod.OpenAI(clientOptions(route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey, route.apiBase));
   const timeout = Math.max(1, Math.min(env.remainingMs, 2 ** 31 - 1));
   try {
     return await run(client, { signal: env.signal, timeout, maxRetries: 0 }, mod);

@@ -48,6 +48,8 @@ def install(server, options):
     """At program start (the fork hooks are server.py's): the audit hook, and in a multiprocessing
     child the hook that gives the parent's main module its plan."""
     _State.server = server
+    if not options.get("model_configured") and _State.program is None:
+        return  # no model: nothing to hook until the mailbox asks (spawned.ensure_installed)
     from . import child, spawned
 
     spawned.install(server, options)

@@ -28,7 +28,7 @@ import os
 import sys
 
 from .. import paths
-from . import run_folder
+from . import current_server, run_folder
 
 BOOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "start", "importlib_bootstrap.py")
 
@@ -53,6 +53,7 @@ def install(server, options):
 
 def ensure_installed():
     """The hook, from now on (once); multiprocessing already imported gets the launcher now."""
+    _State.server = _State.server or current_server()
     if _State.installed or _State.server is None:
         return
     _State.installed = True

@@ -66,3 +66,28 @@ test("20 threads reaching their first block together all pause: no thread sees t
   assert.equal(result.stdout, "20 ['word']\n");
   assert.equal(result.requests.length, 20);
 });
+
+test("max_concurrency holds for the whole run: two profiles together never exceed the run's 4, and a profile's own 2 holds it lower", async () => {
+  let inFlight = 0;
+  let most = 0;
+  const seen = { default: 0, second: 0 };
+  const mostOf = { default: 0, second: 0 };
+  // Each answer waits long enough for every thread to have sent what the limits let through.
+  const responder: Responder = async (request) => {
+    const which = JSON.stringify(request.body).includes("the second profile speaks") ? "second" : "default";
+    inFlight++;
+    seen[which]++;
+    most = Math.max(most, inFlight);
+    mostOf[which] = Math.max(mostOf[which], seen[which]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    inFlight--;
+    seen[which]--;
+    return finishCall({ kind: "literal", value: "word" });
+  };
+  const result = await run("two_profiles.py", ["6"], responder, "max_concurrency = 4\n[profiles.second]\nmodel = \"test-model\"\nprompt = \"the second profile speaks\"\nmax_concurrency = 2");
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "12 ['word']\n");
+  assert.equal(result.requests.length, 12);
+  assert.equal(most, 4, `the most requests in flight at once (${most})`);
+  assert.equal(mostOf.second, 2, `the most of profile second's at once (${mostOf.second})`);
+});

@@ -6,7 +6,7 @@
 
 import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
-import { createModelClient, defaultSleep, type ModelClient } from "../capabilities/chat/model-client.js";
+import { createModelClient, defaultSleep } from "../capabilities/chat/model-client.js";
 import { runInvocation } from "../recovery/invocation/orchestrator.js";
 import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
@@ -19,6 +19,8 @@ import { TtyApprover } from "./approval/tty-approver.js";
 import type { CapabilityRuntime } from "./capability-runtime.js";
 import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hints.js";
 import { RouteLimiter } from "../capabilities/chat/rate-limiter.js";
+import { CONFIG_DEFAULTS } from "../defaults.js";
+import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -48,6 +50,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
   let count = 0;
   // One per run: `rate_limit` and 429 backoff count every thread, task and process together (SPEC §8).
   const gate = new RouteLimiter(defaultSleep);
+  // One per run too: the run's profile's `max_concurrency` bounds every profile's requests together.
+  const inFlight = new InFlightLimit(config.profiles.get(config.defaultProfile)?.maxConcurrency ?? CONFIG_DEFAULTS.maxConcurrency);
   const modelOf = (profile: ProfileSettings): ModelPort => {
     let model = clients.get(profile.name);
     if (!model) {
@@ -55,7 +59,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         const client = createModelClient(profile.routes, { gate });
         // A failure to load is the first call's to report, with its own message.
         client.preload().catch(() => undefined);
-        return limited(client, profile.maxConcurrency);
+        return limitedPort(client, inFlight, profile.maxConcurrency);
       };
       model = wiring.modelFor ? wiring.modelFor(profile, live) : live();
       clients.set(profile.name, model);
@@ -186,24 +190,6 @@ function spinnerAware(frame: FramePort, spinner: Spinner, stop: () => void): Fra
       if (name === "finish" || name === "recover" || name === "fail") stop();
       spinner.erase();
       return frame.op(name, args);
-    },
-  };
-}
-
-/** Bounds in-flight model requests of one client (`max_concurrency`, SPEC §8). */
-function limited(client: ModelClient, max: number): ModelPort {
-  let inFlight = 0;
-  const waiting: (() => void)[] = [];
-  return {
-    async complete(request, options) {
-      while (inFlight >= max) await new Promise<void>((resolve) => waiting.push(resolve));
-      inFlight++;
-      try {
-        return await client.complete(request, options);
-      } finally {
-        inFlight--;
-        waiting.shift()?.();
-      }
     },
   };
 }

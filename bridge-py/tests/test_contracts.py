@@ -20,7 +20,7 @@ from typing import (
 from aiython_bridge.contracts import (
     check_object, check_value, is_supported, json_schema, resolve_annotation, type_repr,
 )
-from aiython_bridge.contracts.check import MAX_ITEMS_CHECKED
+from aiython_bridge.contracts.walk import MAX_ITEMS_CHECKED
 from aiython_bridge.errors import AIError, TypeContractError, UnsupportedAnnotation
 
 

@@ -15,7 +15,9 @@ constructor of a dataclass built from JSON).
 """
 
 from ..errors import TypeContractError, UnsupportedAnnotation
-from .check import Mismatch, check_existing, convert_value
+from .check import check_existing
+from .convert import convert_value
+from .walk import Mismatch
 from .forms import SUPPORTED, Unsupported, unsupported_message
 from .repr import type_repr
 from .resolve import ResolveError, evaluate_annotation

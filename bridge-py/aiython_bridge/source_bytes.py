@@ -23,8 +23,7 @@ import re
 from importlib.util import MAGIC_NUMBER, decode_source
 
 _BOM = codecs.BOM_UTF8
-_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
-_BLANK = re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)", re.ASCII)
+_PATTERNS = []  # (cookie, blank line), compiled at the first look for a cookie: a plain run never looks
 _FIRST_CHUNK = 8192  # io.TextIOWrapper's first read, decoded at once after a cookie
 _NON_UTF8 = (
     "Non-UTF-8 code starting with '\\x%.2x' in file %s on line %d, but no encoding declared; "
@@ -110,13 +109,20 @@ def _refusal(data, filename, seekable):
     return None
 
 
+def _patterns():
+    if not _PATTERNS:
+        _PATTERNS.append((re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII), re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)", re.ASCII)))
+    return _PATTERNS[0]
+
+
 def _cookie(lines):
     """(line number, CPython's name) of the coding cookie on line 1 or 2, or None."""
+    cookie, blank = _patterns()
     for number, line in enumerate(lines[:2], 1):
-        match = _COOKIE.match(line)
+        match = cookie.match(line)
         if match is not None:
             return number, _normal_name(match.group(1).decode("ascii"))
-        if _BLANK.match(line) is None:
+        if blank.match(line) is None:
             return None  # a line of code: no cookie after it
     return None
 

@@ -10,7 +10,7 @@ load at once (several threads reaching their first AI block together) are counte
 put back by the first and hidden by the last, so no import finds the package gone mid-way.
 
 What stays visible: modules of the standard library that the bridge imported (json, struct,
-signal, …; the program would get the very same module objects if it imported them), the
+fcntl, …; the program would get the very same module objects if it imported them), the
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
 """
 

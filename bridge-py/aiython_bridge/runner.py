@@ -15,7 +15,6 @@ import sys
 from importlib.machinery import SourceFileLoader
 
 from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
-from aiython_bridge.errors import AIBudgetError
 
 BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -242,7 +241,8 @@ def _report_exit(server):
     exc = ProgramContext.exception
     try:
         message = {"type": protocol.EXIT, "status": _exit_status(exc), "interrupted": isinstance(exc, KeyboardInterrupt)}
-        if isinstance(exc, AIBudgetError):
+        errors = modules.loaded("aiython_bridge.errors")  # never loaded: no AIBudgetError was raised
+        if errors is not None and isinstance(exc, errors.AIBudgetError):
             message["budget"] = True  # the host exits 75 (SPEC §13)
         server.channel.send(message)
         server.channel.send_end_of_stream()

@@ -7,9 +7,9 @@ program's plan, imported modules' plans) and pause operations, and if the host v
 channel closes without end-of-stream) it ends this process so nothing is left behind.
 """
 
+import _signal  # the C module under `signal`: built in, so importing it costs nothing (SPEC §12)
 import _thread
 import os
-import signal
 
 from aiython_bridge import modules, protocol
 from aiython_bridge.channel import Channel, ChannelClosed
@@ -132,7 +132,7 @@ class Server:
             self.host_ended()  # the run ended while this child still runs, as python3's would
             return
         # The host died (e.g. SIGKILL): never leave the program running on its own.
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), _signal.SIGKILL)
 
     def _report_fatal(self, message, tb):
         try:
@@ -152,7 +152,7 @@ def _install_signal_notices(signal_fd):
     changing: CPython's own C handler writes the signal number to the wakeup fd."""
     try:
         os.set_blocking(signal_fd, False)
-        signal.set_wakeup_fd(signal_fd, warn_on_full_buffer=False)
+        _signal.set_wakeup_fd(signal_fd, warn_on_full_buffer=False)
     except (ValueError, OSError):
         pass
 
@@ -163,7 +163,7 @@ def _ignore_inherited_signals(numbers):
     Node, between the user's shell and this interpreter, reset them to SIG_DFL."""
     for number in numbers:
         try:
-            signal.signal(number, signal.SIG_IGN)
+            _signal.signal(number, _signal.SIG_IGN)
         except (OSError, ValueError, TypeError):
             pass  # not a signal this platform lets a process ignore
 
@@ -179,7 +179,7 @@ def serve(control_fd, signal_fd):
     def after_fork_in_child():
         if server.signal_fd is not None:
             try:
-                signal.set_wakeup_fd(-1)
+                _signal.set_wakeup_fd(-1)
             except (ValueError, OSError):
                 pass
             try:

@@ -81,5 +81,38 @@ class SourceBytesTest(unittest.TestCase):
                 self.assertEqual(run("-c", BY_THE_BRIDGE, BRIDGE_PY, path), (0, b""))
 
 
+# decoded() takes a path of its own for plain UTF-8; every source here decodes as decode_source does.
+DECODED = [
+    b"", b"x = 1\n", b"x = 1\r\n", b"x = 1\r", b"x = 1\ry = 2\n", b"x = 1\r\r\n\r", "x = 'caf\u00e9'\n".encode("utf-8"),
+    b"\xef\xbb\xbfx = 1\n", b"\xef\xbb\xbf", b"# coding: utf-8\nx = 1\r\n\r", b"#!/usr/bin/env python\n# -*- coding: UTF_8 -*-\nx = 1\n",
+    b"# coding: latin-1\nx = '\xe9'\n", b"#!x\r# coding: latin-1\nx = '\xe9'\n", b"x = 1\n\n# coding: latin-1\n",
+    b"\xef\xbb\xbf# coding: utf-8\nx = 1\n", b"# coding: utf8\nx = 1\n",
+]
+
+DECODES_WITHOUT_TOKENIZE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from aiython_bridge import source_bytes
+source_bytes.decoded(b"# coding: utf-8\\nx = 'caf\\xc3\\xa9'\\r\\n", "plain.py")
+sys.stderr.write(str("tokenize" in sys.modules) + "\\n")
+"""
+
+
+class DecodedTest(unittest.TestCase):
+    def test_decoded_is_decode_source(self):
+        sys.path.insert(0, BRIDGE_PY)
+        self.addCleanup(sys.path.remove, BRIDGE_PY)
+        from importlib.util import decode_source
+
+        from aiython_bridge import source_bytes
+
+        for data in DECODED:
+            with self.subTest(data=data):
+                self.assertEqual(source_bytes.decoded(data, "case.py"), decode_source(data))
+
+    def test_plain_utf8_needs_no_tokenize(self):
+        self.assertEqual(run("-c", DECODES_WITHOUT_TOKENIZE, BRIDGE_PY), (0, b"False\n"))
+
+
 if __name__ == "__main__":
     unittest.main()

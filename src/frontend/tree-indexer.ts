@@ -114,7 +114,7 @@ export class TreeIndexer {
     };
     // tree-sitter counts a block's trailing comments as part of it; CPython's span ends at the
     // last token of code (the bridge's selection reads CPython's).
-    if (entry.compound) entry.end = this.map(contentEnd(cursor.currentNode), "end");
+    if (entry.compound) entry.end = this.map(this.contentEnd(), "end");
     this.part.statements.push(entry);
     if (type === "expression_statement") this.expressionStatement(entry, ctx, first);
     else if (type === "function_definition" || type === "class_definition") this.definition(ctx);
@@ -269,6 +269,32 @@ export class TreeIndexer {
     });
   }
 
+  /**
+   * Cursor on a node: where the last token of code below it ends (trailing comments do not
+   * count): down the last child that is not a comment, level by level, then back up.
+   */
+  private contentEnd(): number {
+    const { cursor } = this;
+    let depth = 0;
+    let end = -1;
+    while (end < 0) {
+      if (!cursor.gotoLastChild()) {
+        end = cursor.endIndex;
+        break;
+      }
+      depth++;
+      while (typeOf(cursor) === "comment" && cursor.gotoPreviousSibling());
+      if (typeOf(cursor) === "comment") {
+        // Only comments below this node: it ends where it ends.
+        cursor.gotoParent();
+        depth--;
+        end = cursor.endIndex;
+      }
+    }
+    while (depth-- > 0) cursor.gotoParent();
+    return end;
+  }
+
   /** Calls `visit` with the cursor on each child of the current node, then returns to it. */
   private eachChild(visit: () => void): void {
     const { cursor } = this;
@@ -283,21 +309,6 @@ export class TreeIndexer {
 function isPlainString(node: SyntaxNode): boolean {
   const pieces = node.type === "concatenated_string" ? node.namedChildren.filter((child) => child.type === "string") : [node];
   return pieces.every((piece) => !/[fFbB]/.test((piece.firstChild?.text ?? "").replace(/["']+$/, "")));
-}
-
-/** Where the last token of code below `node` ends: trailing comments do not count. */
-function contentEnd(node: SyntaxNode): number {
-  let current = node;
-  for (;;) {
-    let last: SyntaxNode | null = null;
-    for (let i = current.childCount - 1; i >= 0 && last === null; i--) {
-      const child = current.child(i);
-      if (child && child.type !== "comment") last = child;
-    }
-    if (last === null) return current.endIndex;
-    if (last.childCount === 0) return last.endIndex;
-    current = last;
-  }
 }
 
 function moduleContext(first: boolean): Context {

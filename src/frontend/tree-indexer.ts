@@ -4,7 +4,7 @@
 
 import { normaliseAnnotation } from "./annotations.js";
 import type { IndexPart, Param, ParamKind, PartMap, Signature, StatementEntry, TopLevelRange } from "./program-index.js";
-import type { SyntaxNode, SyntaxTree, TreeCursor } from "./syntax-tree.js";
+import type { SyntaxTree, TreeCursor } from "./syntax-tree.js";
 
 interface Context {
   scope: string;
@@ -174,7 +174,7 @@ export class TreeIndexer {
     if (!cursor.gotoFirstChild()) return;
     const t = typeOf(cursor);
     if ((t === "string" || t === "concatenated_string") && first && ctx.docstrings && !cursor.gotoNextSibling()) {
-      entry.docstring = isPlainString(cursor.currentNode);
+      entry.docstring = this.isPlainString(t);
     } else if (t === "assignment" || t === "augmented_assignment") {
       this.assignment(entry, ctx, t);
     }
@@ -316,6 +316,28 @@ export class TreeIndexer {
     return end;
   }
 
+  /**
+   * Cursor on a `string` or `concatenated_string` (its type): a docstring is a plain string
+   * literal, or several, with no f-string or bytes among them (as CPython).
+   */
+  private isPlainString(type: string): boolean {
+    if (type === "string") return this.plainPiece();
+    let plain = true;
+    this.eachChild(() => {
+      if (plain && typeOf(this.cursor) === "string") plain = this.plainPiece();
+    });
+    return plain;
+  }
+
+  /** Cursor on a `string`: its opening token (prefix and quotes) has no f or b prefix. */
+  private plainPiece(): boolean {
+    const { cursor } = this;
+    if (!cursor.gotoFirstChild()) return true;
+    const prefix = this.slice().replace(/["']+$/, "");
+    cursor.gotoParent();
+    return !/[fFbB]/.test(prefix);
+  }
+
   /** Calls `visit` with the cursor on each child of the current node, then returns to it. */
   private eachChild(visit: () => void): void {
     const { cursor } = this;
@@ -324,12 +346,6 @@ export class TreeIndexer {
     while (cursor.gotoNextSibling());
     cursor.gotoParent();
   }
-}
-
-/** A docstring is a plain string literal, or several: no f-string or bytes among them (as CPython). */
-function isPlainString(node: SyntaxNode): boolean {
-  const pieces = node.type === "concatenated_string" ? node.namedChildren.filter((child) => child.type === "string") : [node];
-  return pieces.every((piece) => !/[fFbB]/.test((piece.firstChild?.text ?? "").replace(/["']+$/, "")));
 }
 
 function moduleContext(first: boolean): Context {

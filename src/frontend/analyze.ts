@@ -19,7 +19,7 @@
 
 import type { CompileOracle } from "./oracle.js";
 import type { BlockInfo, CheckpointInfo, Plan } from "./plan.js";
-import { LineIndex } from "./positions.js";
+import { LineIndex, lineCount } from "./positions.js";
 import { scan } from "./scanner.js";
 import { findBlocks, type SearchResult } from "./search.js";
 import { mergeStatementBlocks } from "./merge-blocks.js";
@@ -162,14 +162,14 @@ async function confirmedRendering(
 ): Promise<{ rendering: Rendering; groups: ParsedGroup[] }> {
   const { source } = args;
   let rendering = renderProgram(source, mergeStatementBlocks(first.blocks, index), first.windows, runtimeName);
-  const confirming = confirm(args, rendering); // the oracle compiles while the groups are parsed
+  const confirming = confirm(args, rendering, index); // the oracle compiles while the groups are parsed
   const groups = parseGroups(source, rendering, parsed);
   if (await confirming) return { rendering, groups };
   const again = await findBlocks({ source, filename: args.filename, oracle: args.oracle, runtimeName });
   rendering = renderProgram(source, mergeStatementBlocks(again.blocks, index), again.windows, runtimeName);
-  if (!(await confirm(args, rendering))) {
+  if (!(await confirm(args, rendering, index))) {
     rendering = renderProgram(source, wholeFileBlock(source), [{ start: 0, end: source.length, verified: false }], runtimeName);
-    if (!(await confirm(args, rendering))) throw new Error(`the rewritten program of ${args.filename} does not compile even as one block`);
+    if (!(await confirm(args, rendering, index))) throw new Error(`the rewritten program of ${args.filename} does not compile even as one block`);
   }
   return { rendering, groups: parseGroups(source, rendering, new Map()) };
 }
@@ -248,8 +248,8 @@ function parseGroups(source: string, r: Rendering, parsed: Map<number, Parsed>):
  * original text that compiled. Each window starts a top-level statement and compiles alone, so
  * each ends with nothing open, and the whole program compiles.
  */
-async function confirm(args: AnalyzeArgs, r: Rendering): Promise<boolean> {
-  if (new LineIndex(r.text).lineCount !== new LineIndex(args.source).lineCount) return false;
+async function confirm(args: AnalyzeArgs, r: Rendering, original: LineIndex): Promise<boolean> {
+  if (lineCount(r.text) !== original.lineCount) return false;
   const texts = r.groups.filter((g) => g.blocks.length > 0 || !g.verified).map((g) => r.text.slice(g.newStart, g.newEnd));
   if (texts.length === 0) return true;
   const verdicts = await args.oracle.check(texts.map((text) => ({ source: text, filename: args.filename })));

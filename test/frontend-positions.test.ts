@@ -2,7 +2,8 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { LineIndex, countCodePoints } from "../src/frontend/positions.js";
+import fc from "fast-check";
+import { LineIndex, countCodePoints, lineCount } from "../src/frontend/positions.js";
 
 describe("positions", () => {
   test("columns count code points, not UTF-16 units", () => {
@@ -30,6 +31,14 @@ describe("positions", () => {
     assert.equal(index.lineCount, 4);
     assert.deepEqual([1, 2, 3, 4].map((l) => index.lineText(l)), ["a", "b", "c", "d"]);
     assert.equal(new LineIndex("a\nb").lineCount, 2);
+  });
+
+  test("lineCount counts lines as the line index does, on any mix of breaks", () => {
+    for (const text of ["", "\n", "\r\n", "\r", "a", "a\n", "a\r", "\n\n", "a\nb", "a\r\n\rb\n"]) {
+      assert.equal(lineCount(text), new LineIndex(text).lineCount, JSON.stringify(text));
+    }
+    const texts = fc.array(fc.constantFrom("a", "é", "\n", "\r", "\r\n", "\u2028", " ")).map((parts) => parts.join(""));
+    fc.assert(fc.property(texts, (text) => lineCount(text) === new LineIndex(text).lineCount), { numRuns: 2000 });
   });
 
   test("offsets clamp to the line's content", () => {

@@ -5,8 +5,9 @@
 //   1. the source is cut into windows of top-level statements and the window batch goes to the
 //      oracle (search.ts); meanwhile tree-sitter parses the source once, in chunks of whole
 //      windows, and each window's statements are indexed from its chunk's tree (from a parse of
-//      the window alone where that tree is not clean there), yielding between windows so the
-//      search's rounds interleave; the trees are dropped, the index kept;
+//      the window alone where that tree is not clean there, made once that index is needed),
+//      yielding between windows so the search's rounds interleave; the trees are dropped, the
+//      index kept;
 //   2. the search finishes; adjacent statement blocks merge; each block's scope is read from the
 //      placeholder program and the final calls are rendered (sync or awaited);
 //   3. the windows holding calls (and any the search did not see compile) are confirmed by the
@@ -18,7 +19,7 @@
 
 import type { CompileOracle } from "./oracle.js";
 import type { BlockInfo, CheckpointInfo, Plan } from "./plan.js";
-import { LineIndex } from "./positions.js";
+import { LineIndex, lineCount } from "./positions.js";
 import { scan } from "./scanner.js";
 import { findBlocks, type SearchResult } from "./search.js";
 import { mergeStatementBlocks } from "./merge-blocks.js";
@@ -51,7 +52,8 @@ const DIRECTIVE_TEXT = /#[ \t]*aiython:/;
 /** A window's index from step 1 (its tree is not kept). */
 interface Parsed {
   window: Window;
-  part: IndexPart;
+  /** null until needed where the chunk's tree has errors in the window (then from a parse of the window alone). */
+  part: IndexPart | null;
 }
 
 export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
@@ -98,8 +100,10 @@ function directivesOf(text: string, plan: Plan, args: AnalyzeArgs): DirectiveInd
  * Step 1's JS side, while the oracle compiles the windows: the source parsed once, in chunks of
  * whole windows (a chunk starts a top-level statement, so it parses as it does in the file), and
  * each window's statements indexed from its chunk's tree where tree-sitter saw clean Python there
- * (a parse of the window alone otherwise). Only the index is kept: a chunk's tree is dropped once
- * its windows are indexed, so a large file never holds a whole tree (SPEC §12: 4 MB under 300 MB).
+ * (elsewhere from a parse of the window alone, made only if that index is ever used: a window that
+ * does not compile gets blocks and is parsed again as rewritten). Only the index is kept: a
+ * chunk's tree is dropped once its windows are indexed, so a large file never holds a whole tree
+ * (SPEC §12: 4 MB under 300 MB).
  * Yields between windows so the search's rounds interleave.
  */
 async function indexWindows(source: string, windows: Window[]): Promise<Map<number, Parsed>> {
@@ -112,8 +116,7 @@ async function indexWindows(source: string, windows: Window[]): Promise<Map<numb
     const map = (o: number): number => base + o;
     for (const window of chunk) {
       const range = { start: window.start - base, end: window.end - base, clean };
-      const part = indexTree(tree, text, map, window.start === 0, range) ?? indexAlone(source, window);
-      parsed.set(window.start, { window, part });
+      parsed.set(window.start, { window, part: indexTree(tree, text, map, window.start === 0, range) });
       await nextTurn();
     }
   }
@@ -135,6 +138,11 @@ function parseChunks(windows: Window[]): Window[][] {
   return chunks;
 }
 
+/** A window's index from step 1, indexing the window alone where its chunk's tree has errors. */
+function partOf(source: string, p: Parsed): IndexPart {
+  return (p.part ??= indexAlone(source, p.window));
+}
+
 /** A window's statements from a parse of the window alone (its chunk's tree has errors there). */
 function indexAlone(source: string, window: Window): IndexPart {
   const text = source.slice(window.start, window.end);
@@ -144,7 +152,7 @@ function indexAlone(source: string, window: Window): IndexPart {
 
 /** The checkpoints of a source without blocks, from the window parses. */
 function checkpointsOfValid(source: string, search: SearchResult, parsed: Map<number, Parsed>, index: LineIndex, args: AnalyzeArgs): CheckpointInfo[] {
-  const parts = search.windows.map((w) => reuse(parsed, w) ?? parseGroup(source, { ...w, newStart: w.start, newEnd: w.end, blocks: [] }, (o) => o).part);
+  const parts = search.windows.map((w) => reuse(source, parsed, w) ?? parseGroup(source, { ...w, newStart: w.start, newEnd: w.end, blocks: [] }, (o) => o).part);
   return selectCheckpoints(mergeParts(parts), { displayName: args.displayName, entryModule: args.entryModule, original: index, statementBlocks: [] });
 }
 
@@ -154,14 +162,14 @@ async function confirmedRendering(
 ): Promise<{ rendering: Rendering; groups: ParsedGroup[] }> {
   const { source } = args;
   let rendering = renderProgram(source, mergeStatementBlocks(first.blocks, index), first.windows, runtimeName);
-  const confirming = confirm(args, rendering); // the oracle compiles while the groups are parsed
+  const confirming = confirm(args, rendering, index); // the oracle compiles while the groups are parsed
   const groups = parseGroups(source, rendering, parsed);
   if (await confirming) return { rendering, groups };
   const again = await findBlocks({ source, filename: args.filename, oracle: args.oracle, runtimeName });
   rendering = renderProgram(source, mergeStatementBlocks(again.blocks, index), again.windows, runtimeName);
-  if (!(await confirm(args, rendering))) {
+  if (!(await confirm(args, rendering, index))) {
     rendering = renderProgram(source, wholeFileBlock(source), [{ start: 0, end: source.length, verified: false }], runtimeName);
-    if (!(await confirm(args, rendering))) throw new Error(`the rewritten program of ${args.filename} does not compile even as one block`);
+    if (!(await confirm(args, rendering, index))) throw new Error(`the rewritten program of ${args.filename} does not compile even as one block`);
   }
   return { rendering, groups: parseGroups(source, rendering, new Map()) };
 }
@@ -211,9 +219,9 @@ interface ParsedGroup {
 }
 
 /** The window's parse from step 1 when the window is unchanged, else null. */
-function reuse(parsed: Map<number, Parsed>, w: { start: number; end: number }): IndexPart | null {
+function reuse(source: string, parsed: Map<number, Parsed>, w: { start: number; end: number }): IndexPart | null {
   const p = parsed.get(w.start);
-  return p && p.window.end === w.end ? p.part : null;
+  return p && p.window.end === w.end ? partOf(source, p) : null;
 }
 
 function parseGroup(text: string, g: Group, map: OffsetMap): ParsedGroup {
@@ -228,7 +236,7 @@ function parseGroups(source: string, r: Rendering, parsed: Map<number, Parsed>):
   const toOriginal = offsetMap(r.replacements);
   return r.groups.map((g) => {
     const p = g.blocks.length === 0 ? parsed.get(g.start) : undefined;
-    if (p && p.window.end === g.end) return { group: g, tree: null, text: "", map: (o) => o, part: p.part };
+    if (p && p.window.end === g.end) return { group: g, tree: null, text: "", map: (o) => o, part: partOf(source, p) };
     return parseGroup(r.text, g, toOriginal);
   });
 }
@@ -240,8 +248,8 @@ function parseGroups(source: string, r: Rendering, parsed: Map<number, Parsed>):
  * original text that compiled. Each window starts a top-level statement and compiles alone, so
  * each ends with nothing open, and the whole program compiles.
  */
-async function confirm(args: AnalyzeArgs, r: Rendering): Promise<boolean> {
-  if (new LineIndex(r.text).lineCount !== new LineIndex(args.source).lineCount) return false;
+async function confirm(args: AnalyzeArgs, r: Rendering, original: LineIndex): Promise<boolean> {
+  if (lineCount(r.text) !== original.lineCount) return false;
   const texts = r.groups.filter((g) => g.blocks.length > 0 || !g.verified).map((g) => r.text.slice(g.newStart, g.newEnd));
   if (texts.length === 0) return true;
   const verdicts = await args.oracle.check(texts.map((text) => ({ source: text, filename: args.filename })));

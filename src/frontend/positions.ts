@@ -123,5 +123,15 @@ function isHigh(c: number): boolean {
 
 /** Number of lines of `text` as CPython counts them. */
 export function lineCount(text: string): number {
-  return new LineIndex(text).lineCount;
+  let breaks = 0;
+  let last = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+      breaks++;
+      last = i;
+    }
+  }
+  return breaks > 0 && last === text.length - 1 ? breaks : breaks + 1;
 }

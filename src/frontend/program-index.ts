@@ -35,6 +35,10 @@ export interface Signature {
 export interface StatementEntry {
   /** Offsets into the indexed text. */
   start: number;
+  /**
+   * Where the statement's last token of code ends (CPython's span). A nested compound statement,
+   * never a checkpoint, keeps tree-sitter's end instead, which counts its block's trailing comments.
+   */
   end: number;
   type: string;
   compound: boolean;

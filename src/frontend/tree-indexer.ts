@@ -4,7 +4,7 @@
 
 import { normaliseAnnotation } from "./annotations.js";
 import type { IndexPart, Param, ParamKind, PartMap, Signature, StatementEntry, TopLevelRange } from "./program-index.js";
-import type { SyntaxNode, SyntaxTree, TreeCursor } from "./syntax-tree.js";
+import type { SyntaxTree, TreeCursor } from "./syntax-tree.js";
 
 interface Context {
   scope: string;
@@ -18,10 +18,24 @@ interface Context {
 // boundary, the name a new string every time.
 const typeNames: string[] = [];
 const fieldNames: string[] = [];
+/** Whether a node type is named (a property of the type: a keyword or punctuation is not). */
+const namedTypes: boolean[] = [];
 
 function typeOf(cursor: TreeCursor): string {
   const id = cursor.nodeTypeId;
   return (typeNames[id] ??= cursor.nodeType);
+}
+
+function isNamed(cursor: TreeCursor): boolean {
+  return (namedTypes[cursor.nodeTypeId] ??= cursor.nodeIsNamed);
+}
+
+/** The type of the cursor's node if it is a statement to index (named, not a comment), else null. */
+function statementTypeOf(cursor: TreeCursor): string | null {
+  const id = cursor.nodeTypeId;
+  if (!(namedTypes[id] ??= cursor.nodeIsNamed)) return null;
+  const type = (typeNames[id] ??= cursor.nodeType);
+  return type === "comment" ? null : type;
 }
 
 function fieldOf(cursor: TreeCursor): string | undefined {
@@ -67,13 +81,14 @@ export class TreeIndexer {
     do {
       if (cursor.endIndex <= range.start) continue;
       if (cursor.startIndex >= range.end) break;
-      if (!cursor.nodeIsNamed || typeOf(cursor) === "comment") continue;
+      const type = statementTypeOf(cursor);
+      if (type === null) continue;
       if (cursor.startIndex < range.start || cursor.endIndex > range.end) return null;
       if (!range.clean) {
         const node = cursor.currentNode;
         if (node.type === "ERROR" || node.hasError) return null;
       }
-      this.statement(ctx, isFirst);
+      this.statement(ctx, isFirst, type);
       isFirst = false;
     } while (cursor.gotoNextSibling());
     return this.part;
@@ -95,17 +110,18 @@ export class TreeIndexer {
     if (!cursor.gotoFirstChild()) return;
     let first = ctx.docstrings;
     do {
-      if (!cursor.nodeIsNamed || typeOf(cursor) === "comment") continue;
-      this.statement(ctx, first);
+      const type = statementTypeOf(cursor);
+      if (type === null) continue;
+      this.statement(ctx, first, type);
       first = false;
     } while (cursor.gotoNextSibling());
     cursor.gotoParent();
   }
 
-  /** Cursor on a statement. */
-  private statement(ctx: Context, first: boolean): void {
+  /** Cursor on a statement whose node type is `nodeType`. */
+  private statement(ctx: Context, first: boolean, nodeType: string): void {
     const { cursor } = this;
-    const type = this.statementType();
+    const type = this.statementType(nodeType);
     if (type === "case_clause") return this.clauses(ctx);
     const entry: StatementEntry = {
       start: this.map(cursor.startIndex, "start"), end: this.map(cursor.endIndex, "end"), type, compound: !SIMPLE.has(type),
@@ -113,8 +129,9 @@ export class TreeIndexer {
       target: null, annotation: null, ownAnnotation: null, scope: ctx.scope,
     };
     // tree-sitter counts a block's trailing comments as part of it; CPython's span ends at the
-    // last token of code (the bridge's selection reads CPython's).
-    if (entry.compound) entry.end = this.map(contentEnd(cursor.currentNode), "end");
+    // last token of code (the bridge's selection reads CPython's). Only a top-level compound
+    // statement can be a checkpoint, so only its end is worth the walk down.
+    if (entry.compound && ctx.topLevel) entry.end = this.map(this.contentEnd(), "end");
     this.part.statements.push(entry);
     if (type === "expression_statement") this.expressionStatement(entry, ctx, first);
     else if (type === "function_definition" || type === "class_definition") this.definition(ctx);
@@ -136,8 +153,7 @@ export class TreeIndexer {
    * assignment whose target starts with a call of `type`) as a `type X = …` alias statement: a
    * real one has a space, then a name, after the soft keyword.
    */
-  private statementType(): string {
-    const type = typeOf(this.cursor);
+  private statementType(type: string): string {
     if (type !== "type_alias_statement") return type;
     const start = this.cursor.startIndex;
     return /^type[ \t]+[^\W\d]/u.test(this.text.slice(start, start + 6)) ? type : "expression_statement";
@@ -158,7 +174,7 @@ export class TreeIndexer {
     if (!cursor.gotoFirstChild()) return;
     const t = typeOf(cursor);
     if ((t === "string" || t === "concatenated_string") && first && ctx.docstrings && !cursor.gotoNextSibling()) {
-      entry.docstring = isPlainString(cursor.currentNode);
+      entry.docstring = this.isPlainString(t);
     } else if (t === "assignment" || t === "augmented_assignment") {
       this.assignment(entry, ctx, t);
     }
@@ -184,7 +200,10 @@ export class TreeIndexer {
     }
   }
 
-  /** Cursor on a function or class definition: its signature or name, then its body. */
+  /**
+   * Cursor on a function or class definition: its signature or name, then its body. One pass
+   * over its children: the body block comes after the name, parameters and return type.
+   */
   private definition(ctx: Context): void {
     const isFunction = typeOf(this.cursor) === "function_definition";
     const defStart = this.map(this.cursor.startIndex, "start");
@@ -192,19 +211,27 @@ export class TreeIndexer {
     let name = "";
     let returns: string | null = null;
     const params: Param[] = [];
+    let declared = false;
+    const declare = (): void => {
+      declared = true;
+      if (!isFunction) return;
+      if (name) this.signature(ctx.className, { name, params, returns, className: ctx.className });
+      for (const p of params) if (p.annotation) this.annotate(key, p.name, defStart, p.annotation);
+    };
+    const body: Context = isFunction
+      ? { scope: key, topLevel: false, inTryOrWith: false, docstrings: true, className: null }
+      : { scope: key, topLevel: false, inTryOrWith: ctx.inTryOrWith, docstrings: true, className: null };
     this.eachChild(() => {
       const f = fieldOf(this.cursor);
       if (f === "name") name = this.slice();
       else if (f === "return_type") returns = normaliseAnnotation(this.slice());
       else if (f === "parameters") this.parameters(params);
+      else if (typeOf(this.cursor) === "block") {
+        if (!declared) declare();
+        this.suite(isFunction ? body : { ...body, className: name || null });
+      }
     });
-    if (!isFunction) {
-      this.body({ scope: key, topLevel: false, inTryOrWith: ctx.inTryOrWith, docstrings: true, className: name || null });
-      return;
-    }
-    if (name) this.signature(ctx.className, { name, params, returns, className: ctx.className });
-    for (const p of params) if (p.annotation) this.annotate(key, p.name, defStart, p.annotation);
-    this.body({ scope: key, topLevel: false, inTryOrWith: false, docstrings: true, className: null });
+    if (!declared) declare();
   }
 
   private signature(className: string | null, sig: Signature): void {
@@ -219,7 +246,7 @@ export class TreeIndexer {
     let kind: ParamKind = "positional";
     this.eachChild(() => {
       const { cursor } = this;
-      if (!cursor.nodeIsNamed) return;
+      if (!isNamed(cursor)) return;
       const type = typeOf(cursor);
       if (type === "positional_separator") {
         for (const q of out) if (q.kind === "positional") q.kind = "positional-only";
@@ -263,10 +290,52 @@ export class TreeIndexer {
     return name;
   }
 
-  private body(ctx: Context): void {
+  /**
+   * Cursor on a node: where the last token of code below it ends (trailing comments do not
+   * count): down the last child that is not a comment, level by level, then back up.
+   */
+  private contentEnd(): number {
+    const { cursor } = this;
+    let depth = 0;
+    let end = -1;
+    while (end < 0) {
+      if (!cursor.gotoLastChild()) {
+        end = cursor.endIndex;
+        break;
+      }
+      depth++;
+      while (typeOf(cursor) === "comment" && cursor.gotoPreviousSibling());
+      if (typeOf(cursor) === "comment") {
+        // Only comments below this node: it ends where it ends.
+        cursor.gotoParent();
+        depth--;
+        end = cursor.endIndex;
+      }
+    }
+    while (depth-- > 0) cursor.gotoParent();
+    return end;
+  }
+
+  /**
+   * Cursor on a `string` or `concatenated_string` (its type): a docstring is a plain string
+   * literal, or several, with no f-string or bytes among them (as CPython).
+   */
+  private isPlainString(type: string): boolean {
+    if (type === "string") return this.plainPiece();
+    let plain = true;
     this.eachChild(() => {
-      if (typeOf(this.cursor) === "block") this.suite(ctx);
+      if (plain && typeOf(this.cursor) === "string") plain = this.plainPiece();
     });
+    return plain;
+  }
+
+  /** Cursor on a `string`: its opening token (prefix and quotes) has no f or b prefix. */
+  private plainPiece(): boolean {
+    const { cursor } = this;
+    if (!cursor.gotoFirstChild()) return true;
+    const prefix = this.slice().replace(/["']+$/, "");
+    cursor.gotoParent();
+    return !/[fFbB]/.test(prefix);
   }
 
   /** Calls `visit` with the cursor on each child of the current node, then returns to it. */
@@ -276,27 +345,6 @@ export class TreeIndexer {
     do visit();
     while (cursor.gotoNextSibling());
     cursor.gotoParent();
-  }
-}
-
-/** A docstring is a plain string literal, or several: no f-string or bytes among them (as CPython). */
-function isPlainString(node: SyntaxNode): boolean {
-  const pieces = node.type === "concatenated_string" ? node.namedChildren.filter((child) => child.type === "string") : [node];
-  return pieces.every((piece) => !/[fFbB]/.test((piece.firstChild?.text ?? "").replace(/["']+$/, "")));
-}
-
-/** Where the last token of code below `node` ends: trailing comments do not count. */
-function contentEnd(node: SyntaxNode): number {
-  let current = node;
-  for (;;) {
-    let last: SyntaxNode | null = null;
-    for (let i = current.childCount - 1; i >= 0 && last === null; i--) {
-      const child = current.child(i);
-      if (child && child.type !== "comment") last = child;
-    }
-    if (last === null) return current.endIndex;
-    if (last.childCount === 0) return last.endIndex;
-    current = last;
   }
 }
 

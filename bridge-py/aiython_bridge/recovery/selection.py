@@ -97,6 +97,7 @@ def index_statements(tree: ast.Module, ranges: list | None = None) -> list[Site]
                 walk(inner, scope, False, protected or is_protected_body, scope_node)
 
     walk(tree.body, "module", True, False, tree)
+    del walk  # the closure refers to itself: a cycle that would keep every Site, and the tree, until a collection
     return sites
 
 

@@ -159,16 +159,6 @@ _STORE = ast.Store()
 _NEW = ast.AST.__new__
 
 
-def _node(kind, where: dict, fields: dict):
-    """A node made as ast.parse's are, without the keyword checks of the node's constructor:
-    the generated nodes are most of the transform's cost."""
-    node = _NEW(kind)
-    state = node.__dict__
-    state.update(where)
-    state.update(fields)
-    return node
-
-
 class _Handler:
     """Builds the generated statements for one checkpoint, all at the statement's position.
 
@@ -186,7 +176,13 @@ class _Handler:
         self._raise = self.node(ast.Raise, {"exc": None, "cause": None})
 
     def node(self, kind, fields):
-        return _node(kind, self.where, fields)
+        """A node at the statement's position, made without the keyword checks of the node's
+        constructor (they were most of the transform's cost)."""
+        node = _NEW(kind)
+        state = node.__dict__
+        state.update(self.where)
+        state.update(fields)
+        return node
 
     def wrap(self, info) -> ast.Try:
         node = self.node

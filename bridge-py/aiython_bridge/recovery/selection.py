@@ -157,8 +157,10 @@ class Columns:
     def segment(self, node) -> str:
         (first, start), last = self.start(node), node.end_lineno or node.lineno
         if first == last:
-            line = self.lines[first - 1].encode("utf-8")
-            return line[start:node.end_col_offset].decode("utf-8", "replace")
+            line = self.lines[first - 1]
+            if line.isascii():
+                return line[start:node.end_col_offset]
+            return line.encode("utf-8")[start:node.end_col_offset].decode("utf-8", "replace")
         parts = [self.lines[first - 1].encode("utf-8")[start:].decode("utf-8", "replace")]
         parts += self.lines[first:last - 1]
         parts.append(self.lines[last - 1].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))

@@ -1,4 +1,6 @@
-"""Checkpoint instrumentation (SPEC §4.2): the plan's checkpoint table applied to a module's AST.
+"""Checkpoint instrumentation (SPEC §4.2): the plan's checkpoint table applied to a module's AST
+(`instrument`), or the bridge's own selection applied in the same walk that selects it
+(`instrument_selected`, for a source CPython parses: preparation/prepare.py).
 
 Each checkpoint statement STMT becomes, with the ORIGINAL node kept in place (so line numbers,
 columns and the carets of CPython's tracebacks are unchanged):

@@ -102,6 +102,22 @@ def compile_unbound_quietly(*args, **kwargs):
     return compiled
 
 
+def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False):
+    """compile_unbound_quietly of a source CPython parses (`tree` its AST) with the checkpoints
+    the bridge selects itself by SPEC §4.2's rule, selected and instrumented in one walk
+    (recovery/instrument.instrument_selected). A source with none is compiled from its text,
+    which gives the same code faster than from the tree."""
+    instrument = modules.load("aiython_bridge.recovery.instrument")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result, ranges = instrument.instrument_selected(tree, source=text, entry=entry, name=name)
+        if result.checkpoints:
+            code = compile(tree, filename, "exec", dont_inherit=True)
+        else:
+            code, ranges = compile(text, filename, "exec", dont_inherit=True), []
+    return Compiled(code, result.checkpoints, ranges, (), warns or bool(caught), None)
+
+
 def compile_plan_quietly(*args, **kwargs):
     """compile_plan without showing the compiler's warnings (the retry copies would repeat them)."""
     with warnings.catch_warnings():

@@ -442,6 +442,26 @@ class TransformRules(unittest.TestCase):
         """)
         self.assertEqual(selection.protected_ranges(ast.parse(source)), [[2, 3], [7, 7]])
 
+    def test_the_one_pass_transform_equals_the_table_applied(self):
+        """instrument_selected (the bridge's preparation of a source that parses) gives what
+        select_checkpoints followed by instrument gives: the same checkpoints, ranges, tree
+        (positions included) and code, for each program here, as an entry program and a module."""
+        sources = [textwrap.dedent(program) for program in SAME_OUTPUT.values()]
+        sources.append('def f():\n    s = "héllo"; t = s + "€"\n    return t\n')
+        for source in sources:
+            for entry in (True, False):
+                with self.subTest(source=source[:40], entry=entry):
+                    tree = ast.parse(source)
+                    table = selection.select_checkpoints(tree, source, entry=entry, name="m.py")
+                    ranges = selection.protected_ranges(tree)
+                    two_steps = instrument.instrument(tree, table, source=source, entry=entry)
+                    one_tree = ast.parse(source)
+                    one_pass, one_ranges = instrument.instrument_selected(one_tree, source=source, entry=entry, name="m.py")
+                    self.assertEqual(one_pass.checkpoints, two_steps.checkpoints)
+                    self.assertEqual(one_ranges, ranges)
+                    self.assertEqual(ast.dump(one_tree, include_attributes=True), ast.dump(tree, include_attributes=True))
+                    self.assertEqual(compile(one_tree, "m.py", "exec"), compile(tree, "m.py", "exec"))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -166,5 +166,40 @@ class Warnings(PreparationCase):
         self.assertEqual(self.shown(module), [])
 
 
+class Collector(PreparationCase):
+    def test_the_collector_is_paused_while_a_module_is_prepared_and_only_then(self):
+        import gc
+
+        seen = []
+        real = prepare._checkpointed_as_it_is
+
+        def spy(*args):
+            seen.append(gc.isenabled())
+            return real(*args)
+
+        with mock.patch.object(prepare, "_checkpointed_as_it_is", spy):
+            code = prepare.module_code(self.server, self.options(), b"def f():\n    return 1\n", self.path, self.plan_for)
+            self.assertEqual(seen, [False])
+            self.assertTrue(gc.isenabled())
+            gc.disable()  # the program's own choice is kept
+            try:
+                prepare.module_code(self.server, self.options(cache=False), b"x = 1\n", self.path, self.plan_for)
+                self.assertFalse(gc.isenabled())
+            finally:
+                gc.enable()
+        self.assertIsNotNone(code)
+
+    def test_pausing_it_puts_no_gc_module_in_sys_modules(self):
+        saved = sys.modules.pop("gc", None)
+        prepare._gc.clear()
+        try:
+            prepare.module_code(self.server, self.options(), b"def f():\n    return 1\n", self.path, self.plan_for)
+            self.assertNotIn("gc", sys.modules)
+        finally:
+            prepare._gc.clear()
+            if saved is not None:
+                sys.modules["gc"] = saved
+
+
 if __name__ == "__main__":
     unittest.main()

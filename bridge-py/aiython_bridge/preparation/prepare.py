@@ -21,6 +21,7 @@ The cache is the run's `options["cache"]` (`{dir, version, max_bytes}` or null: 
 
 from __future__ import annotations
 
+import _imp
 import os
 import sys
 
@@ -78,7 +79,7 @@ def _code(server, options, raw, filename, *, entry, build, text_of):
 def _build(text, filename, options, entry, plan_for):
     configured = bool(options.get("model_configured"))
     if configured:
-        compiled = _checkpointed_as_it_is(text, filename, entry)
+        compiled = _without_collections(_checkpointed_as_it_is, text, filename, entry)
         if compiled is not None:
             return compiled
     plan = plan_for(text)
@@ -101,9 +102,34 @@ def _checkpointed_as_it_is(text, filename, entry):
         tree, warned = program_code.parse_quietly(text, filename)
     except (SyntaxError, ValueError):
         return None
-    selection = modules.load("aiython_bridge.recovery.selection")
-    plan = {"checkpoints": selection.select_checkpoints(tree, text, entry=entry, name=display_name(filename))}
-    return program_code.compile_unbound_quietly(text, filename, plan, checkpoints=True, entry=entry, tree=tree, warns=warned)
+    return program_code.compile_selected_quietly(text, filename, tree, entry=entry, name=display_name(filename), warns=warned)
+
+
+def _without_collections(work, *args):
+    """work(*args) with the cyclic garbage collector paused: a module's tree and its handlers
+    are tens of thousands of objects, freed by reference counting once compiled, and each
+    collection they would trigger walks them all (half the time of instrumenting). The
+    collector is the interpreter's own; the gc module is not put in sys.modules (python3
+    starts without it)."""
+    collector = _collector()
+    if not collector.isenabled():
+        return work(*args)
+    collector.disable()
+    try:
+        return work(*args)
+    finally:
+        collector.enable()
+
+
+def _collector():
+    if not _gc:
+        from importlib.machinery import BuiltinImporter
+
+        _gc.append(sys.modules.get("gc") or _imp.create_builtin(BuiltinImporter.find_spec("gc")))
+    return _gc[0]
+
+
+_gc = []
 
 
 def _bind(server, options, compiled, filename):

@@ -1,4 +1,6 @@
-"""Checkpoint instrumentation (SPEC §4.2): the plan's checkpoint table applied to a module's AST.
+"""Checkpoint instrumentation (SPEC §4.2): the plan's checkpoint table applied to a module's AST
+(`instrument`), or the bridge's own selection applied in the same walk that selects it
+(`instrument_selected`, for a source CPython parses: preparation/prepare.py).
 
 Each checkpoint statement STMT becomes, with the ORIGINAL node kept in place (so line numbers,
 columns and the carets of CPython's tracebacks are unchanged):
@@ -62,7 +64,8 @@ from __future__ import annotations
 
 import ast
 
-from .selection import SIMPLE, Columns, Site, annotation_of, bodies, index_statements, single_target, suitable
+from .selection import (SIMPLE, Columns, Site, annotation_of, bodies, index_statements, merged_ranges, selected_sites,
+                        single_target, suitable)
 
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
 RUNTIME = "\x00aiython:checkpoints:7f3c2a"
@@ -107,6 +110,20 @@ def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool)
     return Instrumented(tree, resolved, skipped)
 
 
+def instrument_selected(tree: ast.Module, *, source: str, entry: bool, name: str) -> tuple[Instrumented, list]:
+    """The bridge's own selection (selection.select_checkpoints) applied as `instrument` applies a
+    table, in one walk of the statements; also the file's user try/with body ranges, read before
+    the transform adds its own (selection.protected_ranges). `tree` is changed in place."""
+    ranges: list = []
+    sites = index_statements(tree, ranges)
+    resolved = []
+    for index, (site, info) in enumerate(selected_sites(sites, source, entry=entry, name=name)):
+        info["is_return"] = isinstance(site.node, ast.Return)
+        resolved.append(info)
+        site.body[site.position] = _Handler(site.node, index).wrap(info)
+    return Instrumented(tree, resolved, []), merged_ranges(ranges)
+
+
 def _checkpoint_info(entry_info: dict, site: Site, columns: Columns, scopes: dict) -> dict:
     node = site.node
     compound = not isinstance(node, SIMPLE)
@@ -140,14 +157,16 @@ def _rewrite_bodies(tree, chosen):
 
 
 _LOAD = ast.Load()  # one context node for every load, as ast.parse shares its own
+_STORE = ast.Store()
+_NEW = ast.AST.__new__
 
 
 class _Handler:
     """Builds the generated statements for one checkpoint, all at the statement's position.
 
-    Leaf nodes that recur (the runtime constant, K, the exception class, the bare `raise`) are
-    made once per checkpoint and shared: compile() reads each occurrence on its own, and building
-    nodes is most of the transform's cost."""
+    Nodes that recur (the runtime constant, K, the exception class, the bare `raise`, the call
+    `R.retry(K)`) are made once per checkpoint and shared: compile() reads each occurrence on
+    its own, and building nodes is most of the transform's cost."""
 
     def __init__(self, stmt, index):
         self.stmt, self.index = stmt, index
@@ -156,42 +175,53 @@ class _Handler:
         self._runtime = self.const(RUNTIME)
         self._key = self.const(index)
         self._exception = self.const(EXCEPTION)
-        self._raise = ast.Raise(exc=None, cause=None, **self.where)
+        self._raise = self.node(ast.Raise, {"exc": None, "cause": None})
+
+    def node(self, kind, fields):
+        """A node at the statement's position, made without the keyword checks of the node's
+        constructor (they were most of the transform's cost)."""
+        node = _NEW(kind)
+        state = node.__dict__
+        state.update(self.where)
+        state.update(fields)
+        return node
 
     def wrap(self, info) -> ast.Try:
+        node = self.node
         if not info["retry_allowed"] and not info["target"]:
             steps = [self.raise_if(self.call("settle"))]
             if info["is_return"]:
-                steps.append(ast.Return(value=None, **self.where))
+                steps.append(node(ast.Return, {"value": None}))
         else:
             steps = [self.retry(info["retry_allowed"]), self.raise_if(self.call("raising"))]
             if info["target"]:
-                store = ast.Name(id=info["target"], ctx=ast.Store(), **self.where)
-                bind = ast.Assign(targets=[store], value=self.call("value"), **self.where)
-                steps.append(ast.If(test=self.call("binding"), body=[bind], orelse=[], **self.where))
+                store = node(ast.Name, {"id": info["target"], "ctx": _STORE})
+                bind = node(ast.Assign, {"targets": [store], "value": self.call("value"), "type_comment": None})
+                steps.append(node(ast.If, {"test": self.call("binding"), "body": [bind], "orelse": []}))
             if info["is_return"] and self.stmt.value is None:
                 # A bare `return` stays bare: a value is a SyntaxError in an async generator.
-                steps += [ast.Expr(value=self.call("returned"), **self.where), ast.Return(value=None, **self.where)]
+                steps += [node(ast.Expr, {"value": self.call("returned")}), node(ast.Return, {"value": None})]
             elif info["is_return"]:
-                steps.append(ast.Return(value=self.call("returned"), **self.where))
-        recursion = ast.ExceptHandler(type=self.const(RECURSION_ERROR), name=None, body=[self.reraise()], **self.where)
-        return ast.Try(body=[self.stmt], handlers=[recursion, self.handler(steps)], orelse=[], finalbody=[], **self.where)
+                steps.append(node(ast.Return, {"value": self.call("returned")}))
+        recursion = node(ast.ExceptHandler, {"type": self.const(RECURSION_ERROR), "name": None, "body": [self._raise]})
+        return node(ast.Try, {"body": [self.stmt], "handlers": [recursion, self.handler(steps)], "orelse": [],
+                              "finalbody": []})
 
     def retry(self, allowed: bool) -> ast.stmt:
         """`if R.retry(K): <retry loop>`, or only the decision where retrying is not allowed. A
         BaseException leaving the retry loop drops the failure's state on its way out."""
+        node = self.node
         decide = self.call("retry")
         if not allowed:
-            return ast.Expr(value=decide, **self.where)
-        again = ast.If(test=self.call("retry"), body=[ast.Continue(**self.where)], orelse=[], **self.where)
-        attempt = ast.Try(body=[self.retry_copy()], handlers=[self.handler([again])], orelse=[], finalbody=[],
-                          **self.where)
-        loop = ast.While(test=ast.Constant(value=True, **self.where), body=[attempt, ast.Break(**self.where)], orelse=[],
-                         **self.where)
-        leaving = ast.ExceptHandler(type=None, name=None, body=[ast.Expr(value=self.call("forget"), **self.where),
-                                                               self.reraise()], **self.where)
-        guarded = ast.Try(body=[loop], handlers=[leaving], orelse=[], finalbody=[], **self.where)
-        return ast.If(test=decide, body=[guarded], orelse=[], **self.where)
+            return node(ast.Expr, {"value": decide})
+        again = node(ast.If, {"test": decide, "body": [node(ast.Continue, {})], "orelse": []})
+        attempt = node(ast.Try, {"body": [self.retry_copy()], "handlers": [self.handler([again])], "orelse": [],
+                                 "finalbody": []})
+        loop = node(ast.While, {"test": self.const(True), "body": [attempt, node(ast.Break, {})], "orelse": []})
+        forget = node(ast.Expr, {"value": self.call("forget")})
+        leaving = node(ast.ExceptHandler, {"type": None, "name": None, "body": [forget, self._raise]})
+        guarded = node(ast.Try, {"body": [loop], "handlers": [leaving], "orelse": [], "finalbody": []})
+        return node(ast.If, {"test": decide, "body": [guarded], "orelse": []})
 
     def retry_copy(self) -> ast.stmt:
         """The statement again; a `return EXPR` keeps its value for `R.returned(K)` instead.
@@ -203,21 +233,18 @@ class _Handler:
         stmt = self.stmt
         if not isinstance(stmt, ast.Return):
             return stmt
-        value = stmt.value if stmt.value is not None else ast.Constant(value=None, **self.where)
-        return ast.Expr(value=self.call("keep", value), **self.where)
+        value = stmt.value if stmt.value is not None else self.const(None)
+        return self.node(ast.Expr, {"value": self.call("keep", value)})
 
     def const(self, value):
-        return ast.Constant(value=value, **self.where)
+        return self.node(ast.Constant, {"value": value, "kind": None})
 
     def call(self, method: str, *extra):
-        func = ast.Attribute(value=self._runtime, attr=method, ctx=_LOAD, **self.where)
-        return ast.Call(func=func, args=[self._key, *extra], keywords=[], **self.where)
+        func = self.node(ast.Attribute, {"value": self._runtime, "attr": method, "ctx": _LOAD})
+        return self.node(ast.Call, {"func": func, "args": [self._key, *extra], "keywords": []})
 
     def handler(self, body):
-        return ast.ExceptHandler(type=self._exception, name=None, body=body, **self.where)
-
-    def reraise(self):
-        return self._raise
+        return self.node(ast.ExceptHandler, {"type": self._exception, "name": None, "body": body})
 
     def raise_if(self, condition):
-        return ast.If(test=condition, body=[self.reraise()], orelse=[], **self.where)
+        return self.node(ast.If, {"test": condition, "body": [self._raise], "orelse": []})

@@ -2,8 +2,9 @@
 (every statement with its scope, whether it is top level, in a user `try`/`with` body, a
 docstring), the rules of suitability, the try/with body ranges, spans in code points, the one
 name a statement assigns and its annotation. instrument.py applies a table to a tree with these;
-`select_checkpoints` is the selection by the same rules as the frontend's (the frontend's is the
-one a run uses; this one drives tests and bench/overhead).
+`select_checkpoints` (`selected_sites`) is the selection by the same rules as the frontend's: the
+bridge's own for a source CPython parses (preparation/prepare.py, instrument.instrument_selected
+in one pass), the frontend's for one it plans.
 """
 
 from __future__ import annotations
@@ -23,16 +24,31 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 class Site:
     """Where a statement sits: its scope kind, whether it is top level, in a try/with body, a docstring."""
 
-    __slots__ = ("node", "scope", "top_level", "protected", "docstring", "scope_body", "scope_node")
+    __slots__ = ("node", "scope", "top_level", "protected", "docstring", "scope_body", "scope_node", "body", "position")
 
-    def __init__(self, node, scope, top_level, protected, docstring, scope_body, scope_node):
+    def __init__(self, node, scope, top_level, protected, docstring, scope_body, scope_node, body, position):
         self.node, self.scope, self.top_level = node, scope, top_level
         self.protected, self.docstring, self.scope_body = protected, docstring, scope_body
         self.scope_node = scope_node  # the Module, FunctionDef or ClassDef whose body holds it
+        self.body, self.position = body, position  # the statement list that holds it, and where
 
 
 def bodies(node):
     """The statement lists directly inside `node`, each with whether it is a try/with body."""
+    shape = _SHAPES.get(type(node))
+    if shape is None:
+        return list(_any_bodies(node))
+    found = []
+    for field, protected in shape:
+        if field == "handlers" or field == "cases":
+            found.extend((item.body, False) for item in getattr(node, field))
+        else:
+            found.append((getattr(node, field), protected))
+    return found
+
+
+def _any_bodies(node):
+    """bodies() of a node that is not a statement (a Module, an except clause, a match case)."""
     if isinstance(node, _PROTECTING):
         yield node.body, True
     elif hasattr(node, "body") and isinstance(node.body, list):
@@ -47,15 +63,29 @@ def bodies(node):
         yield case.body, False
 
 
-def index_statements(tree: ast.Module) -> list[Site]:
-    """Every statement of the module with its Site, in source order."""
+# Each statement kind's statement lists in source order (field, whether a try/with body); an
+# except clause or a match case holds its own body.
+_SHAPES = {kind: () for kind in SIMPLE + NEVER + (ast.Raise,)}
+_SHAPES.update({kind: (("body", False), ("orelse", False)) for kind in (ast.For, ast.AsyncFor, ast.While, ast.If)})
+_SHAPES.update({kind: (("body", True),) for kind in (ast.With, ast.AsyncWith)})
+_SHAPES.update({kind: (("body", True), ("handlers", False), ("orelse", False), ("finalbody", False))
+                for kind in _PROTECTING if kind not in (ast.With, ast.AsyncWith)})
+_SHAPES.update({kind: (("body", False),) for kind in _SCOPES})
+_SHAPES[ast.Match] = (("cases", False),)
+
+
+def index_statements(tree: ast.Module, ranges: list | None = None) -> list[Site]:
+    """Every statement of the module with its Site, in source order; `ranges`, when given, gets
+    the [start, end] line range of every user try and with body (unmerged: see protected_ranges)."""
     sites: list[Site] = []
 
     def walk(body, scope, top_level, protected, scope_node):
         for position, node in enumerate(body):
             docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
                          and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
-            sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node))
+            sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node, body, position))
+            if ranges is not None and isinstance(node, _PROTECTING) and node.body:
+                ranges.append(_body_range(node.body))
             if isinstance(node, _SCOPES):
                 kind = "class" if isinstance(node, ast.ClassDef) else (
                     "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
@@ -67,6 +97,7 @@ def index_statements(tree: ast.Module) -> list[Site]:
                 walk(inner, scope, False, protected or is_protected_body, scope_node)
 
     walk(tree.body, "module", True, False, tree)
+    del walk  # the closure refers to itself: a cycle that would keep every Site, and the tree, until a collection
     return sites
 
 
@@ -77,9 +108,18 @@ def protected_ranges(tree: ast.Module) -> list[list[int]]:
     while pending:  # statements only: a try or with is never inside an expression
         node = pending.pop()
         if isinstance(node, _PROTECTING) and node.body:
-            ranges.append([node.body[0].lineno, max(s.end_lineno or s.lineno for s in node.body)])
+            ranges.append(_body_range(node.body))
         for inner, _ in bodies(node):
             pending.extend(inner)
+    return merged_ranges(ranges)
+
+
+def _body_range(body) -> list[int]:
+    return [body[0].lineno, max(s.end_lineno or s.lineno for s in body)]
+
+
+def merged_ranges(ranges: list) -> list[list[int]]:
+    """Line ranges sorted, with overlapping and adjacent ones merged."""
     ranges.sort()
     merged: list[list[int]] = []
     for start, end in ranges:
@@ -117,8 +157,10 @@ class Columns:
     def segment(self, node) -> str:
         (first, start), last = self.start(node), node.end_lineno or node.lineno
         if first == last:
-            line = self.lines[first - 1].encode("utf-8")
-            return line[start:node.end_col_offset].decode("utf-8", "replace")
+            line = self.lines[first - 1]
+            if line.isascii():
+                return line[start:node.end_col_offset]
+            return line.encode("utf-8")[start:node.end_col_offset].decode("utf-8", "replace")
         parts = [self.lines[first - 1].encode("utf-8")[start:].decode("utf-8", "replace")]
         parts += self.lines[first:last - 1]
         parts.append(self.lines[last - 1].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))
@@ -202,25 +244,30 @@ def suitable(site: Site, *, entry: bool) -> bool:
 
 def select_checkpoints(tree: ast.Module, source: str, *, entry: bool, name: str = "program",
                        runtime_name: str | None = None) -> list[dict]:
-    """A checkpoint table by SPEC §4.2's rules, shaped like the frontend's CheckpointInfo.
+    """A checkpoint table by SPEC §4.2's rules, shaped like the frontend's CheckpointInfo (the
+    two are proven equal on the standard library: test/checkpoint-agreement.test.ts)."""
+    return [info for _, info in selected_sites(index_statements(tree), source, entry=entry, name=name,
+                                               runtime_name=runtime_name)]
 
-    The frontend owns the real selection; this one drives tests and bench/overhead.
-    """
+
+def selected_sites(sites: list[Site], source: str, *, entry: bool, name: str = "program",
+                   runtime_name: str | None = None) -> list[tuple[Site, dict]]:
+    """The checkpoints among `sites` (index_statements' list), each with its table entry."""
     columns = Columns(source)
-    table = []
+    chosen = []
     scopes: dict = {}
-    for site in index_statements(tree):
+    for site in sites:
         node = site.node
         if not suitable(site, entry=entry) or _is_runtime_call(node, runtime_name):
             continue
         compound = not isinstance(node, SIMPLE)
         target = None if compound else single_target(node)
-        table.append({
-            "id": f"{name}:c{len(table) + 1}", "span": columns.span(node), "statement": columns.segment(node),
+        chosen.append((site, {
+            "id": f"{name}:c{len(chosen) + 1}", "span": columns.span(node), "statement": columns.segment(node),
             "target": target, "annotation": annotation_of(target, site, scopes) if target else None,
             "retry_allowed": not compound, "compound": compound,
-        })
-    return table
+        }))
+    return chosen
 
 
 def _is_runtime_call(node, runtime_name) -> bool:

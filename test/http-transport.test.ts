@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { createModelClient } from "../src/capabilities/chat/model-client.js";
 import { keepAliveFetch, keepAliveTransport } from "../src/capabilities/chat/http-transport.js";
+import { rehearsePost } from "../src/capabilities/chat/rehearsal.js";
 import type { ChatRoute } from "../src/capabilities/chat/types.js";
 import type { ModelRequest } from "../src/model-port.js";
 import { CONFIG_BOUNDS } from "../src/defaults.js";
@@ -119,6 +120,10 @@ test("the warm-up rehearses a request without sending anything", async () => {
   assert.equal(server.connections, 0);
   await client.complete(requestOf("after the warm-up"), soon());
   assert.equal(server.requests, 1);
+});
+
+test("the POST path's rehearsal reads its answer from a connection in memory", async () => {
+  assert.equal(await rehearsePost(), true);
 });
 
 test("fetch's shape: status, headers and body of an answer; no body for 204", async () => {

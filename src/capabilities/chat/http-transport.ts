@@ -21,7 +21,7 @@ import type * as Https from "node:https";
 import { Readable } from "node:stream";
 
 type Fetch = typeof fetch;
-type Protocol = "http:" | "https:";
+export type Protocol = "http:" | "https:";
 
 /** Statuses whose Response may not have a body. */
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
@@ -43,8 +43,11 @@ export interface PostReply {
 /** A POST of a whole body whose answer is read whole; failures as fetch's (see the header). */
 export type Post = (url: URL, headers: Record<string, string>, body: string, signal?: AbortSignal) => Promise<PostReply>;
 
+/** The agent a request to a protocol goes through. */
+export type AgentSource = (protocol: Protocol) => Promise<http.Agent>;
+
 /** One keep-alive agent per protocol, made on first use. */
-function keepAliveAgents(): (protocol: Protocol) => Promise<http.Agent> {
+function keepAliveAgents(): AgentSource {
   const agents = new Map<Protocol, http.Agent>();
   return async (protocol) => {
     let agent = agents.get(protocol);
@@ -59,7 +62,11 @@ function keepAliveAgents(): (protocol: Protocol) => Promise<http.Agent> {
 
 /** A fetch and a post whose connections are kept alive between requests, sharing their agents. */
 export function keepAliveTransport(): { fetch: Fetch; post: Post } {
-  const agentFor = keepAliveAgents();
+  return transportWith(keepAliveAgents());
+}
+
+/** The transport over the given agents (rehearsal.ts gives one whose connection never leaves the process). */
+export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post } {
   /** Sends one request; `onResponse` takes the answer, `reject` every failure before it. */
   const send = async (url: URL, init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal }, onResponse: (response: IncomingMessage) => void, reject: (e: unknown) => void) => {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: ${url.protocol} URLs are not supported`);

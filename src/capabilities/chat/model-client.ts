@@ -29,7 +29,7 @@ import { abortableSleep } from "../sleep.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
 import { keepAliveTransport, loadHttps, type Post } from "./http-transport.js";
 import { completionsUrl, postAttempt } from "./post-attempt.js";
-import { rehearse } from "./rehearsal.js";
+import { rehearse, rehearsePost } from "./rehearsal.js";
 import { makeRouteClient, runAttempt, type AttemptInput, type AttemptResult, type RouteClient } from "./run-attempt.js";
 import { hintError, rememberAutoToolChoice, toolCallsFromContent, toolChoiceFor } from "./server-quirks.js";
 import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
@@ -81,6 +81,7 @@ class RoutedClient implements ModelClient {
 
   async preload(): Promise<void> {
     if (this.routes.some((route) => /^https:/i.test(route.apiBase))) await loadHttps();
+    if (this.routes.some((route) => !this.streamsOn(route))) await rehearsePost();
     if (!this.streams) return;
     const mod = await loadOpenAI();
     for (const route of this.routes) if (this.streamsOn(route)) this.clientFor(mod, route);

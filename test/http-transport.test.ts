@@ -2,7 +2,8 @@
 // a run's requests share kept-alive connections, nothing caps how many are in flight below
 // max_concurrency (up to its bound), each concurrent request keeps its own body size, the
 // warm-up rehearsal sends nothing, and the failures it reports read like fetch's (an abort, a
-// refused connection, a body cut off). The servers here are node:http ones of the test's own,
+// refused connection, a body cut off), and so do those of its `post`, which the client's
+// non-streaming requests go through. The servers here are node:http ones of the test's own,
 // each answering in one write, so that the connections they see can be counted.
 
 import { test, after } from "node:test";
@@ -10,7 +11,8 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createModelClient } from "../src/capabilities/chat/model-client.js";
-import { keepAliveFetch } from "../src/capabilities/chat/http-transport.js";
+import { keepAliveFetch, keepAliveTransport } from "../src/capabilities/chat/http-transport.js";
+import { rehearsePost } from "../src/capabilities/chat/rehearsal.js";
 import type { ChatRoute } from "../src/capabilities/chat/types.js";
 import type { ModelRequest } from "../src/model-port.js";
 import { CONFIG_BOUNDS } from "../src/defaults.js";
@@ -120,6 +122,10 @@ test("the warm-up rehearses a request without sending anything", async () => {
   assert.equal(server.requests, 1);
 });
 
+test("the POST path's rehearsal reads its answer from a connection in memory", async () => {
+  assert.equal(await rehearsePost(), true);
+});
+
 test("fetch's shape: status, headers and body of an answer; no body for 204", async () => {
   const server = await countingServer((req, res, body) => {
     if (req.url === "/empty") {
@@ -169,6 +175,57 @@ test("fetch's failures: an abort rejects with the signal's reason, a refused con
   await closed.close();
   await assert.rejects(
     fetch(`http://127.0.0.1:${port}/v1`),
+    (error: Error) => error instanceof TypeError && error.message === "fetch failed" && (error.cause as { code?: string }).code === "ECONNREFUSED",
+  );
+});
+
+test("post's shape: the status, the headers by any case and the body as text, over the fetch's kept-alive connections", async () => {
+  const server = await countingServer((req, res, body) => {
+    res.writeHead(429, { "content-type": "application/json", "Retry-After": "7", "x-echo": `${req.method} ${req.headers["content-length"]} ${req.headers["x-sent"]}` });
+    res.end(JSON.stringify({ got: body }));
+  });
+  const { fetch, post } = keepAliveTransport();
+  const url = new URL(`${server.url}/chat/completions`);
+  const reply = await post(url, { "x-sent": "yes" }, "café");
+  assert.equal(reply.status, 429);
+  assert.equal(reply.headers.get("Retry-After"), "7");
+  assert.equal(reply.headers.get("x-echo"), "POST 5 yes");
+  assert.equal(reply.headers.get("x-absent"), null);
+  assert.deepEqual(JSON.parse(reply.text), { got: "café" });
+  await fetch(url, { method: "POST", body: "{}" });
+  await post(url, {}, "{}");
+  assert.equal(server.connections, 1);
+});
+
+test("post's failures are fetch's: an abort, a cut body, a refused connection", async () => {
+  const server = await countingServer(async (req, res) => {
+    if (req.url === "/cut") {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      res.write('{"partial":');
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    json(res, "{}");
+  });
+  const { post } = keepAliveTransport();
+  const origin = server.url.replace(/\/v1$/, "");
+
+  const controller = new AbortController();
+  const slow = post(new URL(`${origin}/slow`), {}, "{}", controller.signal);
+  setTimeout(() => controller.abort(), 20);
+  await assert.rejects(slow, (error: Error) => error.name === "AbortError");
+  const aborted = new AbortController();
+  aborted.abort();
+  await assert.rejects(post(new URL(`${origin}/slow`), {}, "{}", aborted.signal), (error: Error) => error.name === "AbortError");
+
+  await assert.rejects(post(new URL(`${origin}/cut`), {}, "{}"), (error: Error) => error instanceof TypeError && error.message === "terminated" && (error.cause as { code?: string }).code === "ECONNRESET");
+
+  const closed = await countingServer((_req, res) => json(res, "{}"));
+  const port = new URL(closed.url).port;
+  await closed.close();
+  await assert.rejects(
+    post(new URL(`http://127.0.0.1:${port}/v1`), {}, "{}"),
     (error: Error) => error instanceof TypeError && error.message === "fetch failed" && (error.cause as { code?: string }).code === "ECONNREFUSED",
   );
 });

@@ -4,7 +4,8 @@
 // CommonJS file and every Node built-in the run loaded. The configured run reaches configuration
 // and the observers, and nothing else: no model client (openai), no schema compiler (ajv's, the validators are built),
 // no frontend or tree-sitter, no journal or SQLite, no stats or trace code, no node:crypto. A
-// program with AI blocks loads the model client while it runs up to the first one.
+// program with AI blocks loads the model client while it runs up to the first one (and no openai
+// when its route does not stream).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -113,17 +114,21 @@ test("an unconfigured hello.py loads no configuration code beyond discovery, and
 });
 
 test("a program with AI blocks has the model client loaded while it runs up to its first block", async () => {
-  // The program runs a while before its block and prints when it reaches it: the openai package
-  // loaded before then (the warm-up after the plan with blocks), not at the block's pause.
+  // The program runs a while before its block and prints when it reaches it: the model client and
+  // its POST path loaded before then (the warm-up after the plan with blocks), not at the block's
+  // pause; the openai package not at all, since the route does not stream.
   const program = "import time\ntime.sleep(2)\nprint(time.time() * 1000, flush=True)\nn: int = pick a number\nprint(n)\n";
   const model = await startLoopbackModel({ responder: echoFinishResponder() });
   try {
     const loaded = await loadedBy(tempProject({ "block.py": program }), "block.py", { AIYTHON_MODEL: "local-model", OPENAI_BASE_URL: model.url });
     const [reachedBlock, answer] = loaded.stdout.split("\n");
     assert.equal(answer, "0");
-    const openaiAt = Math.min(...[...loaded.loadedAt].filter(([file]) => file.startsWith("node_modules/openai/")).map(([, at]) => at));
-    assert.ok(Number.isFinite(openaiAt), "openai is loaded");
-    assert.ok(openaiAt < Number(reachedBlock), `openai loaded ${(openaiAt - Number(reachedBlock)).toFixed(0)} ms after the program reached its block`);
+    for (const file of ["src/capabilities/chat/model-client.ts", "src/capabilities/chat/post-attempt.ts", "src/capabilities/chat/rehearsal.ts"]) {
+      const at = loaded.loadedAt.get(file);
+      assert.ok(at !== undefined, `${file} is loaded`);
+      assert.ok(at < Number(reachedBlock), `${file} loaded ${(at - Number(reachedBlock)).toFixed(0)} ms after the program reached its block`);
+    }
+    assert.deepEqual(has(loaded, "node_modules/openai/"), [], "openai is loaded for a route that does not stream");
     assert.equal(model.requests.filter((r) => r.path.endsWith("/chat/completions")).length, 1, "the warm-up sent nothing");
   } finally {
     await model.close();

@@ -16,6 +16,17 @@ from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_mes
 _HEADER = struct.Struct(">I")
 
 
+def _frame(message):
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        payload = text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
+        payload = json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii")
+    if len(payload) > MAX_FRAME:
+        raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
+    return _HEADER.pack(len(payload)) + payload
+
+
 class ChannelClosed(Exception):
     """The host closed the channel (with or without an end-of-stream marker)."""
 
@@ -33,14 +44,11 @@ class Channel:
         self.owner_pid = os.getpid()
 
     def send(self, message):
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        try:
-            payload = text.encode("utf-8")
-        except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
-            payload = json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii")
-        if len(payload) > MAX_FRAME:
-            raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
-        self._write(_HEADER.pack(len(payload)) + payload)
+        self._write(_frame(message))
+
+    def send_all(self, messages):
+        """Several messages in one write, in order (the peer reads them as if sent one by one)."""
+        self._write(b"".join(_frame(message) for message in messages))
 
     def send_end_of_stream(self):
         self._write(_HEADER.pack(0))

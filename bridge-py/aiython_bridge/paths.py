@@ -12,7 +12,9 @@ every place that shows a file name to the model (`display_path`).
 
 `kind` classifies a code object's file name once per (project root, file name) and caches it:
 frame walks ask for the same files over and over. The cache is keyed by the root too because a
-process may build several decision sources (tests do) and the answer depends on it.
+process may build several decision sources (tests do) and the answer depends on it. `real_path`
+remembers the real path of an absolute one for the same reason (every pause names its file and
+the project root, and resolving them costs a dozen lstat calls each time).
 """
 
 from __future__ import annotations
@@ -27,6 +29,17 @@ STDLIB_DIR = os.path.dirname(os.path.realpath(os.__file__))
 PROJECT, LIBRARY, BRIDGE, NO_SOURCE = "project", "library", "bridge", "none"
 
 _kinds: dict[tuple[str | None, str], str] = {}
+_real_paths: dict[str, str] = {}
+
+
+def real_path(path: str) -> str:
+    """os.path.realpath, remembered for absolute paths (a relative one depends on the cwd)."""
+    if not os.path.isabs(path):
+        return os.path.realpath(path)
+    found = _real_paths.get(path)
+    if found is None:
+        found = _real_paths[path] = os.path.realpath(path)
+    return found
 
 
 def under(path: str, root: str) -> bool:
@@ -55,7 +68,7 @@ def kind(filename: str, project_root: str | None) -> str:
         elif not filename or filename.startswith("<"):
             found = NO_SOURCE
         else:
-            path = os.path.realpath(filename)
+            path = real_path(filename)
             if any(under(path, d) for d in BRIDGE_DIRS):
                 found = BRIDGE
             else:
@@ -67,7 +80,7 @@ def kind(filename: str, project_root: str | None) -> str:
 def display_path(filename: str, project_root: str | None) -> str:
     """``filename`` relative to the project root when it lies inside it."""
     if project_root and filename and not filename.startswith("<"):
-        path = os.path.realpath(filename)
+        path = real_path(filename)
         if under(path, project_root):
             return os.path.relpath(path, project_root)
     return filename

@@ -59,6 +59,7 @@ def new_pause_id():
 class Pause:
     mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
     denied = frozenset()  # permissions the invocation's profile does not grant (`restrict`)
+    _end_sent = False  # pause_end is sent once
 
     def __init__(self, server, info, frame, options):
         self.server = server
@@ -121,7 +122,12 @@ class Pause:
             return self._answer(message, ok=False, error={"type": "TypeContractError", "message": str(exc)})
         except (KeyError, TypeError, ValueError) as exc:
             return self._answer(message, ok=False, error={"type": type(exc).__name__, "message": "bad arguments for %s: %s" % (op, exc)})
-        self._answer(message, ok=True, value=result)
+        if done:
+            # The terminal op's result and the pause's end go in one write: one wake-up of the host.
+            self._end_sent = True
+            self.server.channel.send_all([self._reply(message, ok=True, value=result), self._end_message(False)])
+        else:
+            self._answer(message, ok=True, value=result)
         return done, value
 
     def _guarded_run(self, op, args):
@@ -142,13 +148,16 @@ class Pause:
         return outcome
 
     def _answer(self, message, ok, value=None, error=None):
+        self.server.channel.send(self._reply(message, ok, value, error))
+        return False, None
+
+    def _reply(self, message, ok, value=None, error=None):
         reply = {"type": protocol.RESULT, "id": message.get("id"), "pause": self.id, "ok": ok}
         if ok:
             reply["value"] = value
         else:
             reply["error"] = error
-        self.server.channel.send(reply)
-        return False, None
+        return reply
 
     def _run(self, op, args):
         inv = self.invocation
@@ -235,10 +244,16 @@ class Pause:
             end_all("the run ended before this finished")
 
     def ended(self, interrupted=False):
+        if self._end_sent:  # with the terminal op's result (handle)
+            return
+        self._end_sent = True
         try:
-            self.server.channel.send({"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted})
+            self.server.channel.send(self._end_message(interrupted))
         except OSError:
             pass
+
+    def _end_message(self, interrupted):
+        return {"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted}
 
 
 def _refusal_error(refusals):

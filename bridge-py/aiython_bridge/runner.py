@@ -55,12 +55,23 @@ def _seekable(kind):
 
 
 def _ask_for_plan(server, source, filename):
-    """The host's plan for the entry program (docs/protocol.md `plan`), or None."""
-    reply = server.request({"type": protocol.PLAN, "path": filename, "source": source, "module": "__main__", "entry": True})
+    """The host's plan for the entry program (docs/protocol.md `plan`), or None. A program that
+    does not compile most likely holds AI blocks: with a model configured, the code that serves
+    their pauses is imported while the host plans (its frontend takes longer than the import),
+    so the first block does not wait for it."""
+    meanwhile = _load_pauses if server.options.get("model_configured") else None
+    reply = server.request({"type": protocol.PLAN, "path": filename, "source": source, "module": "__main__", "entry": True}, meanwhile)
     if not reply.get("ok"):
         raise protocol.ProtocolViolation("the host did not plan the program: %s" % (reply.get("error") or {}).get("message"))
     plan = reply.get("value")
     return plan if isinstance(plan, dict) else None
+
+
+def _load_pauses():
+    try:
+        modules.load("aiython_bridge.pauses")
+    except Exception:  # noqa: BLE001 - the first block imports it again and reports what fails
+        pass
 
 
 def prepare_run(server, message):

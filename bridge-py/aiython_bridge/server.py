@@ -33,10 +33,13 @@ class Server:
         self.pause_router = None  # set by the runtime when pauses exist (route(message))
 
     # -- requests the bridge makes of the host (e.g. plans for imported modules) ----------------
-    def request(self, message):
+    def request(self, message, meanwhile=None):
+        """The host's reply to `message`; `meanwhile()` runs on this thread while the host works."""
         waiter = _thread.allocate_lock()
         waiter.acquire()
         slot = self._send_request(message, waiter)
+        if meanwhile is not None:
+            meanwhile()
         waiter.acquire()
         return slot[1]
 

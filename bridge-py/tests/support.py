@@ -18,6 +18,10 @@ class _Loopback:
         self.channel = self
         self.send = sink
 
+    def send_all(self, messages):
+        for message in messages:
+            self.send(message)
+
 
 class LocalDecisions:
     """Decisions from `decide(request, op)` in this process: `op(name, args)` runs one frame
@@ -41,7 +45,9 @@ class LocalDecisions:
             done, value = pause.handle(message)
             if done:
                 final.append(value)
-            return replies.pop()
+            results = [reply for reply in replies if reply.get("type") == "result"]
+            replies.clear()
+            return results[-1]
 
         try:
             self.decide(pause.request(), op)

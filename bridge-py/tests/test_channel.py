@@ -1,4 +1,5 @@
-"""The bridge's end of the control channel: framing, end-of-stream, size cap, fork safety."""
+"""The bridge's end of the control channel: framing, end-of-stream, size cap, fork safety, and a
+pause's terminal result written together with its pause_end."""
 
 import json
 import os
@@ -30,6 +31,19 @@ class ChannelTest(unittest.TestCase):
         (length,) = struct.unpack(">I", header)
         body = self.theirs.recv(length)
         self.assertEqual(body, '{"type":"exit","status":3,"text":"é"}'.encode("utf-8"))
+
+    def test_send_all_writes_its_frames_in_order_in_one_write(self):
+        writes = []
+        real_write = os.write
+        os.write = lambda fd, data: writes.append(bytes(data)) or real_write(fd, data)
+        try:
+            self.channel.send_all([{"type": "result", "id": "o1", "ok": True, "value": 1}, {"type": "pause_end", "pause": "p1", "interrupted": False}])
+        finally:
+            os.write = real_write
+        self.assertEqual(len(writes), 1)
+        expected = frame(b'{"type":"result","id":"o1","ok":true,"value":1}') + frame(b'{"type":"pause_end","pause":"p1","interrupted":false}')
+        self.assertEqual(writes[0], expected)
+        self.assertEqual(self.theirs.recv(len(expected)), expected)
 
     def test_recv_reassembles_frames_split_across_reads(self):
         op = {"type": "op", "pause": "p1", "id": "o1", "op": "frames", "args": {"call_id": "c1"}}
@@ -85,3 +99,40 @@ class ChannelTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class _RecordingServer:
+    """A server whose channel records each write as the list of messages it carried."""
+
+    def __init__(self):
+        self.channel = self
+        self.writes = []
+        self.gone = False
+
+    def send(self, message):
+        self.writes.append([message])
+
+    def send_all(self, messages):
+        self.writes.append(list(messages))
+
+
+class TerminalWriteTest(unittest.TestCase):
+    def test_a_terminal_ops_result_and_the_pause_end_go_in_one_write_and_pause_end_only_once(self):
+        import sys
+
+        from aiython_bridge import pauses
+
+        server = _RecordingServer()
+        info = {"id": "main.py:1", "span": {"line": 1, "column": 0, "end_line": 1, "end_column": 1}, "statement": "x"}
+        pause = pauses.Pause(server, info, sys._getframe(), {"project_root": None})
+        try:
+            pause.handle({"type": "op", "pause": pause.id, "id": "o1", "op": "frames", "args": {}})
+            done, _ = pause.handle({"type": "op", "pause": pause.id, "id": "o2", "op": "finish", "args": {"outcome": {"kind": "none"}}})
+            pause.ended()
+        finally:
+            pause.close()
+        self.assertTrue(done)
+        self.assertEqual([[m["type"] for m in write] for write in server.writes], [["result"], ["result", "pause_end"]])
+        result, end = server.writes[1]
+        self.assertEqual((result["id"], result["ok"]), ("o2", True))
+        self.assertEqual(end, {"type": "pause_end", "pause": pause.id, "interrupted": False})

@@ -4,7 +4,7 @@ import { documentUnderstanding } from "./document/document-understanding.js";
 import { embedding } from "./embedding/embedding.js";
 import type { CapabilityHandler } from "./handler.js";
 import { imageEditing, imageGeneration } from "./image/images.js";
-import type { CapabilityName } from "./names.js";
+import { baseNeed, type CapabilityName } from "./names.js";
 import { reranking } from "./reranking/reranking.js";
 import { indexing } from "./search/indexing.js";
 import { semanticSearch } from "./search/semantic-search.js";
@@ -12,6 +12,8 @@ import { speechToText } from "./speech/speech-to-text.js";
 import { textToSpeech } from "./speech/text-to-speech.js";
 import { video } from "./video/video.js";
 import { vision } from "./vision/vision.js";
+
+export { baseNeed };
 
 export const HANDLERS: Record<CapabilityName, CapabilityHandler> = {
   vision,
@@ -27,18 +29,6 @@ export const HANDLERS: Record<CapabilityName, CapabilityHandler> = {
   semantic_search: semanticSearch,
 };
 
-/** The routed capability each capability needs to be usable at all (document_understanding works locally too). */
-export function baseNeed(name: CapabilityName): string | null {
-  switch (name) {
-    case "indexing":
-    case "semantic_search":
-      return "embedding";
-    case "document_understanding":
-      return null;
-    default:
-      return name;
-  }
-}
 
 /** Capabilities usable with these routes: the routed ones configured, local ones whose route is. */
 export function availableCapabilities(routed: ReadonlySet<string>): CapabilityName[] {

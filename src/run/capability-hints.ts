@@ -4,8 +4,7 @@
 // configure it. A block whose `capability` directive names such a capability fails before any
 // model call, since nothing the model could do would help.
 
-import { baseNeed } from "../capabilities/registry.js";
-import { isCapabilityName } from "../capabilities/names.js";
+import { baseNeed, isCapabilityName } from "../capabilities/names.js";
 import type { ProfileSettings } from "../config/index.js";
 import type { InvocationEnd } from "../invocation-record.js";
 import type { PauseRequest } from "../recovery/bridge/protocol.js";

@@ -21,18 +21,21 @@ export interface ModelWiring {
 }
 
 export function profileModel(profile: ProfileSettings, live: () => ModelPort, wiring: ModelWiring): ModelPort {
-  return loadedPort(layers().then((loaded) => composed(profile, live, wiring, loaded)));
+  return loadedPort(layers(profile, wiring).then((loaded) => composed(profile, live, wiring, loaded)));
 }
 
 type Layers = Awaited<ReturnType<typeof layers>>;
 
-async function layers() {
-  const [{ meteredModel }, { recordingModel }, { replayingModel }] = await Promise.all([
+/** The layers this profile's port is made of: no journal code (nor node:crypto) when nothing is recorded or replayed. */
+async function layers(profile: ProfileSettings, { session, replay }: ModelWiring) {
+  const records = session !== null && profile.journal;
+  const replays = session !== null && replay !== false;
+  const [{ meteredModel }, recording, replaying] = await Promise.all([
     import("../observe/metered-model.js"),
-    import("../observe/recording-model.js"),
-    import("../observe/replaying-model.js"),
+    records ? import("../observe/recording-model.js") : null,
+    replays ? import("../observe/replaying-model.js") : null,
   ]);
-  return { meteredModel, recordingModel, replayingModel };
+  return { meteredModel, recordingModel: recording?.recordingModel, replayingModel: replaying?.replayingModel };
 }
 
 function composed(profile: ProfileSettings, live: () => ModelPort, wiring: ModelWiring, { meteredModel, recordingModel, replayingModel }: Layers): ModelPort {
@@ -40,8 +43,8 @@ function composed(profile: ProfileSettings, live: () => ModelPort, wiring: Model
   const route = { id: profile.routes[0].id, model: profile.routes[0].model };
   const prices = new Map(profile.routes.map((r) => [r.id, r.price]));
   const metered = () => meteredModel(live(), (id) => prices.get(id) ?? null, budget);
-  const recorded = () => (session && profile.journal ? recordingModel(metered(), route, (exchange) => session.recordExchange(exchange)) : metered());
-  if (replay && session) {
+  const recorded = () => (session && profile.journal && recordingModel ? recordingModel(metered(), route, (exchange) => session.recordExchange(exchange)) : metered());
+  if (replay && session && replayingModel) {
     const source = { lookup: (key: string) => session.lookup(key), candidates: (block: string) => session.candidates(block) };
     return replayingModel(route, source, shown, replay === "fill" ? recorded() : null);
   }

@@ -46,7 +46,7 @@ class Invocation:
         self.frame = frame
         self.traceback = traceback
         self.line = line if line is not None else frame.f_lineno
-        self.project_root = os.path.realpath(project_root) if project_root else None
+        self.project_root = paths.real_path(project_root) if project_root else None
         self.origin_frame = origin_frame
         self.origin_line = origin_frame.f_lineno if origin_frame is not None else None
         tb = traceback

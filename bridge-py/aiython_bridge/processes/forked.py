@@ -77,6 +77,11 @@ class ForkedChannel:
         if channel is not None:
             channel.send(message)
 
+    def send_all(self, messages):
+        channel = self._connect()
+        if channel is not None:
+            channel.send_all(messages)
+
     def send_end_of_stream(self):
         if self._channel is not None:
             self._channel.send_end_of_stream()

@@ -1,6 +1,7 @@
-// Turns whatever one request attempt threw (openai client errors, fetch/undici errors, JSON
-// syntax errors, aborts) into a small tagged union the retry loop can decide on. Nothing from
-// an error body survives this step except the HTTP status, headers and a safe error code.
+// Turns whatever one request attempt threw (openai client errors, fetch/undici errors and the
+// keep-alive transport's, JSON syntax errors, aborts) into a small tagged union the retry loop
+// can decide on. Nothing from an error body survives this step except the HTTP status, headers
+// and a safe error code.
 
 import type { HeaderSource } from "./retry.js";
 import { safeProviderCode } from "./errors.js";
@@ -83,6 +84,12 @@ export function classifyFailure(err: unknown, classes: OpenAIErrorClasses): Atte
     return { kind: "stream_error", code: safeProviderCode(apiErr.code) };
   }
   if (err instanceof SyntaxError) return { kind: "malformed", detail: "the body is not valid JSON" };
+  return classifyTransportError(err);
+}
+
+/** What the keep-alive transport (fetch or post) threw: an abort or a failed connection; null for anything else. */
+export function classifyTransportError(err: unknown): AttemptFailure | null {
+  if (isAbortLike(err)) return { kind: "aborted" };
   if (err instanceof TypeError && causeChain(err).length > 0 && /fetch failed|terminated/i.test(err.message)) {
     return { kind: "network", ...classifyNetwork(err) };
   }

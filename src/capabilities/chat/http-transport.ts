@@ -10,13 +10,18 @@
 // Failures look like fetch's, so classify-failure.ts reads them alike: an abort rejects with the
 // signal's AbortError, a connection that fails or drops is a TypeError ("fetch failed" before the
 // response, "terminated" inside its body) whose cause carries the system error code.
+//
+// `post` is the same transport without the WHATWG wrapping, for a request whose whole answer is
+// read at once (post-attempt.ts): the status, a header view and the body text, with the same
+// failures. Building Response/Headers objects and streams costs more than the request itself
+// against a fast server.
 
 import http, { type IncomingMessage } from "node:http";
 import type * as Https from "node:https";
 import { Readable } from "node:stream";
 
 type Fetch = typeof fetch;
-type Protocol = "http:" | "https:";
+export type Protocol = "http:" | "https:";
 
 /** Statuses whose Response may not have a body. */
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
@@ -28,10 +33,23 @@ export function loadHttps(): Promise<typeof Https> {
   return (https ??= import("node:https"));
 }
 
-/** A fetch whose connections are kept alive between requests, one agent per protocol. */
-export function keepAliveFetch(): Fetch {
+/** An answer read whole by `post`: what a failure needs (status, headers) and the body's text. */
+export interface PostReply {
+  status: number;
+  headers: { get(name: string): string | null };
+  text: string;
+}
+
+/** A POST of a whole body whose answer is read whole; failures as fetch's (see the header). */
+export type Post = (url: URL, headers: Record<string, string>, body: string, signal?: AbortSignal) => Promise<PostReply>;
+
+/** The agent a request to a protocol goes through. */
+export type AgentSource = (protocol: Protocol) => Promise<http.Agent>;
+
+/** One keep-alive agent per protocol, made on first use. */
+function keepAliveAgents(): AgentSource {
   const agents = new Map<Protocol, http.Agent>();
-  const agentFor = async (protocol: Protocol): Promise<http.Agent> => {
+  return async (protocol) => {
     let agent = agents.get(protocol);
     if (!agent) {
       const options = { keepAlive: true, maxSockets: Infinity, maxTotalSockets: Infinity };
@@ -40,22 +58,43 @@ export function keepAliveFetch(): Fetch {
     }
     return agent;
   };
-  return (async (input: string | URL | Request, init: RequestInit = {}) => {
-    const url = new URL(input instanceof Request ? input.url : input);
+}
+
+/** A fetch and a post whose connections are kept alive between requests, sharing their agents. */
+export function keepAliveTransport(): { fetch: Fetch; post: Post } {
+  return transportWith(keepAliveAgents());
+}
+
+/** The transport over the given agents (rehearsal.ts gives one whose connection never leaves the process). */
+export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post } {
+  /** Sends one request; `onResponse` takes the answer, `reject` every failure before it. */
+  const send = async (url: URL, init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal }, onResponse: (response: IncomingMessage) => void, reject: (e: unknown) => void) => {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: ${url.protocol} URLs are not supported`);
-    const signal = init.signal ?? undefined;
+    const { signal, body, headers } = init;
     signal?.throwIfAborted();
     const agent = await agentFor(url.protocol);
-    const send = url.protocol === "http:" ? http.request : (await loadHttps()).request;
+    if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+    const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(url, { method: init.method, headers, agent, signal }, onResponse);
+    request.on("error", (error) => reject(isAbort(error) ? abortReason(signal, error) : new TypeError("fetch failed", { cause: error })));
+    request.end(body);
+  };
+  const fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const options = { method: init.method ?? "GET", headers: headersOf(init.headers), body: bodyOf(init.body), signal: init.signal ?? undefined };
     return new Promise<Response>((resolve, reject) => {
-      const body = bodyOf(init.body);
-      const headers = headersOf(init.headers);
-      if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-      const request = send(url, { method: init.method ?? "GET", headers, agent, signal }, (response) => answer(response, resolve, reject));
-      request.on("error", (error) => reject(isAbort(error) ? abortReason(signal, error) : new TypeError("fetch failed", { cause: error })));
-      request.end(body);
+      send(url, options, (response) => answer(response, resolve, reject), reject).catch(reject);
     });
   }) as Fetch;
+  const post: Post = (url, headers, body, signal) =>
+    new Promise<PostReply>((resolve, reject) => {
+      send(url, { method: "POST", headers, body, signal }, (response) => answerWhole(response, resolve, reject), reject).catch(reject);
+    });
+  return { fetch, post };
+}
+
+/** A fetch whose connections are kept alive between requests, one agent per protocol. */
+export function keepAliveFetch(): Fetch {
+  return keepAliveTransport().fetch;
 }
 
 function answer(response: IncomingMessage, resolve: (r: Response) => void, reject: (e: unknown) => void): void {
@@ -86,6 +125,27 @@ function answer(response: IncomingMessage, resolve: (r: Response) => void, rejec
   response.on("data", (chunk: Buffer) => chunks.push(chunk));
   response.on("end", () => resolve(new Response(Buffer.concat(chunks), init)));
   response.on("error", (error) => reject(terminated(error)));
+}
+
+/** The whole answer as text, for `post`. */
+function answerWhole(response: IncomingMessage, resolve: (r: PostReply) => void, reject: (e: unknown) => void): void {
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status > 599) {
+    response.destroy();
+    reject(new TypeError("fetch failed", { cause: new Error(`unexpected HTTP status ${status}`) }));
+    return;
+  }
+  const raw = response.headers;
+  const headers = {
+    get(name: string): string | null {
+      const value = raw[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+  const chunks: Buffer[] = [];
+  response.on("data", (chunk: Buffer) => chunks.push(chunk));
+  response.on("end", () => resolve({ status, headers, text: Buffer.concat(chunks).toString("utf8") }));
+  response.on("error", (error) => reject(isAbort(error) ? error : new TypeError("terminated", { cause: error })));
 }
 
 function bodyOf(body: RequestInit["body"]): string | Uint8Array | undefined {

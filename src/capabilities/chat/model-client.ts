@@ -4,8 +4,11 @@
 // that outlasts its retries (or asks to wait past the deadline) falls through to the next route;
 // 401/403/404 and other 4xx fail at once (SPEC §5.4). Every failure is a ModelCallError whose
 // message names the route, the cause and the fix and carries no secret or provider body (§9).
-// Each route has one openai client for the life of the model client, and all of them share one
-// keep-alive transport (http-transport.ts): a block pays for neither a client nor a connection.
+// A non-streaming request is one POST through a keep-alive transport (post-attempt.ts), which
+// reads answers and failures as the openai client would; a streaming one goes through the openai
+// client, one per route for the life of the model client, over the same transport
+// (http-transport.ts): a block pays for neither a client nor a connection, and a run whose routes
+// do not stream never loads openai.
 
 import { assertNever, InternalError } from "../../errors.js";
 import { beginAttempt, type AttemptCounter } from "./attempt-report.js";
@@ -24,19 +27,23 @@ import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { abortableSleep } from "../sleep.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
-import { keepAliveFetch, loadHttps } from "./http-transport.js";
-import { rehearse } from "./rehearsal.js";
-import { makeRouteClient, runAttempt, type RouteClient } from "./run-attempt.js";
+import { keepAliveTransport, loadHttps, type Post } from "./http-transport.js";
+import { completionsUrl, postAttempt } from "./post-attempt.js";
+import { rehearse, rehearsePost } from "./rehearsal.js";
+import { makeRouteClient, runAttempt, type AttemptInput, type AttemptResult, type RouteClient } from "./run-attempt.js";
 import { hintError, rememberAutoToolChoice, toolCallsFromContent, toolChoiceFor } from "./server-quirks.js";
 import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
 import type { ChatRoute, ModelClientOptions, SleepFn } from "./types.js";
 
 export interface ModelClient extends ModelPort {
-  /** Loads the openai package, makes each route's client and rehearses a request, so the first call does not wait. */
+  /** Loads what the routes need (TLS; for streaming ones the openai package, their clients and a rehearsed request), so the first call does not wait. */
   preload(): Promise<void>;
 }
 
 export const defaultSleep: SleepFn = abortableSleep;
+
+/** What an attempt needs beyond how it is sent. */
+type AttemptParts = Pick<AttemptInput, "route" | "request" | "toolChoice" | "remainingMs" | "signal">;
 
 /** How one route ended: an answer, or a 429 that lets the next route try. Other failures throw. */
 type RouteOutcome =
@@ -54,6 +61,10 @@ class RoutedClient implements ModelClient {
   private readonly sleep: SleepFn;
   private readonly random: () => number;
   private readonly fetch: typeof fetch;
+  private readonly post: Post;
+  /** Whether any route streams: only then is the openai package loaded. */
+  private readonly streams: boolean;
+  private readonly urls = new Map<ChatRoute, URL>();
   private readonly maxRetries: number;
   private readonly clients = new Map<ChatRoute, RouteClient>();
 
@@ -61,15 +72,24 @@ class RoutedClient implements ModelClient {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
     this.random = opts.random ?? Math.random;
-    this.fetch = opts.fetch ?? keepAliveFetch();
+    const transport = keepAliveTransport();
+    this.fetch = opts.fetch ?? transport.fetch;
+    this.post = transport.post;
+    this.streams = routes.some((route) => this.streamsOn(route));
     this.maxRetries = opts.maxRetries ?? MODEL_CLIENT_DEFAULTS.maxRetries;
   }
 
   async preload(): Promise<void> {
-    const mod = await loadOpenAI();
-    for (const route of this.routes) this.clientFor(mod, route);
     if (this.routes.some((route) => /^https:/i.test(route.apiBase))) await loadHttps();
+    if (this.routes.some((route) => !this.streamsOn(route))) await rehearsePost();
+    if (!this.streams) return;
+    const mod = await loadOpenAI();
+    for (const route of this.routes) if (this.streamsOn(route)) this.clientFor(mod, route);
     await rehearse(mod);
+  }
+
+  private streamsOn(route: ChatRoute): boolean {
+    return route.stream ?? this.opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
   }
 
   private clientFor(mod: OpenAIModuleType, route: ChatRoute): RouteClient {
@@ -79,7 +99,7 @@ class RoutedClient implements ModelClient {
   }
 
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
-    const mod = await loadOpenAI();
+    const mod = this.streams ? await loadOpenAI() : null;
     // Timed after the one-off package import, which is not the provider's time.
     const started = this.now();
     const limited: ModelCallError[] = [];
@@ -105,15 +125,14 @@ class RoutedClient implements ModelClient {
   }
 
   private async tryRoute(
-    mod: OpenAIModuleType,
+    mod: OpenAIModuleType | null,
     route: ChatRoute,
     isLast: boolean,
     request: ModelRequest,
     options: ModelCallOptions,
     counter: AttemptCounter,
   ): Promise<RouteOutcome> {
-    const routeClient = this.clientFor(mod, route);
-    const stream = route.stream ?? this.opts.stream ?? MODEL_CLIENT_DEFAULTS.stream;
+    const send = this.sender(mod, route);
     let retries = 0;
     /** What the last failed attempt was, for the timeout message ("HTTP 503"). */
     let last: string | null = null;
@@ -126,7 +145,7 @@ class RoutedClient implements ModelClient {
       const settle = await this.opts.gate?.admit(route, () => estimateTokens(request), options);
       // Every request is reported to the caller (SPEC §11) and may be refused before it is sent (§13).
       const ended = beginAttempt(options.attempts, route, counter, this.now);
-      const result = await runAttempt({ mod, routeClient, route, request, toolChoice, stream, remainingMs: options.deadline - this.now(), signal: options.signal });
+      const result = await send({ route, request, toolChoice, remainingMs: options.deadline - this.now(), signal: options.signal });
       ended(result);
       if (result.ok) {
         const { usage } = result.answer;
@@ -150,6 +169,18 @@ class RoutedClient implements ModelClient {
       await this.pause(next.waitMs, route, options.signal);
       retries += 1;
     }
+  }
+
+  /** How this route's requests are sent: the openai client when it streams, else one POST. */
+  private sender(mod: OpenAIModuleType | null, route: ChatRoute): (input: AttemptParts) => Promise<AttemptResult> {
+    if (mod && this.streamsOn(route)) {
+      const routeClient = this.clientFor(mod, route);
+      return (input) => runAttempt({ ...input, mod, routeClient, stream: true });
+    }
+    let url = this.urls.get(route);
+    if (!url) this.urls.set(route, (url = completionsUrl(route.apiBase)));
+    const target = url;
+    return (input) => postAttempt({ ...input, post: this.post, url: target });
   }
 
   /** After a retryable failure: wait and retry, give the next route its turn (429), or throw. */

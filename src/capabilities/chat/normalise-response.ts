@@ -5,7 +5,6 @@
 // nothing usable came back. Tool call `arguments` strings pass through untouched: judging them is
 // batch validation's job (SPEC §5.3).
 
-import { randomBytes } from "node:crypto";
 import type { TokenUsage, ToolCall } from "../../model-port.js";
 
 export type Normalised =
@@ -18,9 +17,18 @@ function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** An id for a tool call the server sent without one; random so it never repeats in an invocation. */
+let callIds = 0;
+
+/**
+ * An id for a tool call the server sent without one: counted, so it never repeats in a run, and
+ * with a random part so it looks like no id a model would write. (Not node:crypto, which a block
+ * would otherwise load for this alone.)
+ */
 export function freshCallId(): string {
-  return `call_${randomBytes(9).toString("base64url")}`;
+  callIds += 1;
+  const count = callIds.toString(36).padStart(4, "0");
+  const noise = Math.random().toString(36).slice(2, 10).padEnd(8, "0");
+  return `call_${count}${noise}`;
 }
 
 export function mapUsage(raw: unknown): TokenUsage | undefined {

@@ -28,7 +28,7 @@ export interface ChatRoute {
 export type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface ModelClientOptions {
-  /** The fetch the openai client uses underneath (tests inject one); default a keep-alive transport over node:http. */
+  /** The fetch the openai client uses underneath for streaming routes (tests inject one); default a keep-alive transport over node:http. */
   fetch?: typeof fetch;
   /** Waits between retries; default a timer that stops early on abort. */
   sleep?: SleepFn;

@@ -1,6 +1,8 @@
 // Host side of pauses (docs/protocol.md): each `pause` from the bridge starts one invocation
 // with its own FramePort; op results are routed back by id; a `pause_end` the host did not
-// cause (the program was interrupted, e.g. Ctrl-C) cancels that invocation. Several pauses run
+// cause (the program was interrupted, e.g. Ctrl-C) cancels that invocation; one that follows a
+// terminal op's answer (the bridge writes the two together) has nothing to cancel, and aborting
+// would only build an AbortError per block. Several pauses run
 // at once (threads and tasks each stopped at their own block, SPEC §8). An invocation starts on
 // the next turn of the event loop: a pause that arrives in the same read as the previous block's
 // terminal result then starts after that invocation has finished its bookkeeping (its outcome
@@ -23,9 +25,13 @@ export type InvocationRunner = (context: PauseContext) => Promise<InvocationEnd>
 
 interface Live {
   controller: AbortController;
-  ops: Map<string, (result: FrameOpResult) => void>;
+  ops: Map<string, { resolve: (result: FrameOpResult) => void; terminal: boolean }>;
   ended: boolean;
+  /** A terminal op (finish, recover, fail) was answered ok: the frame is done with this invocation. */
+  done: boolean;
 }
+
+const TERMINAL_OPS: ReadonlySet<OpName> = new Set<OpName>(["finish", "recover", "fail"]);
 
 const PAUSE_ENDED: FrameOpResult = { ok: false, error: { type: "PauseEnded", message: "the program resumed without this block" } };
 
@@ -52,10 +58,11 @@ export class PauseCoordinator {
       case "result": {
         if (message.pause === undefined) return false;
         const live = this.live.get(message.pause);
-        const resolve = live?.ops.get(message.id);
-        if (live && resolve) {
+        const waiting = live?.ops.get(message.id);
+        if (live && waiting) {
           live.ops.delete(message.id);
-          resolve(message.ok ? { ok: true, value: message.value } : { ok: false, error: { type: message.error.type, message: message.error.message } });
+          if (message.ok && waiting.terminal) live.done = true;
+          waiting.resolve(message.ok ? { ok: true, value: message.value } : { ok: false, error: { type: message.error.type, message: message.error.message } });
         }
         return true;
       }
@@ -83,8 +90,8 @@ export class PauseCoordinator {
     const live = this.live.get(pause);
     if (!live) return;
     live.ended = true;
-    live.controller.abort();
-    for (const resolve of live.ops.values()) resolve(PAUSE_ENDED);
+    if (!live.done) live.controller.abort();
+    for (const { resolve } of live.ops.values()) resolve(PAUSE_ENDED);
     live.ops.clear();
     this.live.delete(pause);
   }
@@ -95,7 +102,7 @@ export class PauseCoordinator {
         new Promise<FrameOpResult>((resolve) => {
           if (live.ended) return resolve(PAUSE_ENDED);
           const id = `o${++this.nextOp}`;
-          live.ops.set(id, resolve);
+          live.ops.set(id, { resolve, terminal: TERMINAL_OPS.has(op) });
           this.send({ type: "op", pause, id, op, args } as OpMessage);
         }),
     };
@@ -103,7 +110,7 @@ export class PauseCoordinator {
 
   private start(message: PauseMessage): void {
     const { pause, mode, request } = message;
-    const live: Live = { controller: new AbortController(), ops: new Map(), ended: false };
+    const live: Live = { controller: new AbortController(), ops: new Map(), ended: false, done: false };
     this.live.set(pause, live);
     const frame = this.frameFor(pause, live);
     const task = new Promise<void>((resolve) => setImmediate(resolve))

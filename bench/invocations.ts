@@ -1,9 +1,15 @@
 // bench/invocations: AI blocks against an instant loopback model (SPEC §12), the built CLI as users
 // run it. Prints, each measured side by side in one run:
+//   cost per invocation     (run with 100 blocks − the same source run 10 times round its loop,
+//                           few.py) / 90: what one more invocation costs, host, bridge and the
+//                           loopback HTTP round trip, with the run's one-off costs (the plan of a
+//                           source with blocks, the first block's loading: start-up's rows) on
+//                           both sides. Budget ≤ 2 ms; CPU the same way.
 //   local cost per block    (run with 100 one-line blocks − the same program with each block
 //                           replaced by Python) / 100, over paired runs in alternating order: all
 //                           a block costs but the model's thinking — host, bridge, and the
-//                           loopback HTTP round trip. Budget ≤ 2 ms.
+//                           loopback HTTP round trip, and the one-off costs of a run with blocks
+//                           (plain.py needs no plan) spread over its 100 blocks.
 //   with the journal        the same difference with the journal on, as a run is by default (each
 //                           answer recorded in .aiython/ of a temporary project).
 //   CPU per block           the same difference in user+sys CPU time of the CLI's process tree
@@ -37,6 +43,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(here, "..", "bin", "aiython");
 const pairs = Number(process.argv[2] ?? 7);
 const BLOCKS = 100;
+/** Blocks of few.py: the same source as blocks.py, its loop run 10 times. */
+const FEW = 10;
 const BUDGET_MS = 2;
 
 const model = await startLoopbackModel({ responder: echoFinishResponder() });
@@ -50,7 +58,7 @@ const oneLine: number[] = [];
 /** A project of its own for the runs that keep the journal (.aiython/ in its root), as a user's would. */
 const journalled = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-bench-journal-"));
 fs.mkdirSync(path.join(journalled, ".git"));
-for (const program of ["blocks.py", "plain.py"]) fs.copyFileSync(path.join(here, "invocations", program), path.join(journalled, program));
+for (const program of ["blocks.py", "plain.py", "few.py"]) fs.copyFileSync(path.join(here, "invocations", program), path.join(journalled, program));
 
 /** GNU time, to read the CPU time of the CLI's process tree (host and bridge); wall clock alone otherwise. */
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
@@ -91,16 +99,23 @@ const verdict = (ok: boolean) => (ok ? "within budget" : "OVER BUDGET");
 
 await run("blocks.py");
 await run("plain.py");
+await run("few.py");
 await run("blocks.py", true);
 model.requests.length = 0;
 const perBlock: number[] = [];
 const cpuPerBlock: number[] = [];
 const journalPerBlock: number[] = [];
+const marginal: number[] = [];
+const marginalCpu: number[] = [];
 const first: number[] = [];
 const later: number[] = [];
 for (let i = 0; i < pairs; i++) {
   const [a, b] = i % 2 ? ["plain.py", "blocks.py"] : ["blocks.py", "plain.py"];
+  const fewFirst = i % 2 ? await run("few.py") : null;
   const runs = { [a]: await run(a), [b]: await run(b) };
+  const few = fewFirst ?? (await run("few.py"));
+  marginal.push((runs["blocks.py"].ms - few.ms) / (BLOCKS - FEW));
+  marginalCpu.push((runs["blocks.py"].cpuMs - few.cpuMs) / (BLOCKS - FEW));
   perBlock.push((runs["blocks.py"].ms - runs["plain.py"].ms) / BLOCKS);
   cpuPerBlock.push((runs["blocks.py"].cpuMs - runs["plain.py"].cpuMs) / BLOCKS);
   const withJournal = { [a]: await run(a, true), [b]: await run(b, true) };
@@ -110,7 +125,7 @@ for (let i = 0; i < pairs; i++) {
   later.push(timed.later_ms);
 }
 const chat = model.requests.filter((r) => r.path.endsWith("/chat/completions"));
-const requestsPerBlock = chat.length / (pairs * (2 * BLOCKS + 21));
+const requestsPerBlock = chat.length / (pairs * (2 * BLOCKS + FEW + 21));
 const largest = Math.max(...oneLine);
 
 /** Peak RSS of the host process running `args`, in MiB, or null without GNU time. */
@@ -140,7 +155,10 @@ await model.close();
 const local = median(perBlock);
 const firstExtra = median(first) - median(later);
 console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
-console.log(`local cost per block:        ${local.toFixed(2)} ms median, wall clock incl. loopback HTTP (budget ≤ ${BUDGET_MS} ms) ${verdict(local <= BUDGET_MS)}`);
+const perInvocation = median(marginal);
+console.log(`cost per invocation:         ${perInvocation.toFixed(2)} ms median, wall clock incl. loopback HTTP, 100 blocks against 10 of the same source (budget ≤ ${BUDGET_MS} ms) ${verdict(perInvocation <= BUDGET_MS)}`);
+if (!marginalCpu.some(Number.isNaN)) console.log(`CPU per invocation:          ${median(marginalCpu).toFixed(2)} ms median, user+sys of host and bridge, the same difference`);
+console.log(`local cost per block:        ${local.toFixed(2)} ms median, 100 blocks against plain.py: the run's one-off costs of blocks included, spread over 100`);
 console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal`);
 if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);
 console.log(`outside the model request:   ${median(outsideModel).toFixed(2)} ms median per invocation (--stats: invocation − provider seconds)`);

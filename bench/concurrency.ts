@@ -9,9 +9,13 @@
 // 1 s waits add to the run with the same program against a model answering at once (ideal: 1 s
 // per batch), which separates concurrency from start-up and the first block's loading.
 // Rounds run every case once, in turn (A B C … A B C …); medians of the rounds are printed.
+// Every run uses the interpreter `python3` resolves to (sys.executable), as startup.ts and
+// imports.ts do: a version manager's shim in front of it (pyenv's costs ~100 ms per exec here)
+// is paid by python3 alike and is no part of these budgets; start-up against python3 is
+// startup.ts's row.
 //   npm run build && node --import tsx bench/concurrency.ts [rounds]
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,6 +59,7 @@ function projectFor(c: Case): string {
 
 const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "unused" };
 for (const key of Object.keys(env)) if (key.startsWith("AIYTHON_") || key === "OPENAI_BASE_URL") delete env[key];
+env.AIYTHON_PYTHON = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
 
 /** Runs the CLI asynchronously: the loopback models live in this process and must keep answering. */
 function run(c: Case, dir: string): Promise<number> {
@@ -78,7 +83,7 @@ for (let r = 0; r < rounds; r++) {
 await Promise.all([slow.close(), instant.close()]);
 for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 
-console.log(`bench/concurrency: ${rounds} rounds, loopback model latency 1 s (local cases: 0 s)`);
+console.log(`bench/concurrency: ${rounds} rounds, loopback model latency 1 s (local cases: 0 s); interpreter ${env.AIYTHON_PYTHON}`);
 for (const c of cases) {
   const m = median(c.times);
   const verdict = c.budget === undefined ? "" : `  budget ≤ ${c.budget} s  ${m <= c.budget ? "ok" : "OVER"}`;

@@ -105,6 +105,21 @@ test("a configured hello.py loads configuration and the observers, and nothing a
   assert.deepEqual(loaded.builtins.filter((name) => name === "crypto" || name === "http" || name === "https"), []);
 });
 
+test("a second configured run of an unchanged aiython.toml loads neither smol-toml nor the config validator", async () => {
+  const project = tempProject({ "hello.py": 'print("hello", end="")\n', "aiython.toml": 'version = 3\nmodel = { model = "local-model", api_base = "http://127.0.0.1:9/v1" }\n' });
+  const first = await loadedBy(project);
+  assert.ok(has(first, "node_modules/smol-toml/").length > 0, "the first run parses the file");
+  const second = await loadedBy(project);
+  assert.equal(second.stdout, "hello");
+  assert.deepEqual(has(second, "node_modules/smol-toml/"), [], "smol-toml is loaded again");
+  assert.deepEqual(has(second, "src/config/config-validator.ts"), [], "the validator is loaded again");
+  assert.ok(has(second, "src/run/observers.ts").length === 1, "the run is still configured");
+  // A changed file is parsed and validated again.
+  fs.appendFileSync(path.join(project, "aiython.toml"), "timeout = 30\n");
+  const third = await loadedBy(project);
+  assert.ok(has(third, "src/config/config-validator.ts").length === 1, "a changed file is validated");
+});
+
 test("an unconfigured hello.py loads no configuration code beyond discovery, and no observers", async () => {
   const loaded = await loadedBy(tempProject({ "hello.py": 'print("hello", end="")\n' }));
   assert.equal(loaded.stdout, "hello");

@@ -11,9 +11,11 @@ import { discoverConfigFile, discoveryStart, explicitConfigFile } from "./discov
 import { displayPath } from "./display-path.js";
 import { profilesFromDocument } from "./document-form.js";
 import { environmentProfile } from "./environment-form.js";
-import { readTomlFile } from "./parse-toml.js";
+import { parseTomlText, readConfigText } from "./parse-toml.js";
+import { checkedDocument, rememberDocument } from "./checked-document.js";
 import { profileFor } from "./profile-for.js";
 import type { ConfigInputs, ProfileSettings, ResolvedConfig } from "./types.js";
+import type { ConfigDocument } from "./schema.js";
 import { validateDocument } from "./validate-document.js";
 
 export async function loadConfig(inputs: ConfigInputs): Promise<ResolvedConfig> {
@@ -35,7 +37,7 @@ export async function loadConfig(inputs: ConfigInputs): Promise<ResolvedConfig> 
   } else {
     projectRoot = path.dirname(file);
     const configName = displayPath(file, inputs.cwd);
-    const doc = await validateDocument(configName, await readTomlFile(file, configName));
+    const doc = await documentOf(file, configName, projectRoot, inputs.env);
     profiles = profilesFromDocument(doc, {
       configName,
       projectRoot,
@@ -54,4 +56,14 @@ export async function loadConfig(inputs: ConfigInputs): Promise<ResolvedConfig> 
   };
   profileFor(config, null); // an unknown --profile / --force-profile fails here, before the program starts
   return config;
+}
+
+/** The file's document: parsed and validated, or as it was the last time this text passed. */
+async function documentOf(file: string, configName: string, projectRoot: string, env: NodeJS.ProcessEnv): Promise<ConfigDocument> {
+  const text = readConfigText(file, configName);
+  const checked = checkedDocument(projectRoot, file, text, env);
+  if (checked !== undefined) return checked as ConfigDocument;
+  const doc = await validateDocument(configName, await parseTomlText(text, configName));
+  rememberDocument(projectRoot, file, text, doc, env);
+  return doc;
 }

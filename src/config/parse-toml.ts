@@ -5,14 +5,17 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../errors.js";
 
-export async function readTomlFile(file: string, displayName: string): Promise<unknown> {
-  let text: string;
+/** The file's text, or a ConfigError saying why it cannot be read. */
+export function readConfigText(file: string, displayName: string): string {
   try {
-    text = readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "read error";
     throw new ConfigError(`${displayName}: cannot read the file (${code}); check that it exists and is readable`);
   }
+}
+
+export async function parseTomlText(text: string, displayName: string): Promise<unknown> {
   const { parse, TomlError } = await import("smol-toml");
   try {
     return parse(text);

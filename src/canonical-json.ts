@@ -4,15 +4,15 @@
 // hashes to the same journal key (src/capabilities/journal). Shared by both layers, like errors.ts.
 //
 // Every block encodes its request this way (twice with the journal on), so the encoder keeps no
-// path while it works: a value JSON cannot hold stops it, and the value is encoded again with
-// paths only to name where that value is.
+// path while it works: a value JSON cannot hold stops it, and only then is the value walked again,
+// with paths, to name where that value is.
 
 export function canonicalJson(value: unknown): string {
   try {
     return encode(value);
   } catch (error) {
     if (error !== UNENCODABLE) throw error;
-    return encodeAt(value, "$");
+    throw new TypeError(unencodable(value, "$") ?? "canonical JSON: a value JSON cannot hold");
   }
 }
 
@@ -48,26 +48,22 @@ function encode(value: unknown): string {
   }
 }
 
-/** The slow encoder, which knows where it is: it names the value JSON cannot hold. */
-function encodeAt(value: unknown, path: string): string {
-  if (value === null) return "null";
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return JSON.stringify(value);
-    case "number":
-      if (!Number.isFinite(value)) throw new TypeError(`canonical JSON: ${path} is ${value}, which JSON cannot hold`);
-      return JSON.stringify(value);
-    case "object": {
-      if (Array.isArray(value)) return `[${value.map((item, i) => encodeAt(item ?? null, `${path}[${i}]`)).join(",")}]`;
-      const record = value as Record<string, unknown>;
-      const members = Object.keys(record)
-        .filter((key) => record[key] !== undefined)
-        .sort()
-        .map((key) => `${JSON.stringify(key)}:${encodeAt(record[key], `${path}.${key}`)}`);
-      return `{${members.join(",")}}`;
+/** The message naming the first value JSON cannot hold, in the encoder's order (sorted keys). */
+function unencodable(value: unknown, path: string): string | null {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return null;
+  if (typeof value === "number") return Number.isFinite(value) ? null : `canonical JSON: ${path} is ${value}, which JSON cannot hold`;
+  if (typeof value !== "object") return `canonical JSON: ${path} is a ${typeof value}, which JSON cannot hold`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unencodable(value[i] ?? null, `${path}[${i}]`);
+      if (found) return found;
     }
-    default:
-      throw new TypeError(`canonical JSON: ${path} is a ${typeof value}, which JSON cannot hold`);
+    return null;
   }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record).sort()) {
+    const found = record[key] === undefined ? null : unencodable(record[key], `${path}.${key}`);
+    if (found) return found;
+  }
+  return null;
 }

@@ -149,8 +149,9 @@ test("fetch's shape: status, headers and body of an answer; no body for 204", as
   assert.equal(empty.body, null);
 });
 
-test("fetch's failures: an abort rejects with the signal's reason, a refused connection and a cut body are TypeErrors with the cause", async () => {
-  const server = await countingServer(async (req, res) => {
+/** `/cut` sends half a body and drops the connection; any other path answers after 5 s. */
+function failingServer() {
+  return countingServer(async (req, res) => {
     if (req.url === "/cut") {
       res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
       res.write('{"partial":');
@@ -160,6 +161,10 @@ test("fetch's failures: an abort rejects with the signal's reason, a refused con
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     json(res, "{}");
   });
+}
+
+test("fetch's failures: an abort rejects with the signal's reason, a refused connection and a cut body are TypeErrors with the cause", async () => {
+  const server = await failingServer();
   const fetch = keepAliveFetch();
   const origin = server.url.replace(/\/v1$/, "");
 
@@ -198,16 +203,7 @@ test("post's shape: the status, the headers by any case and the body as text, ov
 });
 
 test("post's failures are fetch's: an abort, a cut body, a refused connection", async () => {
-  const server = await countingServer(async (req, res) => {
-    if (req.url === "/cut") {
-      res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
-      res.write('{"partial":');
-      setTimeout(() => res.socket?.destroy(), 20);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    json(res, "{}");
-  });
+  const server = await failingServer();
   const { post } = keepAliveTransport();
   const origin = server.url.replace(/\/v1$/, "");
 

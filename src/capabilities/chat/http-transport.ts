@@ -92,18 +92,23 @@ export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post
   return { fetch, post };
 }
 
+/** The response's status, or null after rejecting as fetch does when it is not one fetch accepts. */
+function usableStatus(response: IncomingMessage, reject: (e: unknown) => void): number | null {
+  const status = response.statusCode ?? 0;
+  if (status >= 200 && status <= 599) return status;
+  response.destroy();
+  reject(new TypeError("fetch failed", { cause: new Error(`unexpected HTTP status ${status}`) }));
+  return null;
+}
+
 /** A fetch whose connections are kept alive between requests, one agent per protocol. */
 export function keepAliveFetch(): Fetch {
   return keepAliveTransport().fetch;
 }
 
 function answer(response: IncomingMessage, resolve: (r: Response) => void, reject: (e: unknown) => void): void {
-  const status = response.statusCode ?? 0;
-  if (status < 200 || status > 599) {
-    response.destroy();
-    reject(new TypeError("fetch failed", { cause: new Error(`unexpected HTTP status ${status}`) }));
-    return;
-  }
+  const status = usableStatus(response, reject);
+  if (status === null) return;
   const headers = new Headers();
   for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i], response.rawHeaders[i + 1]);
   const init = { status, statusText: response.statusMessage ?? "", headers };
@@ -129,12 +134,8 @@ function answer(response: IncomingMessage, resolve: (r: Response) => void, rejec
 
 /** The whole answer as text, for `post`. */
 function answerWhole(response: IncomingMessage, resolve: (r: PostReply) => void, reject: (e: unknown) => void): void {
-  const status = response.statusCode ?? 0;
-  if (status < 200 || status > 599) {
-    response.destroy();
-    reject(new TypeError("fetch failed", { cause: new Error(`unexpected HTTP status ${status}`) }));
-    return;
-  }
+  const status = usableStatus(response, reject);
+  if (status === null) return;
   const raw = response.headers;
   const headers = {
     get(name: string): string | null {

@@ -70,19 +70,3 @@ test("an invalid file is never stamped", async () => {
   await assert.rejects(load(root), ConfigError);
   assert.equal(fs.existsSync(stampOf(root)), false);
 });
-
-test("the stamp's tables are as smol-toml's: no prototype, so --profile constructor is an unknown profile both times", async () => {
-  const root = tempProject({ "aiython.toml": VALID });
-  const message = async () => {
-    try {
-      await loadConfig({ scriptPath: "main.py", cwd: root, env: {}, profile: "constructor" });
-    } catch (error) {
-      return error instanceof ConfigError ? error.message : `not a ConfigError: ${error}`;
-    }
-    return "loaded";
-  };
-  const first = await message();
-  assert.match(first, /constructor/);
-  assert.ok(fs.existsSync(stampOf(root)));
-  assert.equal(await message(), first);
-});

@@ -28,7 +28,7 @@ export function checkedDocument(projectRoot: string, file: string, text: string,
   if (cacheOff(env)) return undefined;
   let stamp: Partial<Stamp>;
   try {
-    stamp = JSON.parse(fs.readFileSync(stampPath(projectRoot), "utf8"), asTomlTables);
+    stamp = JSON.parse(fs.readFileSync(stampPath(projectRoot), "utf8"));
   } catch {
     return undefined;
   }
@@ -50,18 +50,15 @@ export function rememberDocument(projectRoot: string, file: string, text: string
   }
 }
 
-/** Tables with no prototype, as smol-toml makes them (a key such as `constructor` is absent, not Object's). */
-function asTomlTables(_key: string, value: unknown): unknown {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value;
-}
-
 /** Plain JSON all the way down (a TOML date or a big integer is not, and is never stored). */
 function isPlainDocument(value: unknown): boolean {
   if (value === null || typeof value === "string" || typeof value === "boolean") return true;
   if (typeof value === "number") return Number.isFinite(value);
   if (Array.isArray(value)) return value.every(isPlainDocument);
   const prototype = typeof value === "object" ? Object.getPrototypeOf(value) : undefined;
-  if (prototype === null) {
+  // smol-toml makes its tables with no prototype, JSON.parse with Object's; the document is
+  // read with Object.hasOwn and Object.entries only (document-form.ts), so either will do.
+  if (prototype === null || prototype === Object.prototype) {
     return Object.values(value as object).every(isPlainDocument);
   }
   return false;

@@ -589,24 +589,6 @@ class ResolveAnnotationTest(unittest.TestCase):
                     resolve_annotation(text, self.module)
                 self.assertIn(fragment, str(caught.exception))
 
-    def test_a_text_seen_before_resolves_against_the_new_namespaces(self):
-        # The compiled text is remembered (resolve.py _compiled); what it names is looked up anew.
-        self.assertIs(resolve_annotation("Ticket", {"Ticket": Ticket}), Ticket)
-        self.assertIs(resolve_annotation("Ticket", {"Ticket": Order}), Order)
-        self.assertIs(resolve_annotation("Ticket", {}, {"Ticket": Queue}), Queue)
-        with self.assertRaises(UnsupportedAnnotation) as caught:
-            resolve_annotation("Ticket", {})
-        self.assertIn("name 'Ticket' is not defined", str(caught.exception))
-
-    def test_a_refused_text_is_refused_every_time(self):
-        for _ in range(3):
-            with self.assertRaises(UnsupportedAnnotation) as caught:
-                resolve_annotation("list[", self.module)
-            self.assertIn("cannot resolve annotation list[: it is not valid Python", str(caught.exception))
-            with self.assertRaises(UnsupportedAnnotation) as caught:
-                resolve_annotation("list[make()]", self.module)
-            self.assertIn("Call is not allowed in an annotation", str(caught.exception))
-
     def test_calls_are_refused_and_never_run(self):
         calls = []
         namespace = {"make": lambda: calls.append(1) or int}

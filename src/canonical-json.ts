@@ -5,7 +5,34 @@
 //
 // Every block encodes its request this way (twice with the journal on), so the encoder keeps no
 // path while it works: a value JSON cannot hold stops it, and only then is the value walked again,
-// with paths, to name where that value is.
+// with paths, to name where that value is. A value made fixed (`fixedValue`: deep-frozen, as a
+// run's tool schemas are) is encoded once, here and by `plainJson` (JSON.stringify's text).
+
+/**
+ * Values made fixed: deep-frozen, so their text cannot go stale, and encoded once each way (null
+ * until first asked). A run's tool schemas are such values: every block of a kind sends the same.
+ */
+const fixedTexts = new WeakMap<object, { canonical: string | null; plain: string | null }>();
+
+/** Deep-freezes `value` and lets both encoders remember its text. */
+export function fixedValue<T extends object>(value: T): T {
+  deepFreeze(value);
+  fixedTexts.set(value, { canonical: null, plain: null });
+  return value;
+}
+
+/** JSON.stringify(value), computed once for a fixed value. */
+export function plainJson(value: unknown): string {
+  const texts = typeof value === "object" && value !== null ? fixedTexts.get(value) : undefined;
+  if (!texts) return JSON.stringify(value);
+  return (texts.plain ??= JSON.stringify(value));
+}
+
+function deepFreeze(value: object): void {
+  if (Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const member of Object.values(value)) if (typeof member === "object" && member !== null) deepFreeze(member);
+}
 
 export function canonicalJson(value: unknown): string {
   try {
@@ -28,24 +55,30 @@ function encode(value: unknown): string {
       if (!Number.isFinite(value)) throw UNENCODABLE;
       return JSON.stringify(value);
     case "object": {
-      if (Array.isArray(value)) {
-        let out = "[";
-        for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + encode(value[i] ?? null);
-        return `${out}]`;
-      }
-      const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).sort();
-      let out = "{";
-      for (const key of keys) {
-        const member = record[key];
-        if (member === undefined) continue;
-        out += (out.length > 1 ? "," : "") + JSON.stringify(key) + ":" + encode(member);
-      }
-      return `${out}}`;
+      const texts = fixedTexts.get(value as object);
+      if (texts) return (texts.canonical ??= encodeObject(value as object));
+      return encodeObject(value as object);
     }
     default:
       throw UNENCODABLE;
   }
+}
+
+function encodeObject(value: object): string {
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + encode(value[i] ?? null);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = "{";
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    out += (out.length > 1 ? "," : "") + JSON.stringify(key) + ":" + encode(member);
+  }
+  return `${out}}`;
 }
 
 /** The message naming the first value JSON cannot hold, in the encoder's order (sorted keys). */

@@ -225,3 +225,23 @@ test("post's failures are fetch's: an abort, a cut body, a refused connection", 
     (error: Error) => error instanceof TypeError && error.message === "fetch failed" && (error.cause as { code?: string }).code === "ECONNREFUSED",
   );
 });
+
+test("post aborted while the body arrives rejects with the signal's reason, and the next request goes through", async () => {
+  const server = await countingServer((req, res) => {
+    if (req.url?.endsWith("/half")) {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"a":');
+      return;
+    }
+    json(res, '{"ok":true}');
+  });
+  const { post } = keepAliveTransport();
+  const controller = new AbortController();
+  const reason = new Error("stopped by the caller");
+  const half = post(new URL(`${server.url}/half`), {}, "{}", controller.signal);
+  setTimeout(() => controller.abort(reason), 30);
+  await assert.rejects(half, (error: Error) => error === reason);
+  const after = await post(new URL(`${server.url}/whole`), {}, "{}", new AbortController().signal);
+  assert.deepEqual([after.status, after.text], [200, '{"ok":true}']);
+  await server.close();
+});

@@ -9,6 +9,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import { createModelClient } from "../src/capabilities/chat/model-client.js";
+import { fixedValue } from "../src/canonical-json.js";
 import { ModelCallError } from "../src/capabilities/chat/errors.js";
 import type { ChatRoute } from "../src/capabilities/chat/types.js";
 import type { ModelRequest, ToolSpec } from "../src/model-port.js";
@@ -168,6 +169,21 @@ describe("answers", () => {
     assert.equal(plain.requestBytes, Buffer.byteLength(server.requests[0].rawBody, "utf8"));
     assert.equal(streamed.requestBytes, Buffer.byteLength(server.requests[1].rawBody, "utf8"));
     assert.ok(plain.requestBytes > server.requests[0].rawBody.length, "multi-byte characters are counted as bytes");
+  });
+
+  test("a fixed tool list (a run's shared one) goes out as the same bytes as a fresh list, streaming or not", async () => {
+    const server = await loopback([finishCall({ kind: "none" }), finishCall({ kind: "none" }), finishCall({ kind: "none" }), finishCall({ kind: "none" })]);
+    const fresh = () => structuredClone(request) as ModelRequest;
+    const shared = { ...fresh(), tools: fixedValue(fresh().tools) };
+    for (const stream of [false, true]) {
+      const client = createModelClient([routeFor(server)], { stream });
+      await client.complete(fresh(), soon());
+      await client.complete(shared, soon());
+    }
+    const bodies = server.requests.map((r) => r.rawBody);
+    assert.equal(bodies[1], bodies[0]);
+    assert.equal(bodies[3], bodies[2]);
+    assert.equal(bodies[0], JSON.stringify({ model: server.requests[0].body.model, messages: request.messages, tools: request.tools, tool_choice: "required" }));
   });
 
   test("a route without a key sends a placeholder; OpenAI account variables in the environment never travel", async () => {

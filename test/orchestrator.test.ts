@@ -498,3 +498,18 @@ test("a route without a price makes the invocation's cost unknown and names the 
   const { stats } = await run({ steps: [step] });
   assert.deepEqual([stats.cost_usd, stats.unpriced_routes], [null, ["local/llama"]]);
 });
+
+test("pauses of one kind share one fixed tool list; other kinds get their own", async () => {
+  const { offeredToolSpecs, toolContext } = await import("../src/recovery/invocation/tools.js");
+  const permissions = settings().permissions;
+  const first = offeredToolSpecs(toolContext(expressionBlock(), permissions));
+  const again = offeredToolSpecs(toolContext(expressionBlock({ statement: "another block of the same kind" }), permissions));
+  assert.equal(again, first);
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0].function));
+  const recovery = offeredToolSpecs(toolContext(checkpoint(), permissions));
+  const noRetry = offeredToolSpecs(toolContext(checkpoint({ retryAllowed: false }), permissions));
+  assert.notEqual(recovery, first);
+  assert.notDeepEqual(noRetry, recovery);
+  assert.deepEqual(JSON.parse(JSON.stringify(recovery)), JSON.parse(JSON.stringify(offeredToolSpecs(toolContext(checkpoint(), permissions)))));
+  assert.ok(recovery.some((t) => t.function.name === "recover") && !first.some((t) => t.function.name === "recover"));
+});

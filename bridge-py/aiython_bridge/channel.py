@@ -14,14 +14,18 @@ import struct
 from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
 _HEADER = struct.Struct(">I")
+# Made once: json.dumps with these options would build an encoder for every frame. Encoding keeps
+# no state between calls, so the threads that send share them.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+_ENCODE_ASCII = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 
 
 def _frame(message):
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = _ENCODE(message)
     try:
         payload = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
-        payload = json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii")
+        payload = _ENCODE_ASCII(message).encode("ascii")
     if len(payload) > MAX_FRAME:
         raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
     return _HEADER.pack(len(payload)) + payload

@@ -30,6 +30,7 @@ PROJECT, LIBRARY, BRIDGE, NO_SOURCE = "project", "library", "bridge", "none"
 
 _kinds: dict[tuple[str | None, str], str] = {}
 _real_paths: dict[str, str] = {}
+_display: dict[tuple[str, str], str] = {}
 
 
 def real_path(path: str) -> str:
@@ -78,9 +79,15 @@ def kind(filename: str, project_root: str | None) -> str:
 
 
 def display_path(filename: str, project_root: str | None) -> str:
-    """``filename`` relative to the project root when it lies inside it."""
-    if project_root and filename and not filename.startswith("<"):
+    """``filename`` relative to the project root when it lies inside it (remembered for absolute
+    file names, as real_path is: each pause shows its file)."""
+    if not (project_root and filename and not filename.startswith("<")):
+        return filename
+    key = (project_root, filename)
+    found = _display.get(key)
+    if found is None:
         path = real_path(filename)
-        if under(path, project_root):
-            return os.path.relpath(path, project_root)
-    return filename
+        found = os.path.relpath(path, project_root) if under(path, project_root) else filename
+        if os.path.isabs(filename):
+            _display[key] = found
+    return found

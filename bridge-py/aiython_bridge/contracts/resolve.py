@@ -22,6 +22,8 @@ from .. import pycompat
 from .forms import _KEY_WRAPPERS
 
 MAX_FORWARD_DEPTH = 8
+MAX_CACHED_ANNOTATIONS = 512
+_codes: dict = {}  # annotation text -> its code object or its ResolveError (_compiled)
 
 _ALLOWED_NODES = (
     ast.Expression, ast.Name, ast.Load, ast.Attribute, ast.Subscript, ast.Tuple, ast.List,
@@ -59,7 +61,24 @@ def evaluate_annotation(text: str, globals_: dict, locals_=None):
     return _resolve_refs(_evaluate(text, namespace), namespace, 0)
 
 
-def _evaluate(text: str, namespace: _Namespace):
+def _compiled(text: str):
+    """The code of an annotation's text, or the ResolveError it gets: the same for the same text,
+    so each text is parsed, checked and compiled once per process (a block in a loop asks again
+    at every pause). The cache is bounded; past its size texts are compiled each time."""
+    found = _codes.get(text)
+    if found is None:
+        try:
+            found = _compile(text)
+        except ResolveError as error:
+            found = error
+        if len(_codes) < MAX_CACHED_ANNOTATIONS:
+            _codes[text] = found
+    if isinstance(found, ResolveError):
+        raise ResolveError(*found.args) from None
+    return found
+
+
+def _compile(text: str):
     try:
         tree = pycompat.parse_ast(text.strip(), mode="eval")
     except SyntaxError as error:
@@ -68,7 +87,11 @@ def _evaluate(text: str, namespace: _Namespace):
         if not isinstance(node, _ALLOWED_NODES) or (isinstance(node, ast.BinOp) and not isinstance(node.op, ast.BitOr)):
             raise ResolveError(f"{type(node).__name__} is not allowed in an annotation "
                                "(only names, attributes, subscripts, constants and | are)")
-    code = compile(tree, "<annotation>", "eval")
+    return compile(tree, "<annotation>", "eval")
+
+
+def _evaluate(text: str, namespace: _Namespace):
+    code = _compiled(text)
     try:
         # A fresh globals dict: eval() would otherwise add __builtins__ to the program's globals.
         return eval(code, {"__builtins__": {}}, namespace)

@@ -19,8 +19,20 @@ export function displayBase(apiBase: string): string {
   }
 }
 
+/** hostPort's answers by base URL: every request's report names its server (a run has few). */
+const hostPorts = new Map<string, string>();
+
 /** "host:port" of the base URL, default ports made explicit. */
 export function hostPort(apiBase: string): string {
+  let found = hostPorts.get(apiBase);
+  if (found === undefined) {
+    found = parseHostPort(apiBase);
+    if (hostPorts.size < 64) hostPorts.set(apiBase, found);
+  }
+  return found;
+}
+
+function parseHostPort(apiBase: string): string {
   try {
     const url = new URL(apiBase);
     const port = url.port || (url.protocol === "https:" ? "443" : "80");

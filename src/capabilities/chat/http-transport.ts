@@ -43,21 +43,19 @@ export interface PostReply {
 /** A POST of a whole body whose answer is read whole; failures as fetch's (see the header). */
 export type Post = (url: URL, headers: Record<string, string>, body: string, signal?: AbortSignal) => Promise<PostReply>;
 
-/** The agent a request to a protocol goes through. */
-export type AgentSource = (protocol: Protocol) => Promise<http.Agent>;
+/** The agent a request to a protocol goes through (at once when it is made already). */
+export type AgentSource = (protocol: Protocol) => http.Agent | Promise<http.Agent>;
 
 /** One keep-alive agent per protocol, made on first use. */
 function keepAliveAgents(): AgentSource {
   const agents = new Map<Protocol, http.Agent>();
-  return async (protocol) => {
-    let agent = agents.get(protocol);
-    if (!agent) {
-      const options = { keepAlive: true, maxSockets: Infinity, maxTotalSockets: Infinity };
-      agent = protocol === "http:" ? new http.Agent(options) : new (await loadHttps()).Agent(options);
-      agents.set(protocol, agent);
-    }
+  const make = async (protocol: Protocol) => {
+    const options = { keepAlive: true, maxSockets: Infinity, maxTotalSockets: Infinity };
+    const agent = protocol === "http:" ? new http.Agent(options) : new (await loadHttps()).Agent(options);
+    agents.set(protocol, agent);
     return agent;
   };
+  return (protocol) => agents.get(protocol) ?? make(protocol);
 }
 
 /** A fetch and a post whose connections are kept alive between requests, sharing their agents. */
@@ -72,9 +70,11 @@ export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: ${url.protocol} URLs are not supported`);
     const { signal, body, headers } = init;
     signal?.throwIfAborted();
-    const agent = await agentFor(url.protocol);
+    const found = agentFor(url.protocol);
+    const agent = found instanceof http.Agent ? found : await found;
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-    const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(url, { method: init.method, headers, agent, signal }, onResponse);
+    const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(url, { method: init.method, headers, agent }, onResponse);
+    if (signal) abortWith(request, signal);
     request.on("error", (error) => reject(isAbort(error) ? abortReason(signal, error) : new TypeError("fetch failed", { cause: error })));
     request.end(body);
   };
@@ -162,6 +162,20 @@ function headersOf(headers: RequestInit["headers"]): Record<string, string> {
   else if (Array.isArray(headers)) for (const [name, value] of headers) out[name.toLowerCase()] = value;
   else if (headers) for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = String(value);
   return out;
+}
+
+/**
+ * What node:http does with a request's `signal` option — an abort destroys the request with an
+ * AbortError whose cause is the signal's reason — with one listener, dropped when the request
+ * closes, instead of the end-of-stream watch the option sets on every request.
+ */
+function abortWith(request: http.ClientRequest, signal: AbortSignal): void {
+  const onAbort = (): void => {
+    request.destroy(Object.assign(new Error("The operation was aborted", { cause: signal.reason }), { name: "AbortError", code: "ABORT_ERR" }));
+  };
+  if (signal.aborted) return onAbort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  request.once("close", () => signal.removeEventListener("abort", onAbort));
 }
 
 function isAbort(error: Error): boolean {

@@ -15,6 +15,7 @@ import type { Post, PostReply } from "./http-transport.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
 import { normaliseCompletion, type Normalised } from "./normalise-response.js";
 import { serverHint } from "./server-quirks.js";
+import { plainJson } from "../../canonical-json.js";
 import type { AttemptResult, AttemptInput } from "./run-attempt.js";
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -35,9 +36,7 @@ export async function postAttempt(input: PostAttemptInput): Promise<AttemptResul
   if (input.signal?.aborted) controller.abort();
   // Timers fire at once beyond 2^31-1 ms, so a far deadline is clamped (about 24 days).
   const timer = setTimeout(onAbort, Math.min(Math.max(1, input.remainingMs), MAX_TIMER_MS));
-  // tool_choice "required" with no tools is an error on OpenAI; send neither in that case.
-  const tools = request.tools.length > 0 ? { tools: request.tools, tool_choice: input.toolChoice } : {};
-  const body = JSON.stringify({ model: route.model, messages: request.messages, ...tools });
+  const body = requestBody(route.model, request, input.toolChoice);
   const requestBytes = Buffer.byteLength(body, "utf8");
   const headers = {
     accept: "application/json",
@@ -61,6 +60,18 @@ export async function postAttempt(input: PostAttemptInput): Promise<AttemptResul
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * The JSON body: the model, the messages and (tool_choice "required" with no tools is an error on
+ * OpenAI; neither is sent then) the tools and tool_choice, in that order. The tools' text is
+ * plainJson's, made once for a run's fixed tool lists; the bytes are JSON.stringify's of the
+ * whole object.
+ */
+export function requestBody(model: string, request: PostAttemptInput["request"], toolChoice: PostAttemptInput["toolChoice"]): string {
+  if (request.tools.length === 0) return JSON.stringify({ model, messages: request.messages });
+  if (typeof model !== "string" || typeof toolChoice !== "string") return JSON.stringify({ model, messages: request.messages, tools: request.tools, tool_choice: toolChoice });
+  return `{"model":${JSON.stringify(model)},"messages":${JSON.stringify(request.messages)},"tools":${plainJson(request.tools)},"tool_choice":${JSON.stringify(toolChoice)}}`;
 }
 
 /** A 2xx answer: JSON under a JSON media type (empty or 204: nothing), else the text itself. */

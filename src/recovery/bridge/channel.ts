@@ -27,13 +27,16 @@ export class Channel {
 
   send(message: HostMessage): void {
     if (this.broken || this.socket.destroyed) return;
-    const payload = Buffer.from(JSON.stringify(message), "utf8");
-    if (payload.length > MAX_FRAME) {
-      throw new ProtocolError(`outgoing frame of ${payload.length} bytes exceeds the ${MAX_FRAME}-byte cap`);
+    const text = JSON.stringify(message);
+    // One buffer for the length and the text: the frame is encoded once, straight into place.
+    const length = Buffer.byteLength(text, "utf8");
+    if (length > MAX_FRAME) {
+      throw new ProtocolError(`outgoing frame of ${length} bytes exceeds the ${MAX_FRAME}-byte cap`);
     }
-    const header = Buffer.allocUnsafe(4);
-    header.writeUInt32BE(payload.length, 0);
-    this.socket.write(Buffer.concat([header, payload]));
+    const frame = Buffer.allocUnsafe(4 + length);
+    frame.writeUInt32BE(length, 0);
+    frame.write(text, 4, "utf8");
+    this.socket.write(frame);
   }
 
   /** Sends the end-of-stream marker and closes our side. */

@@ -1,6 +1,8 @@
 // The invocation's deadline and cancellation (SPEC §5.4): every model call and frame op is raced
 // against the absolute deadline and the caller's abort signal. Whichever comes first aborts
-// `signal`, which the model port is given, so an HTTP request in flight stops too.
+// `signal`, which the model port is given, so an HTTP request in flight stops too. One timer
+// serves the whole invocation (set at its first race, cleared by `dispose`), and one promise
+// says when it stopped: a block's races add no timer or listener of their own.
 
 export type StopReason = "timeout" | "cancelled";
 export type Stopped = { stopped: StopReason };
@@ -11,6 +13,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export class Deadline {
   private readonly stopper = new AbortController();
   private readonly onOuterAbort = () => this.stopper.abort();
+  private timer: NodeJS.Timeout | undefined;
+  /** Resolves once `signal` aborts, with why; made at the first race. */
+  private stopped: Promise<Stopped> | null = null;
 
   constructor(
     readonly at: number,
@@ -33,25 +38,28 @@ export class Deadline {
   /** Runs `work` unless the invocation has stopped; resolves `{stopped}` when it stops first. */
   async race<T>(work: () => Promise<T>): Promise<T | Stopped> {
     if (this.outer?.aborted || this.stopper.signal.aborted || this.now() >= this.at) return { stopped: this.reason() };
-    let timer: NodeJS.Timeout | undefined;
-    let onStop: (() => void) | undefined;
-    const stop = new Promise<Stopped>((resolve) => {
-      timer = setTimeout(() => {
-        resolve({ stopped: this.reason() });
-        this.stopper.abort();
-      }, Math.min(this.at - this.now(), MAX_TIMER_MS));
-      onStop = () => resolve({ stopped: this.reason() });
-      this.stopper.signal.addEventListener("abort", onStop, { once: true });
+    this.stopped ??= new Promise<Stopped>((resolve) => {
+      this.stopper.signal.addEventListener("abort", () => resolve({ stopped: this.reason() }), { once: true });
     });
-    try {
-      return await Promise.race([work(), stop]);
-    } finally {
-      clearTimeout(timer);
-      this.stopper.signal.removeEventListener("abort", onStop!);
-    }
+    this.arm();
+    return Promise.race([work(), this.stopped]);
+  }
+
+  /** The deadline's timer; a deadline beyond the timer's range is reached in steps. */
+  private arm(): void {
+    if (this.timer !== undefined) return;
+    const left = this.at - this.now();
+    const step = left > MAX_TIMER_MS;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (step) this.arm();
+      else this.stopper.abort();
+    }, step ? MAX_TIMER_MS : left);
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.outer?.removeEventListener("abort", this.onOuterAbort);
   }
 }

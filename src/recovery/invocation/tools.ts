@@ -17,6 +17,7 @@ import { CAPABILITY_TOOLS, capabilityToolDescription, capabilityToolParameters, 
 import { CODE_TOOL_DESCRIPTIONS, CODE_TOOL_NAMES, READ_CODE_PERMISSION, codeToolParameters, isCodeTool, speaksOfCode } from "./code-tools.js";
 import { isMailboxTool, MAILBOX_DESCRIPTIONS, MAILBOX_TOOLS, mailboxToolParameters, mailboxToolUnavailable } from "./mailbox-tools.js";
 import type { MailboxPort } from "./ports.js";
+import { fixedValue } from "../../canonical-json.js";
 
 export const TOOL_NAMES = [
   "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover",
@@ -187,7 +188,25 @@ export function offeredToolSpecs(ctx: ToolContext): ToolSpec[] {
     finishKinds: offeredOutcomeKinds("finish", ctx),
     actions: ctx.request.recovery?.retry_allowed === false ? ["complete", "reraise"] : RECOVER_ACTIONS,
   };
-  return offeredToolNames(ctx).map((name) => {
+  const names = offeredToolNames(ctx);
+  // Without capabilities or a mailbox the list follows from the names and the variant alone: the
+  // same list (fixed, so it is encoded once) serves every pause that gets it.
+  if (ctx.capabilities !== null || ctx.mailbox !== null) return toolSpecs(names, variant, recovery, ctx);
+  const key = `${recovery}|${names.join(",")}|${variant.outcomeKinds.join(",")}|${variant.finishKinds.join(",")}|${variant.actions.join(",")}`;
+  let specs = sharedSpecs.get(key);
+  if (!specs) {
+    specs = fixedValue(toolSpecs(names, variant, recovery, ctx));
+    if (sharedSpecs.size < MAX_SHARED_SPECS) sharedSpecs.set(key, specs);
+  }
+  return specs;
+}
+
+/** Shared tool lists by what decides them; a run has a handful. */
+const sharedSpecs = new Map<string, ToolSpec[]>();
+const MAX_SHARED_SPECS = 64;
+
+function toolSpecs(names: ToolName[], variant: Variant, recovery: boolean, ctx: ToolContext): ToolSpec[] {
+  return names.map((name) => {
     if (isCapabilityTool(name)) {
       const port = ctx.capabilities as CapabilityPort;
       return { type: "function", function: { name, description: capabilityToolDescription(name, port), parameters: capabilityToolParameters(name, port.available()) } };

@@ -128,7 +128,8 @@ class ProjectLoader(SourceFileLoader):
         """Whether the module's __pycache__ file is one CPython's get_code would use as it is
         (the checks of its header, by importlib's own functions): then get_code would write
         nothing, and its code object (unmarshalled for nothing) is not needed. Only the 16-byte
-        header is read."""
+        header is read. Anything unexpected (a later Python without these functions included)
+        is "not current": CPython's get_code then decides, as before."""
         external = _bootstrap_external
         try:
             bytecode_path = external.cache_from_source(path)
@@ -142,7 +143,7 @@ class ProjectLoader(SourceFileLoader):
             elif _imp.check_hash_based_pycs != "never" and (flags & 0b10 or _imp.check_hash_based_pycs == "always"):
                 source_hash = _imp.source_hash(external._RAW_MAGIC_NUMBER, data)
                 external._validate_hash_pyc(header, source_hash, fullname, details)
-        except (ImportError, EOFError, OSError, NotImplementedError, KeyError):
+        except (ImportError, EOFError, OSError, NotImplementedError, KeyError, AttributeError):
             return False
         return True
 

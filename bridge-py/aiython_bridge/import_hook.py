@@ -36,9 +36,12 @@ CheckpointRuntime). Which files are project code is paths.py's rule, shared with
 
 from __future__ import annotations
 
+import _imp
 import functools
+import io
 import os
 import sys
+from importlib import _bootstrap_external
 from importlib.machinery import (BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES, ExtensionFileLoader,
                                  FileFinder, SourceFileLoader, SourcelessFileLoader)
 
@@ -104,7 +107,8 @@ class ProjectLoader(SourceFileLoader):
 
     CPython's own get_code still runs first, for what it leaves on disk: the module's plain
     bytecode in __pycache__, written or refreshed exactly as python3 would (so a later plain run
-    finds it). Its code object is not the one run."""
+    finds it), and the SyntaxWarnings its compile shows. Its code object is not the one run, so
+    when the bytecode there is current (nothing to write, nothing compiled) it is not called."""
 
     def __init__(self, fullname, path, *, modules):
         super().__init__(fullname, path)
@@ -112,11 +116,36 @@ class ProjectLoader(SourceFileLoader):
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
+        data = self.get_data(path)
+        if not self._bytecode_current(fullname, path, data):
+            try:
+                SourceFileLoader.get_code(self, fullname)
+            except (SyntaxError, ValueError):
+                pass  # no bytecode for python3 either; the plan may have the module's AI blocks
+        return self._modules.code_for(data, path, fullname)
+
+    def _bytecode_current(self, fullname, path, data) -> bool:
+        """Whether the module's __pycache__ file is one CPython's get_code would use as it is
+        (the checks of its header, by importlib's own functions): then get_code would write
+        nothing, and its code object (unmarshalled for nothing) is not needed. Only the 16-byte
+        header is read. Anything unexpected (a later Python without these functions included)
+        is "not current": CPython's get_code then decides, as before."""
+        external = _bootstrap_external
         try:
-            SourceFileLoader.get_code(self, fullname)
-        except (SyntaxError, ValueError):
-            pass  # no bytecode for python3 either; the plan may have the module's AI blocks
-        return self._modules.code_for(self.get_data(path), path, fullname)
+            bytecode_path = external.cache_from_source(path)
+            stats = self.path_stats(path)
+            with io.open_code(bytecode_path) as f:
+                header = f.read(16)
+            details = {"name": fullname, "path": bytecode_path}
+            flags = external._classify_pyc(header, fullname, details)
+            if not flags & 0b1:
+                external._validate_timestamp_pyc(header, int(stats["mtime"]), stats["size"], fullname, details)
+            elif _imp.check_hash_based_pycs != "never" and (flags & 0b10 or _imp.check_hash_based_pycs == "always"):
+                source_hash = _imp.source_hash(external._RAW_MAGIC_NUMBER, data)
+                external._validate_hash_pyc(header, source_hash, fullname, details)
+        except (ImportError, EOFError, OSError, NotImplementedError, KeyError, AttributeError):
+            return False
+        return True
 
 
 def install(server, options: dict) -> ProjectModules | None:

@@ -11,6 +11,7 @@ placeholders (code_constants.bind). Nothing is bound in builtins or in the modul
 """
 
 import ast
+import marshal
 import warnings
 
 from aiython_bridge import code_constants, modules, pycompat
@@ -32,8 +33,17 @@ class Compiled:
     __slots__ = ("code", "checkpoints", "ranges", "blocks", "warns", "rewritten")
 
     def __init__(self, code, checkpoints=(), ranges=(), blocks=(), warns=False, rewritten=None):
-        self.code, self.checkpoints, self.ranges = code, list(checkpoints), list(ranges)
+        # checkpoints: a list of dicts, or packed_checkpoints' bytes (from the cache; b"": none)
+        self.code, self.ranges = code, list(ranges)
+        self.checkpoints = checkpoints if type(checkpoints) is bytes else list(checkpoints)
         self.blocks, self.warns, self.rewritten = list(blocks), bool(warns), rewritten
+
+    def packed_checkpoints(self) -> bytes:
+        """The checkpoints marshal'd (b"" when none), as the cache keeps them: the runtime reads
+        them only when one of the file's statements fails (recovery/table.py)."""
+        if type(self.checkpoints) is bytes:
+            return self.checkpoints
+        return marshal.dumps(self.checkpoints) if self.checkpoints else b""
 
     def bind(self, *, blocks=None, checkpoints=None, filename):
         """The runnable code: `blocks` (a runtime.Runtime) and `checkpoints` (the process's

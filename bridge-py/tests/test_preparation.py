@@ -30,6 +30,10 @@ PLAN = {
 }
 
 
+def vars_of(checkpoint):
+    return {name: getattr(checkpoint, name) for name in type(checkpoint).__slots__}
+
+
 class FakeServer:
     pid = os.getpid()
     exiting = False
@@ -86,6 +90,21 @@ class Hits(PreparationCase):
         self.assertEqual(len(bound), 1, "the entry's checkpoints call a FileCheckpoints constant")
         again = self.entry(VALID)
         self.assertEqual(len([c for c in again.co_consts if type(c).__name__ == "FileCheckpoints"]), 1)
+
+    def test_a_hit_reads_its_checkpoints_only_when_one_is_needed(self):
+        from aiython_bridge.recovery import sources
+
+        def table(code):
+            [bound] = [c for c in code.co_consts if type(c).__name__ == "FileCheckpoints"]
+            return bound._table
+
+        missed = table(self.entry(VALID))
+        with mock.patch.object(sources, "_runtime", None):
+            hit = table(self.entry(VALID))
+        self.assertIs(type(hit._infos), bytes, "kept packed: no checkpoint read on import")
+        self.assertEqual(hit._made, {})
+        self.assertEqual([vars_of(c) for c in hit.all()], [vars_of(c) for c in missed.all()])
+        self.assertIs(hit[1], hit[1], "made once: the runtime keys a failure's state by it")
 
     def test_a_program_with_a_block_asks_the_host_once(self):
         for _ in range(2):

@@ -534,7 +534,7 @@ class ProjectModules(unittest.TestCase):
         self.assertEqual(server.sent, [], "the bridge selected the checkpoints itself")
         self.assertEqual(type(helper.__spec__.loader).__name__, "ProjectLoader")
         # Top-level statements of an imported module are never checkpoints.
-        ids = [c.id for c in self.program.runtime._checkpoints if c.filename.endswith("helper.py")]
+        ids = [c.id for c in self.program.runtime.checkpoints() if c.filename.endswith("helper.py")]
         self.assertEqual(ids, ["helper.py:c1", "helper.py:c2"])
 
     def test_a_project_module_that_does_not_parse_is_planned_by_the_host(self):

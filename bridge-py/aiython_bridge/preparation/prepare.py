@@ -28,7 +28,7 @@ import sys
 from aiython_bridge import modules, program_code
 from aiython_bridge.preparation.cache import PreparationCache
 
-FORMAT = 2  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
+FORMAT = 3  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
 
 
@@ -160,7 +160,7 @@ def _variant(entry: bool, configured: bool) -> str:
 
 
 def _record(compiled):
-    return (compiled.code, compiled.checkpoints, compiled.ranges, compiled.blocks, compiled.warns, compiled.rewritten)
+    return (compiled.code, compiled.packed_checkpoints(), compiled.ranges, compiled.blocks, compiled.warns, compiled.rewritten)
 
 
 def _from_record(record):
@@ -168,11 +168,11 @@ def _from_record(record):
     if type(record) is not tuple or len(record) != 6:
         return None
     code, checkpoints, ranges, blocks, warns, rewritten = record
-    if type(code) is not _CODE or type(checkpoints) is not list or type(ranges) is not list:
+    if type(code) is not _CODE or type(checkpoints) is not bytes or type(ranges) is not list:
         return None
     if type(blocks) is not list or type(warns) is not bool or not (rewritten is None or type(rewritten) is str):
         return None
-    if not all(type(item) is dict for item in checkpoints + blocks):
+    if not all(type(item) is dict for item in blocks):
         return None
     return program_code.Compiled(code, checkpoints, ranges, blocks, warns, rewritten)
 

@@ -29,6 +29,7 @@ from .. import modules
 from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
+from .table import CheckpointTable
 
 MAX_CONSULTATIONS = 2
 _NOTHING = object()
@@ -45,16 +46,6 @@ class _Failure:
         self.original, self.attempt, self.pending, self.decision, self.kept = original, 0, original, PROPAGATE, _NOTHING
 
 
-class Checkpoint:
-    __slots__ = ("id", "filename", "statement", "span", "target", "annotation", "retry_allowed")
-
-    def __init__(self, filename: str, info: dict):
-        self.filename = filename
-        self.id, self.statement, self.span = info["id"], info["statement"], info["span"]
-        self.target, self.annotation = info.get("target"), info.get("annotation")
-        self.retry_allowed = bool(info.get("retry_allowed"))
-
-
 class CheckpointRuntime:
     """The process's recovery state: the decision source, the callers rule, open failures."""
 
@@ -63,17 +54,22 @@ class CheckpointRuntime:
         self.project_root = os.path.realpath(project_root) if project_root else None
         self.context_values = context_values
         self.callers = Callers(self.project_root)
-        self._checkpoints: list[Checkpoint] = []
+        self._tables: list[CheckpointTable] = []
         # Open failures by (id(original exception), id(frame), id(checkpoint)).
         self._failures: dict[tuple[int, int, int], _Failure] = {}
         self._finalizing = sys.is_finalizing  # bound now: module globals may be gone at exit
 
-    def for_file(self, filename: str, checkpoints: list[dict], ranges) -> "FileCheckpoints":
-        """The handlers' object for one compiled file; `ranges` are its user try/with bodies."""
-        table = [Checkpoint(filename, info) for info in checkpoints]
-        self._checkpoints.extend(table)
+    def for_file(self, filename: str, checkpoints, ranges) -> "FileCheckpoints":
+        """The handlers' object for one compiled file: `checkpoints` its table (a list of dicts,
+        or packed: table.py), `ranges` its user try/with bodies."""
+        table = CheckpointTable(filename, checkpoints)
+        self._tables.append(table)
         self.callers.register(filename, ranges)
         return FileCheckpoints(self, table)
+
+    def checkpoints(self) -> list:
+        """Every checkpoint of every file compiled so far, in order."""
+        return [checkpoint for table in self._tables for checkpoint in table.all()]
 
     # ---- state ----
 
@@ -166,7 +162,7 @@ def _untraced(work, *args, _gettrace=sys.gettrace, _settrace=sys.settrace, _getp
 class FileCheckpoints:
     """The calls of one file's generated handlers (see the module docstring); K indexes `table`."""
 
-    def __init__(self, runtime: CheckpointRuntime, table: list[Checkpoint]):
+    def __init__(self, runtime: CheckpointRuntime, table: CheckpointTable):
         self._runtime = runtime
         self._table = table
 

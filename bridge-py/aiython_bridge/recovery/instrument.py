@@ -179,11 +179,11 @@ class _Handler:
 
     def node(self, kind, fields):
         """A node at the statement's position, made without the keyword checks of the node's
-        constructor (they were most of the transform's cost)."""
+        constructor (they were most of the transform's cost): `fields` (a dict made for this
+        node alone) becomes its attribute dictionary."""
+        fields.update(self.where)
         node = _NEW(kind)
-        state = node.__dict__
-        state.update(self.where)
-        state.update(fields)
+        node.__dict__ = fields
         return node
 
     def wrap(self, info) -> ast.Try:

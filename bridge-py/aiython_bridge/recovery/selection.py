@@ -255,7 +255,7 @@ def selected_sites(sites: list[Site], source: str, *, entry: bool, name: str = "
     """The checkpoints among `sites` (index_statements' list), each with its table entry."""
     columns = Columns(source)
     chosen = []
-    scopes: dict = {}
+    scopes = _annotations_by_scope(sites)
     for site in sites:
         node = site.node
         if not suitable(site, entry=entry) or _is_runtime_call(node, runtime_name):
@@ -268,6 +268,23 @@ def selected_sites(sites: list[Site], source: str, *, entry: bool, name: str = "
             "retry_allowed": not compound, "compound": compound,
         }))
     return chosen
+
+
+def _annotations_by_scope(sites: list[Site]) -> dict:
+    """_annotated_names of every scope, read from the statement index in one pass (the scopes
+    annotation_of keeps): a statement's Site names the scope whose body holds it."""
+    scopes: dict = {}
+    for site in sites:
+        by_name = scopes.get(id(site.scope_node))
+        if by_name is None:
+            by_name = scopes[id(site.scope_node)] = {}
+        node = site.node
+        if type(node) is ast.AnnAssign and type(node.target) is ast.Name and node.simple:
+            by_name.setdefault(node.target.id, []).append(((node.lineno, node.col_offset), node.annotation))
+    for by_name in scopes.values():
+        for entries in by_name.values():
+            entries.sort(key=lambda item: item[0])
+    return scopes
 
 
 def _is_runtime_call(node, runtime_name) -> bool:

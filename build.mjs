@@ -1,5 +1,6 @@
-// Builds dist/ with esbuild: one ESM bundle for the CLI, with code that only some runs need
-// (openai, the frontend with tree-sitter, SQLite) split into chunks loaded by dynamic import.
+// Builds dist/ with esbuild: one bundle for the CLI, with code that only some runs need
+// (openai, the frontend with tree-sitter, SQLite) split into chunks loaded on demand; esbuild
+// splits ES modules, which are then turned into CommonJS files one for one.
 // Native addons stay external (they are loaded from node_modules at run time). JSON Schema
 // validators are compiled here, to ajv standalone code (build/standalone-validators.mjs).
 import { build } from "esbuild";
@@ -8,6 +9,8 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { loadSpecs, standaloneValidatorsPlugin } from "./build/standalone-validators.mjs";
+import { commonjsChunks } from "./build/commonjs-chunks.mjs";
+import { writeCodeCache } from "./build/code-cache.mjs";
 
 // The build's fingerprint: a hash of every source that decides how a program is prepared (the
 // host's src/, the bridge, the pinned dependencies). The preparation cache keys entries by it
@@ -45,14 +48,15 @@ await build({
   external: ["tree-sitter", "tree-sitter-python", "better-sqlite3", "unpdf"],
   plugins: [validators],
   define: { __AIYTHON_BUILD_ID__: JSON.stringify(BUILD_ID) },
-  banner: {
-    // Bundled CommonJS dependencies (e.g. commander) call require(); give ESM chunks one.
-    js: "import { createRequire as __aiythonCreateRequire } from 'node:module'; const require = __aiythonCreateRequire(import.meta.url);",
-  },
   logLevel: "warning",
 });
-// bin/aiython's entry: CommonJS, so that the interpreter is spawned before Node initialises its
-// ES module loader for the rest (src/early-start.ts).
+// Then each file becomes CommonJS (build/commonjs-chunks.mjs): the same chunks, loaded by
+// require(), without Node's ES module loader on the start-up path (SPEC §12).
+await commonjsChunks("dist");
+// And V8's compiled form of each, which dist/early.cjs hands to V8 (src/cli/code-cache.ts).
+await writeCodeCache("dist");
+// bin/aiython's entry: the interpreter is spawned before the rest of the CLI is even read
+// (src/early-start.ts).
 await build({
   entryPoints: { early: "src/cli/early-entry.ts" },
   outfile: "dist/early.cjs",

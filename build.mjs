@@ -5,11 +5,11 @@
 // validators are compiled here, to ajv standalone code (build/standalone-validators.mjs).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { loadSpecs, standaloneValidatorsPlugin } from "./build/standalone-validators.mjs";
-import { commonjsChunks } from "./build/commonjs-chunks.mjs";
+import { commonjsChunks, lightBuiltinImports } from "./build/commonjs-chunks.mjs";
 import { writeCodeCache } from "./build/code-cache.mjs";
 
 // The build's fingerprint: a hash of every source that decides how a program is prepared (the
@@ -68,6 +68,7 @@ await build({
   external: ["./cli.js"],
   logLevel: "warning",
 });
+writeFileSync("dist/early.cjs", lightBuiltinImports(readFileSync("dist/early.cjs", "utf8")));
 
 // Byte-compile the bridge for the build's Python, so that its first import is fast even where
 // PYTHONDONTWRITEBYTECODE keeps Python from caching it at run time. Optional: without python3

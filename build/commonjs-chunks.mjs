@@ -12,7 +12,10 @@
 //     one ("require" condition): only unpdf, whose index.cjs loads the same pdf.js as its index.mjs;
 //   - "use strict", as every ES module is;
 //   - import.meta.url is the file's own URL;
-//   - esbuild's `// src/...` comments naming the sources a file holds are kept (tests read them).
+//   - esbuild's `// src/...` comments naming the sources a file holds are kept (tests read them);
+//   - a default or namespace import of a Node built-in (`import fs from "node:fs"`) is the
+//     built-in seen through an object whose `default` is the built-in itself, instead of esbuild's
+//     copy of every export as a getter (lightBuiltinImports; dist/early.cjs gets the same).
 // dist/package.json makes Node read dist/*.js as CommonJS.
 
 import { transform } from "esbuild";
@@ -50,7 +53,19 @@ async function convert(file) {
   });
   if (warnings.length > 0) throw new Error(`${file}: ${warnings.map((w) => w.text).join("; ")}`);
   if (/\bimport\.meta\b/.test(code)) throw new Error(`${file}: import.meta left after conversion`);
-  fs.writeFileSync(file, code.replace(KEPT_COMMENT, "// $1"));
+  fs.writeFileSync(file, lightBuiltinImports(code.replace(KEPT_COMMENT, "// $1")));
+}
+
+/** esbuild's own top-level line for a default or namespace import of a built-in, and what replaces its copy. */
+const BUILTIN_IMPORT = /^var (import_[\w$]+) = __toESM\(require\("(node:[\w/]+)"\)(?:, 1)?\);$/gm;
+const LIGHT_HELPER = "var __aiythonBuiltin = (m) => Object.create(m, { default: { value: m, enumerable: true } });";
+
+/** CommonJS output of esbuild with its built-in imports made light (see the header). */
+export function lightBuiltinImports(code) {
+  if (!code.includes("__toESM(require(\"node:")) return code;
+  const light = code.replace(BUILTIN_IMPORT, (_, name, builtin) => `var ${name} = __aiythonBuiltin(require("${builtin}"));`);
+  const directive = light.startsWith('"use strict";\n') ? '"use strict";\n' : "";
+  return `${directive}${LIGHT_HELPER}\n${light.slice(directive.length)}`;
 }
 
 /** Static require() among the files must form no cycle: CommonJS would hand a half-loaded file. */

@@ -6,6 +6,7 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { loadSpecs, standaloneValidatorsPlugin } from "./build/standalone-validators.mjs";
@@ -32,6 +33,11 @@ function fingerprint(roots) {
 }
 const BUILD_ID = fingerprint(["src", "bridge-py/aiython_bridge", "package-lock.json"]);
 
+// Native addons, and unpdf, which loads its own pdf.js build at run time (read only when a PDF is).
+// dist/ is CommonJS, so each must be loadable by require() (a "require" condition or CommonJS).
+const EXTERNAL = ["tree-sitter", "tree-sitter-python", "better-sqlite3", "unpdf"];
+for (const name of EXTERNAL) createRequire(import.meta.url).resolve(name);
+
 rmSync("dist", { recursive: true, force: true });
 const validators = standaloneValidatorsPlugin(await loadSpecs());
 await build({
@@ -44,8 +50,7 @@ await build({
   target: "node20",
   sourcemap: false,
   legalComments: "none",
-  // unpdf loads its own pdf.js build at run time; it is read only when a PDF is.
-  external: ["tree-sitter", "tree-sitter-python", "better-sqlite3", "unpdf"],
+  external: EXTERNAL,
   plugins: [validators],
   define: { __AIYTHON_BUILD_ID__: JSON.stringify(BUILD_ID) },
   logLevel: "warning",

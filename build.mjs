@@ -1,13 +1,17 @@
-// Builds dist/ with esbuild: one ESM bundle for the CLI, with code that only some runs need
-// (openai, the frontend with tree-sitter, SQLite) split into chunks loaded by dynamic import.
+// Builds dist/ with esbuild: one bundle for the CLI, with code that only some runs need
+// (openai, the frontend with tree-sitter, SQLite) split into chunks loaded on demand; esbuild
+// splits ES modules, which are then turned into CommonJS files one for one.
 // Native addons stay external (they are loaded from node_modules at run time). JSON Schema
 // validators are compiled here, to ajv standalone code (build/standalone-validators.mjs).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { loadSpecs, standaloneValidatorsPlugin } from "./build/standalone-validators.mjs";
+import { commonjsChunks, lightBuiltinImports } from "./build/commonjs-chunks.mjs";
+import { writeCodeCache } from "./build/code-cache.mjs";
 
 // The build's fingerprint: a hash of every source that decides how a program is prepared (the
 // host's src/, the bridge, the pinned dependencies). The preparation cache keys entries by it
@@ -29,6 +33,11 @@ function fingerprint(roots) {
 }
 const BUILD_ID = fingerprint(["src", "bridge-py/aiython_bridge", "package-lock.json"]);
 
+// Native addons, and unpdf, which loads its own pdf.js build at run time (read only when a PDF is).
+// dist/ is CommonJS, so each must be loadable by require() (a "require" condition or CommonJS).
+const EXTERNAL = ["tree-sitter", "tree-sitter-python", "better-sqlite3", "unpdf"];
+for (const name of EXTERNAL) createRequire(import.meta.url).resolve(name);
+
 rmSync("dist", { recursive: true, force: true });
 const validators = standaloneValidatorsPlugin(await loadSpecs());
 await build({
@@ -41,18 +50,18 @@ await build({
   target: "node20",
   sourcemap: false,
   legalComments: "none",
-  // unpdf loads its own pdf.js build at run time; it is read only when a PDF is.
-  external: ["tree-sitter", "tree-sitter-python", "better-sqlite3", "unpdf"],
+  external: EXTERNAL,
   plugins: [validators],
   define: { __AIYTHON_BUILD_ID__: JSON.stringify(BUILD_ID) },
-  banner: {
-    // Bundled CommonJS dependencies (e.g. commander) call require(); give ESM chunks one.
-    js: "import { createRequire as __aiythonCreateRequire } from 'node:module'; const require = __aiythonCreateRequire(import.meta.url);",
-  },
   logLevel: "warning",
 });
-// bin/aiython's entry: CommonJS, so that the interpreter is spawned before Node initialises its
-// ES module loader for the rest (src/early-start.ts).
+// Then each file becomes CommonJS (build/commonjs-chunks.mjs): the same chunks, loaded by
+// require(), without Node's ES module loader on the start-up path (SPEC §12).
+await commonjsChunks("dist");
+// And V8's compiled form of each, which dist/early.cjs hands to V8 (src/cli/code-cache.ts).
+await writeCodeCache("dist");
+// bin/aiython's entry: the interpreter is spawned before the rest of the CLI is even read
+// (src/early-start.ts).
 await build({
   entryPoints: { early: "src/cli/early-entry.ts" },
   outfile: "dist/early.cjs",
@@ -64,6 +73,7 @@ await build({
   external: ["./cli.js"],
   logLevel: "warning",
 });
+writeFileSync("dist/early.cjs", lightBuiltinImports(readFileSync("dist/early.cjs", "utf8")));
 
 // Byte-compile the bridge for the build's Python, so that its first import is fast even where
 // PYTHONDONTWRITEBYTECODE keeps Python from caching it at run time. Optional: without python3

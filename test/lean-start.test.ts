@@ -1,7 +1,7 @@
 // Nothing loads before it is needed (docs/architecture.md, SPEC §12 start-up budgets): the built
 // CLI runs hello.py — unconfigured, and configured with a model in aiython.toml — under a module
-// loader hook and an exit hook that record every ES module file (and when it loaded), every
-// CommonJS file and every Node built-in the run loaded. The configured run reaches configuration
+// loader hook, a require hook and an exit hook that record every file (ES module or CommonJS: dist/
+// is CommonJS) and when it loaded, every CommonJS file and every Node built-in the run loaded. The configured run reaches configuration
 // and the observers, and nothing else: no model client (openai), no schema compiler (ajv's, the validators are built),
 // no frontend or tree-sitter, no journal or SQLite, no stats or trace code, no node:crypto. A
 // program with AI blocks loads the model client while it runs up to the first one (and no openai
@@ -20,8 +20,16 @@ const HOOKS = {
   "register.mjs": `import { register } from "node:module";
 import { createRequire } from "node:module";
 import fs from "node:fs";
+import { pathToFileURL } from "node:url";
 register("./hooks.mjs", import.meta.url);
 const require = createRequire(import.meta.url);
+// dist/ is CommonJS (build.mjs): each file it requires is recorded as the ES module hook records its own.
+const Module = require("node:module");
+const load = Module.prototype.load; // every CommonJS file, whichever loader compiles it (src/cli/code-cache.ts)
+Module.prototype.load = function (filename) {
+  fs.appendFileSync(process.env.LOADED_FILE, "at " + Date.now() + " " + pathToFileURL(filename).href + "\\n");
+  return load.call(this, filename);
+};
 process.on("exit", () => fs.appendFileSync(process.env.LOADED_FILE, [...process.moduleLoadList.map((m) => "builtin " + m), ...Object.keys(require.cache).map((f) => "cjs " + f)].join("\\n") + "\\n"));
 `,
   "hooks.mjs": `import fs from "node:fs";

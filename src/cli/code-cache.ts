@@ -1,0 +1,69 @@
+// V8 code cache for the files of dist/ (SPEC §12 start-up budget): build.mjs compiles each file
+// once and stores V8's cached data beside it (dist/code-cache/NAME.v8); dist/early.cjs installs a
+// loader for dist/*.js that hands that data to V8, so a run deserialises the code instead of
+// parsing it. Each cache file starts with a copy of the source it was made from (compared byte for
+// byte, which costs far less than hashing it): a file that differs from it (edited, rebuilt without
+// the cache) is compiled as Node would, and so is one whose data V8 rejects (another Node or V8
+// flags). Nothing is written at run time.
+// Only files directly in dist/ with the .js extension go through it; everything else (packages,
+// dist/*.cjs) loads as usual.
+
+import fs from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+
+export const CODE_CACHE_DIR = "code-cache";
+const LENGTH_BYTES = 4;
+
+/** The parts of Node's CommonJS Module class the loader uses (`module.constructor` in a CommonJS
+ * file: taking it from there spares loading the `node:module` built-in and what it pulls in). */
+export interface CommonJsModuleClass {
+  _extensions: Record<string, (module: { exports: unknown }, filename: string) => void>;
+  createRequire(filename: string): NodeJS.Require;
+}
+
+/** CommonJS's own wrapper (Node's Module.wrap), the same at build time and at run time. */
+const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+
+/** Loads dist/*.js through the code cache, from now on. */
+export function installCodeCache(distDir: string, Module: CommonJsModuleClass): void {
+  const extensions = Module._extensions;
+  const plain = extensions[".js"];
+  extensions[".js"] = function (module, filename) {
+    if (path.extname(filename) !== ".js" || path.dirname(filename) !== distDir) return plain.call(this, module, filename);
+    const bytes = fs.readFileSync(filename);
+    const cachedData = cachedDataFor(distDir, filename, bytes);
+    const script = new vm.Script(wrap(bytes.toString("utf8")), { filename, cachedData });
+    const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void;
+    wrapper.call(module.exports, module.exports, Module.createRequire(filename), module, filename, distDir);
+  };
+}
+
+/** Build time: the cache of every .js file of `distDir`. */
+export function writeCodeCache(distDir: string): number {
+  const dir = path.join(distDir, CODE_CACHE_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  let written = 0;
+  for (const name of fs.readdirSync(distDir).filter((n) => n.endsWith(".js"))) {
+    const filename = path.join(distDir, name);
+    const bytes = fs.readFileSync(filename);
+    const data = new vm.Script(wrap(bytes.toString("utf8")), { filename }).createCachedData();
+    const length = Buffer.alloc(LENGTH_BYTES);
+    length.writeUInt32BE(bytes.length, 0);
+    fs.writeFileSync(path.join(dir, `${name}.v8`), Buffer.concat([length, bytes, data]));
+    written++;
+  }
+  return written;
+}
+
+function cachedDataFor(distDir: string, filename: string, source: Buffer): Buffer | undefined {
+  let stored: Buffer;
+  try {
+    stored = fs.readFileSync(path.join(distDir, CODE_CACHE_DIR, `${path.basename(filename)}.v8`));
+  } catch {
+    return undefined;
+  }
+  const start = LENGTH_BYTES + source.length;
+  if (stored.length <= start || stored.readUInt32BE(0) !== source.length || !stored.subarray(LENGTH_BYTES, start).equals(source)) return undefined;
+  return stored.subarray(start);
+}

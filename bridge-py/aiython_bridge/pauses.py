@@ -5,28 +5,25 @@ the host's `op` messages on the thread that owns the frame (a blocking wait for 
 callbacks for coroutines, so the event loop keeps running) until a terminal op succeeds:
 `finish` (the block's value, type-checked by contracts/), or `fail` (AIError at the block's
 line). Recovery pauses (recovery/pause.py, SPEC §4.2) reuse this machinery through
-serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in flight at once; each has its own id and inbox, and the reader
-thread routes messages by that id (docs/protocol.md).
+serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in
+flight at once; each has its own id and inbox, and the reader thread routes messages by that id
+(docs/protocol.md). Running and answering one op is pause_ops.py's.
 """
 
 import _thread
 import itertools
-import json
-import os
-import sys
 from queue import Empty, SimpleQueue
 
-from aiython_bridge import contracts, guard, modules, protocol
-from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError, UnsupportedAnnotation
-from aiython_bridge.frameops import Invocation, ToolError, plan_values
+from aiython_bridge import contracts, modules, protocol
+from aiython_bridge.errors import AIError, UnsupportedAnnotation
+from aiython_bridge.frameops import Invocation
+from aiython_bridge.pause_ops import _NO_TYPE, PauseOps, _Failed, failure_error  # noqa: F401 - recovery/pause.py reads failure_error here
 from aiython_bridge.paths import display_path
 
 _ids = itertools.count(1)
 _open_pauses = {}
 _registry_lock = _thread.allocate_lock()
-_NO_TYPE = object()
-POLL_SECONDS = 0.25
-_UNGUARDED_OPS = ("fail", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs  # a blocked pause wakes this often so signal handlers (Ctrl-C) can run
+POLL_SECONDS = 0.25  # a blocked pause wakes this often so signal handlers (Ctrl-C) can run
 
 
 def route(server, message):
@@ -41,22 +38,11 @@ def route(server, message):
         })
 
 
-def failure_error(args):
-    """The exception a `fail` op means: AIBudgetError when a budget refused a request (SPEC §13)."""
-    cls = AIBudgetError if args.get("budget") else AIError
-    return cls(args.get("reason") or "the AI block failed")
-
-
-class _Failed:
-    def __init__(self, error):
-        self.error = error
-
-
 def new_pause_id():
     return "p%d" % next(_ids)
 
 
-class Pause:
+class Pause(PauseOps):
     mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
     denied = frozenset()  # permissions the invocation's profile does not grant (`restrict`)
     _end_sent = False  # pause_end is sent once
@@ -109,122 +95,6 @@ class Pause:
             "directive": info.get("directive") or {},
         }
 
-    # -- operations --------------------------------------------------------------------------
-    def handle(self, message):
-        """Run one op; answer it; return (done, value-or-_Failed)."""
-        op = message.get("op")
-        args = message.get("args") or {}
-        try:
-            done, value, result = self._run(op, args) if op in _UNGUARDED_OPS else self._guarded_run(op, args)
-        except ToolError as exc:
-            return self._answer(message, ok=False, error={"type": exc.error_type, "message": exc.message})
-        except TypeContractError as exc:
-            return self._answer(message, ok=False, error={"type": "TypeContractError", "message": str(exc)})
-        except (KeyError, TypeError, ValueError) as exc:
-            return self._answer(message, ok=False, error={"type": type(exc).__name__, "message": "bad arguments for %s: %s" % (op, exc)})
-        if done:
-            # The terminal op's result and the pause's end go in one write: one wake-up of the host.
-            self._end_sent = True
-            self.server.channel.send_all([self._reply(message, ok=True, value=result), self._end_message(False)])
-        else:
-            self._answer(message, ok=True, value=result)
-        return done, value
-
-    def _guarded_run(self, op, args):
-        """_run with the source guard watching this thread (SPEC §9): a refused action fails the
-        op with the refusal, even when the model's code caught the exception."""
-        watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied)
-        try:
-            with guard.watching(watch):
-                outcome = self._run(op, args)
-        except guard.GuardUnavailable as exc:
-            raise ToolError("GuardUnavailable", str(exc)) from None
-        except Exception:
-            if watch.refusals:
-                raise _refusal_error(watch.refusals) from None
-            raise
-        if watch.refusals:
-            raise _refusal_error(watch.refusals)
-        return outcome
-
-    def _answer(self, message, ok, value=None, error=None):
-        self.server.channel.send(self._reply(message, ok, value, error))
-        return False, None
-
-    def _reply(self, message, ok, value=None, error=None):
-        reply = {"type": protocol.RESULT, "id": message.get("id"), "pause": self.id, "ok": ok}
-        if ok:
-            reply["value"] = value
-        else:
-            reply["error"] = error
-        return reply
-
-    def _run(self, op, args):
-        inv = self.invocation
-        call_id = args.get("call_id")
-        if op in ("evaluate", "get_binding"):
-            key = call_id or args.get("result_id")
-            if op == "evaluate":
-                result = inv.evaluate(args["code"], result_id=key)
-            else:
-                result = inv.get_binding(args["name"], result_id=key)
-            if key is not None and args.get("result_id") and args["result_id"] != key:
-                inv.remember(args["result_id"], inv.recall(key))
-            return False, None, result
-        if op == "execute":
-            return False, None, inv.execute(args["code"])
-        if op == "set_binding":
-            obj = inv.lookup_handle(args["handle"])
-            return False, None, inv.set_binding(args["name"], obj)
-        if op == "inspect":
-            return False, None, inv.inspect(args["handle"], args.get("depth", 1), args.get("limit", 20))
-        if op == "get_frame_code":
-            return False, None, inv.get_frame_code(args.get("frame", "active"))
-        if op == "frames":
-            return False, None, inv.frames()
-        if op == "read_values":
-            return False, None, plan_values.read_values(inv, args["refs"])
-        if op == "hold_values":
-            return False, None, plan_values.hold_values(inv, args["values_json"])
-        if op == "finish":
-            value = self._outcome_value(args)
-            return True, value, {"ok": True}
-        if op == "fail":
-            return True, _Failed(failure_error(args)), {"ok": True}
-        if op == "restrict":
-            self.denied = frozenset(args["denied"])
-            return False, None, {"ok": True}
-        raise ToolError("UnknownOperation", "no operation %r" % (op,))
-
-    def _outcome_value(self, args):
-        outcome = args["outcome"]
-        raw = args.get("raw_arguments")
-        kind = outcome["kind"]
-        path = self.target or "value"
-        inv = self.invocation
-        if kind == "none":
-            return None
-        if kind == "literal":
-            value = outcome["value"]
-            if isinstance(raw, str):
-                # The host's JSON parser cannot tell 3.0 from 3; Python's can (SPEC §6: int is not float).
-                value = json.loads(raw)["outcome"]["value"]
-            if self.expected is _NO_TYPE:
-                return value
-            return contracts.check_value(value, self.expected, path)
-        if kind == "expression":
-            inv.evaluate(outcome["code"], result_id="\x00outcome")
-            obj = inv.recall("\x00outcome")
-        elif kind == "reference":
-            obj = inv.recall(outcome["id"])
-        elif kind == "handle":
-            obj = inv.lookup_handle(outcome["id"])
-        else:
-            raise ToolError("ValueError", "outcome kind %r cannot end a block here" % (kind,))
-        if self.expected is _NO_TYPE:
-            return obj
-        return contracts.check_object(obj, self.expected, path)
-
     def close(self):
         with _registry_lock:
             _open_pauses.pop(self.id, None)
@@ -256,12 +126,6 @@ class Pause:
         return {"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted}
 
 
-def _refusal_error(refusals):
-    """The tool error for the guard's refusals: the first one's kind and message."""
-    first = refusals[0]
-    more = f" ({len(refusals) - 1} more action(s) refused)" if len(refusals) > 1 else ""
-    kind = "PermissionDenied" if first.kind == "permission" else "GuardError"
-    return ToolError(kind, first.message + more)
 def after_fork_in_child():
     """The parent's other threads do not exist in a forked child: neither do their pauses."""
     global _registry_lock

@@ -1,6 +1,7 @@
 """Typed rebinding (SPEC §6): a typed name that `execute`, `evaluate` or `set_binding` would
 leave with a value of the wrong type keeps (or gets back) its previous value, and the tool error
-names the name and both types. Live frames, as in test_frameops. Run under 3.11, 3.12 and 3.13."""
+names the name and both types. Live frames, as in the test_frameops_* files. Run under 3.11, 3.12
+and 3.13."""
 
 import sys
 import textwrap

@@ -10,52 +10,19 @@
 //   node --import tsx test/support/loopback-model.ts --port 0 --script FILE.json
 //   node --import tsx test/support/loopback-model.ts --echo-finish [--finish-literal JSON] [--delay-ms N]
 // prints its base URL (ending in /v1) on stdout and serves until SIGINT/SIGTERM.
-// About 400 lines: the server, its reply rendering, the echo-finish responder and the CLI share
-// one reply format, and the CLI must live in this file to run as `loopback-model.ts`.
+// This file holds the server and the CLI (which must live here to run as `loopback-model.ts`);
+// the reply format is loopback-replies.ts's and the echo-finish responder echo-finish.ts's, both
+// re-exported here so tests import this file only.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { AddressInfo, Socket } from "node:net";
+import { echoFinishResponder } from "./echo-finish.js";
+import { errorBody, wait, writeStream, type RecordedRequest, type RenderedCall, type Responder, type ScriptedReply } from "./loopback-replies.js";
 
-export interface ScriptedToolCall {
-  name: string;
-  /** A string is sent verbatim (even when it is not JSON); an object is sent as its JSON text. */
-  arguments: string | object;
-  id?: string;
-}
-
-export interface ScriptedReply {
-  toolCalls?: ScriptedToolCall[];
-  content?: string;
-  /** HTTP status; anything but 200 gets an OpenAI-style error body unless `rawBody` is given. */
-  status?: number;
-  headers?: Record<string, string>;
-  /** Sent verbatim as the body (content-type application/json unless `headers` says otherwise). */
-  rawBody?: string;
-  /** Wait before answering. */
-  delayMs?: number;
-  /** Wait between stream chunks. */
-  chunkDelayMs?: number;
-  /** Stream this reply as server-sent events; default: whatever the request asked. */
-  stream?: boolean;
-  usage?: object;
-  /** Close the socket without answering. */
-  dropConnection?: boolean;
-}
-
-export interface RecordedRequest {
-  method: string;
-  body: any;
-  rawBody: string;
-  headers: Record<string, string | string[] | undefined>;
-  path: string;
-  receivedAt: number;
-  /** Which connection carried it: 1 for the first the server accepted, 2 for the next, … */
-  connection: number;
-}
-
-export type Responder = (req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
+export { echoFinishResponder } from "./echo-finish.js";
+export { LOOPBACK_SECRET, finishCall, toolCall, type RecordedRequest, type Responder, type ScriptedReply, type ScriptedToolCall } from "./loopback-replies.js";
 
 export interface LoopbackModel {
   /** Base URL ending in /v1. */
@@ -69,99 +36,6 @@ export interface LoopbackModel {
   /** Replace the script; chat-completion requests count from 0 again. */
   setScript(script: ScriptedReply[]): void;
   setResponder(responder: Responder): void;
-}
-
-/** Appears in every error body the server sends; it must never show up in a client message. */
-export const LOOPBACK_SECRET = "sk-loopback-SECRET-7f3a9c21e0b84d56a1";
-
-export function toolCall(name: string, args: string | object, id?: string): ScriptedToolCall {
-  return id === undefined ? { name, arguments: args } : { name, arguments: args, id };
-}
-
-/** A reply holding one `finish` tool call with this outcome (SPEC §5.2). */
-export function finishCall(outcome: object, id?: string): ScriptedReply {
-  return { toolCalls: [toolCall("finish", { outcome }, id)] };
-}
-
-const ERROR_CODES: Record<number, string> = {
-  400: "invalid_request_error",
-  401: "invalid_api_key",
-  403: "unsupported_country_region_territory",
-  404: "model_not_found",
-  429: "rate_limit_exceeded",
-  500: "server_error",
-  503: "overloaded",
-};
-
-function errorBody(status: number, message?: string): string {
-  return JSON.stringify({
-    error: {
-      message: message ?? `Loopback error ${status}. Incorrect API key provided: ${LOOPBACK_SECRET}.`,
-      type: status === 401 ? "invalid_request_error" : "loopback_error",
-      param: null,
-      code: ERROR_CODES[status] ?? null,
-    },
-  });
-}
-
-/** Waits `ms`, or less when the connection closes first (client gone, or close() destroyed it). */
-function wait(ms: number, res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      res.off("close", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    res.on("close", done);
-  });
-}
-
-/** Splits a string into up to `parts` non-empty pieces (fewer when it is short). */
-function split(text: string, parts: number): string[] {
-  if (text.length === 0) return [""];
-  const size = Math.ceil(text.length / parts);
-  const pieces: string[] = [];
-  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
-  return pieces;
-}
-
-interface RenderedCall {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
-
-async function writeStream(res: ServerResponse, request: RecordedRequest, reply: ScriptedReply, calls: RenderedCall[], id: string): Promise<void> {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...reply.headers });
-  const created = Math.floor(Date.now() / 1000);
-  const model = request.body?.model ?? "loopback";
-  const send = async (data: object | string): Promise<void> => {
-    if (res.destroyed) return;
-    res.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
-    if (reply.chunkDelayMs) await wait(reply.chunkDelayMs, res);
-  };
-  const chunk = (delta: object, finish: string | null = null): object => ({
-    id,
-    object: "chat.completion.chunk",
-    created,
-    model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-  });
-  await send(chunk({ role: "assistant", content: null }));
-  if (reply.content !== undefined) for (const piece of split(reply.content, 2)) await send(chunk({ content: piece }));
-  for (const [index, call] of calls.entries()) {
-    await send(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }));
-    for (const piece of split(call.function.arguments, 3)) {
-      await send(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
-    }
-  }
-  await send(chunk({}, calls.length > 0 ? "tool_calls" : "stop"));
-  if (request.body?.stream_options?.include_usage === true && reply.usage) {
-    await send({ id, object: "chat.completion.chunk", created, model, choices: [], usage: reply.usage });
-  }
-  await send("[DONE]");
-  res.end();
 }
 
 export interface LoopbackOptions {
@@ -309,79 +183,6 @@ export async function startLoopbackModel(opts: LoopbackOptions = {}): Promise<Lo
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
-  };
-}
-
-// ---- echo-finish: an instant model for benchmarks ----------------------------------------------
-
-/** Depth-first search of parsed JSON for the first value under `key`. */
-function findKey(value: unknown, key: (name: string) => boolean, depth = 0): unknown {
-  if (depth > 8 || typeof value !== "object" || value === null) return undefined;
-  for (const [name, inner] of Object.entries(value)) {
-    if (key(name)) return inner;
-  }
-  for (const inner of Object.values(value)) {
-    const found = findKey(inner, key, depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** The simplest value a JSON Schema accepts: first enum/const, else the zero of its type. */
-function zeroOf(schema: unknown): unknown {
-  if (typeof schema !== "object" || schema === null) return null;
-  const s = schema as Record<string, unknown>;
-  if ("const" in s) return s.const;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
-  for (const branch of ["anyOf", "oneOf"]) {
-    if (Array.isArray(s[branch]) && (s[branch] as unknown[]).length > 0) return zeroOf((s[branch] as unknown[])[0]);
-  }
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
-  switch (type) {
-    case "integer":
-    case "number":
-      return 0;
-    case "string":
-      return "";
-    case "boolean":
-      return false;
-    case "array":
-      return [];
-    case "object":
-      return {};
-    default:
-      return null;
-  }
-}
-
-/**
- * Answers every request at once with the terminal tool it offers: `finish` with `literal` when
- * given, else — reading the request's JSON user messages — `{"kind":"none"}` unless
- * `requires_result` is true, in which case a literal of the simplest value the output schema (a
- * key ending in "schema") accepts; `recover` with `reraise`. No terminal tool: a content reply.
- */
-export function echoFinishResponder(opts: { literal?: unknown; delayMs?: number } = {}): Responder {
-  return (request) => {
-    const tools: string[] = (request.body?.tools ?? []).map((t: { function?: { name?: string } }) => t.function?.name);
-    const delay = opts.delayMs ? { delayMs: opts.delayMs } : {};
-    if (tools.includes("finish")) {
-      if (opts.literal !== undefined) return { ...delay, ...finishCall({ kind: "literal", value: opts.literal }) };
-      const parsed = (request.body?.messages ?? [])
-        .filter((m: { role?: string }) => m.role === "user")
-        .map((m: { content?: unknown }) => {
-          try {
-            return JSON.parse(String(m.content));
-          } catch {
-            return undefined;
-          }
-        });
-      const requires = findKey(parsed, (name) => name === "requires_result");
-      if (requires !== true) return { ...delay, ...finishCall({ kind: "none" }) };
-      const schema = findKey(parsed, (name) => name.endsWith("schema"));
-      return { ...delay, ...finishCall({ kind: "literal", value: zeroOf(schema) }) };
-    }
-    if (tools.includes("recover")) return { ...delay, toolCalls: [toolCall("recover", { action: "reraise" })] };
-    return { ...delay, content: "loopback: the request offered no terminal tool" };
   };
 }
 

@@ -4,23 +4,19 @@ One ``Invocation`` holds the handle table (``object-N`` by identity, strong refe
 are never reused), the values of earlier calls by result id, and an overlay of names that
 ``execute`` created in a function frame (scope.py runs the code and keeps the overlay). Threading
 and the wire belong to the runner; every method here is a plain call that returns a JSON-able dict
-or raises ``ToolError`` (the tool result ``{"status":"error","error","message"}``).
+or raises ``ToolError`` (the tool result ``{"status":"error","error","message"}``). The frame
+tools (``frames``, ``get_frame_code``) are frame_listing.py's.
 """
 
 from __future__ import annotations
 
-import os
-
 from .. import contracts, describe, paths, pycompat
 from ..errors import TypeContractError
-from ..paths import display_path
 from .context import code_context
+from .frame_listing import FrameListing
 from .scope import run_code, write_locals
 from .tool_error import ToolError
 from .typed_names import TypedNames
-
-FRAMES_LIMIT = 8  # frames(): innermost project frames kept
-FRAME_LOCALS_LIMIT = 20  # frames(): locals listed per frame
 
 _EMPTY = object()
 
@@ -31,7 +27,7 @@ def _check_name(name) -> str:
     return name
 
 
-class Invocation:
+class Invocation(FrameListing):
     """State of one AI invocation against one paused frame (see the module docstring).
 
     ``line``: the line of the block or failing statement (default ``frame.f_lineno``).
@@ -154,33 +150,6 @@ class Invocation:
                 raise ToolError("ValueError", f"{label} must be an integer, got {number!r}")
         return describe.inspect_object(obj, self.handle, depth=depth, limit=limit)
 
-    def get_frame_code(self, which: str = "active") -> dict:
-        if which == "active":
-            frame, line = self.frame, self.line
-        elif which == "origin":
-            if self.origin_frame is None:
-                raise ToolError("ValueError", "there is no origin frame: it exists in recovery mode only; "
-                                "use frame='active'")
-            frame, line = self.origin_frame, self.origin_line
-        else:
-            raise ToolError("ValueError", f"frame must be 'active' or 'origin', got {which!r}")
-        return code_context(frame, line, project_root=self.project_root)
-
-    def frames(self) -> dict:
-        out = []
-        for frame, line in self._frame_chain():
-            scopes = self._scopes() if frame is self.frame else None
-            out.append({
-                "function": frame.f_code.co_qualname,
-                "file": display_path(frame.f_code.co_filename, self.project_root),
-                "line": line,
-                "active": frame is self.frame,
-                "origin": frame is self.origin_frame,
-                "locals": describe.frame_objects(frame, handle_of=self.handle, limit=FRAME_LOCALS_LIMIT,
-                                                 scopes=scopes),
-            })
-        return {"frames": out}
-
     # ---- request content (SPEC §5.1) ----
 
     def related_objects(self, statement_text: str) -> list[dict]:
@@ -253,34 +222,3 @@ class Invocation:
 
     def _run(self, source, mode: str):
         return run_code(self.frame, source, mode, overlay=self._overlay, declared_globals=self._declared_globals)
-
-    def _frame_chain(self) -> list[tuple[object, int]]:
-        chain: list[tuple[object, int]] = []
-        if self.traceback is not None:
-            tb = self.traceback
-            while tb is not None:
-                chain.append((tb.tb_frame, self.line if tb.tb_frame is self.frame else tb.tb_lineno))
-                tb = tb.tb_next
-        else:
-            # Recovery without a traceback: origin up to the active frame. Syntax mode: the
-            # whole stack above the active frame.
-            frame = self.origin_frame if self.origin_frame is not None else self.frame
-            while frame is not None:
-                if frame is self.frame:
-                    chain.append((frame, self.line))
-                    if self.origin_frame is not None:
-                        break
-                elif frame is self.origin_frame:
-                    chain.append((frame, self.origin_line))
-                else:
-                    chain.append((frame, frame.f_lineno))
-                frame = frame.f_back
-            chain.reverse()
-            if self.origin_frame is not None and all(f is not self.frame for f, _ in chain):
-                chain = [(self.frame, self.line), (self.origin_frame, self.origin_line)]
-        keep = [(f, line) for f, line in chain
-                if f is self.frame or f is self.origin_frame or self._is_project_file(f.f_code.co_filename)]
-        return keep[-FRAMES_LIMIT:]
-
-    def _is_project_file(self, filename: str) -> bool:
-        return paths.kind(filename, self.project_root) == paths.PROJECT

@@ -3,191 +3,23 @@
 // name the same messages and fields). Every message and every payload the host reads or writes
 // is typed here, so a payload is never cast unchecked: the channel checks the envelope of each
 // incoming message (isBridgeMessage), and the types say what the bridge promises inside it.
+// The payloads live in protocol-payloads.ts and the frame operations in protocol-ops.ts; this file
+// holds the version, the messages and the envelope check, and re-exports both, so importers name
+// this file only.
 
 import type { CompileItem, CompileVerdict } from "../../frontend/oracle.js";
 import type { Plan } from "../../frontend/plan.js";
-import type { InvocationMode, RecoverAction } from "../../invocation-record.js";
+import type { InvocationMode } from "../../invocation-record.js";
+import type { OpArguments, OpName } from "./protocol-ops.js";
+import type { ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 
 export const PROTOCOL_VERSION = 4;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
 export type { CompileItem, CompileVerdict, Plan };
-
-export interface PythonInfo {
-  version: string;
-  version_info: [number, number, number];
-  executable: string;
-  implementation: string;
-}
-
-export type RunTarget =
-  | { kind: "file"; path: string }
-  | { kind: "directory"; path: string }
-  | { kind: "module"; name: string }
-  | { kind: "code"; code: string }
-  | { kind: "stdin" }
-  /** `aiython` on a terminal: the console (SPEC §2), as `python3` with no arguments. */
-  | { kind: "console" };
-
-export interface RunOptions {
-  /** A model is configured: blocks pause instead of raising "no model configured". */
-  model_configured: boolean;
-  /** `-i`: enter the interactive console after the program. */
-  inspect: boolean;
-  /** `-x`: the script's first line is not part of the program (its newline is, so lines keep their numbers). */
-  skip_first_line: boolean;
-  /** Folder of aiython.toml (or the script's folder): what counts as project code. */
-  project_root: string;
-  /** Include small primitive values of related objects in requests (`context_values`, SPEC §5.1). */
-  context_values: boolean;
-  /** The preparation cache (SPEC §4.1), or null when it is off (`cache = false`, AIYTHON_NO_CACHE). */
-  cache: PreparationCacheOptions | null;
-  /** MB of address space for the program's process (`--memory-limit`, SPEC §9); absent: no limit. */
-  memory_limit?: number;
-}
-
-/** `cache` of RunOptions: where prepared sources are kept, what keys them, the size bound. */
-export interface PreparationCacheOptions {
-  /** Absolute folder: the project's `.aiython/cache`. */
-  dir: string;
-  /** aiython's version and build fingerprint, part of every key. */
-  version: string;
-  max_bytes: number;
-}
-
-/** `error` of a failed request or op: `type` names the failure (see docs/protocol.md). */
-export interface ErrorInfo {
-  type: string;
-  message: string;
-}
-
-// ---- pauses ----------------------------------------------------------------------------------
-
-export interface SourceWindow {
-  file: string;
-  start_line: number;
-  end_line: number;
-  source: string;
-}
-
-/** A value's description (SPEC §5.2): `value` for small primitives, structure otherwise. */
-export interface Descriptor {
-  handle?: string;
-  type: string;
-  module: string;
-  qualname: string;
-  value?: unknown;
-  [detail: string]: unknown;
-}
-
-/** A related or frame object of a pause request: a descriptor under the name it is bound to. */
-export interface NamedDescriptor extends Descriptor {
-  name: string;
-  scope?: string;
-}
-
-export interface PauseLocation {
-  file: string;
-  line: number;
-  column: number;
-  end_line: number;
-  end_column: number;
-  /** Qualified name of the enclosing function, or null at module or class level. */
-  function: string | null;
-}
-
-export interface RecoveryDetails {
-  exception_type: string;
-  message: string;
-  origin: { file: string; line: number };
-  attempt: number;
-  retry_allowed: boolean;
-  target: string | null;
-  origin_context?: SourceWindow;
-}
-
-/** The request content of SPEC §5.1, as the bridge builds it when a thread pauses. */
-export interface PauseRequest {
-  mode: InvocationMode;
-  /** e.g. "tickets.py:1" (AI block) or "tickets.py:c3" (checkpoint). */
-  block_id: string;
-  /** The block or statement text, verbatim. */
-  statement: string;
-  location: PauseLocation;
-  /** Assignment target name, or null. */
-  target: string | null;
-  /** e.g. "Literal['bug', 'billing']"; null means no annotation (Any). */
-  output_type: string | null;
-  output_schema: Record<string, unknown> | null;
-  requires_result: boolean;
-  code_context: SourceWindow;
-  /** Descriptors or small values of the names the block text mentions (§5.1). */
-  related_objects: NamedDescriptor[];
-  frame_objects: NamedDescriptor[];
-  /** Directive prompts of the block, in order (the host adds the profile's prompt first). */
-  hints: { prompts: string[] };
-  /** Syntax mode: the block's directive (`profile`, `prompts`, `capability`, `provider`). */
-  directive?: { profile?: string | null; prompts?: string[]; capability?: string | null; provider?: string | null };
-  /** Recovery mode only. */
-  recovery?: RecoveryDetails;
-  /** The thread or task that paused has joined a mailbox (SPEC §8): its member handle. */
-  mailbox?: { member: string };
-}
-
-/** An `outcome` argument of `finish` / `recover` (SPEC §5.2). */
-export type Outcome =
-  | { kind: "literal"; value: unknown }
-  | { kind: "expression"; code: string }
-  | { kind: "reference"; id: string }
-  | { kind: "handle"; id: string }
-  | { kind: "none" }
-  | { kind: "error"; reason: string; missing_capability?: string };
-
-/** Every frame operation and its arguments: the tool's own plus `call_id` (the model's call id). */
-export interface OpArguments {
-  evaluate: { code: string; result_id?: string; call_id: string };
-  execute: { code: string; call_id: string };
-  get_binding: { name: string; result_id?: string; call_id: string };
-  set_binding: { name: string; handle: string; call_id: string };
-  inspect: { handle: string; depth?: number; limit?: number; call_id: string };
-  get_frame_code: { frame?: "active" | "origin"; call_id: string };
-  frames: { call_id: string };
-  /** run_plan (SPEC §10): the JSON values of `$binding` / `$handle` references, before the plan is validated. */
-  read_values: { refs: ({ kind: "binding"; name: string } | { kind: "handle"; id: string })[]; call_id: string };
-  /** run_plan, resume_job: step results (JSON texts, floats as `1.0`) held as objects of this invocation. */
-  hold_values: { values_json: string[]; call_id: string };
-  /** Terminal: the block's value. `raw_arguments` is the model's JSON text (3.0 stays a float). */
-  finish: { outcome: Outcome; call_id: string; raw_arguments: string };
-  /** Terminal in recovery mode. */
-  recover: { action: RecoverAction; outcome?: Outcome; explanation?: string; call_id: string; raw_arguments: string };
-  /** Terminal, the host's own: the invocation failed; `budget`: a budget refused a request (AIBudgetError, SPEC §13). */
-  fail: { reason: string; budget?: boolean };
-  /** The host's own: permissions the profile does not grant that the bridge enforces (SPEC §9). */
-  restrict: { denied: string[] };
-}
-
-export type OpName = keyof OpArguments;
-
-/** What each operation answers with when it succeeds. */
-export interface OpValues {
-  evaluate: Descriptor;
-  execute: { ok: true };
-  get_binding: Descriptor & { scope: "local" | "enclosing" | "invocation" | "global" | "builtin" };
-  set_binding: { ok: true };
-  inspect: Descriptor;
-  get_frame_code: SourceWindow;
-  frames: { frames: { function: string; file: string; line: number; active: boolean; origin: boolean; locals: NamedDescriptor[] }[] };
-  read_values: { values: unknown[] };
-  hold_values: { descriptors: Descriptor[] };
-  finish: { ok: true };
-  recover: { ok: true };
-  fail: { ok: true };
-  restrict: { ok: true };
-}
-
-/** The answer to one op, as the orchestrator sees it. */
-export type FrameOpResult = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+export type * from "./protocol-payloads.js";
+export type * from "./protocol-ops.js";
 
 // ---- messages --------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 // The model tool loop of one invocation (SPEC §5): build the request, ask the model, validate the
-// batch (batch-validation.ts), run its calls in order against the paused frame, and stop on a
+// batch (batch-validation.ts), run its calls in order (each by call-runner.ts), and stop on a
 // terminal call or one of the §5.4 limits. Bad model behaviour becomes tool messages or a
 // `failed` end whose reason the caller raises as AIError; only bugs and broken infrastructure
 // (a frame port that throws, a model port that throws something other than ModelCallError) are
@@ -9,23 +9,19 @@
 // count; only a valid batch resets the invalid-batch count; any successful call clears the
 // remembered failure. The deadline covers model and frame time (deadline.ts).
 
-import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../../invocation-record.js";
+import type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../../model-port.js";
-import type { OpArguments, OpName, Outcome, PauseRequest } from "../bridge/protocol.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason } from "./deadline.js";
-import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
-import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_ERROR_REASON_CHARS, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW } from "../../defaults.js";
-import type { ApprovalPort, FramePort, HostToolPort, InvocationSettings } from "./ports.js";
+import { countAttempt, countResponse, newInvocationStats } from "./invocation-stats.js";
+import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../../defaults.js";
+import type { ApprovalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
-import { isHostTool, offeredToolSpecs, toolContext } from "./tools.js";
-import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
+import { offeredToolSpecs, toolContext } from "./tools.js";
 import type { CapabilityPort } from "../../capability-port.js";
-import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, guardDenial, type Denial } from "./permissions.js";
-import { DENIED_BY_USER, hasEffects } from "./effects.js";
-import { READ_CODE_PERMISSION } from "../../defaults.js";
-import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
-import type { MailboxPort } from "./ports.js";
+import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, type Denial } from "./permissions.js";
+import { endWith, runCall, type CallLoop, type EventBody, type Step } from "./call-runner.js";
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
@@ -52,14 +48,8 @@ export interface InvocationArgs {
   now?: () => number;
 }
 
-/** What the loop does after a response or a call: go on, or end the invocation. */
-type Step = { next: "continue" } | { next: "end"; end: InvocationEnd };
-/** An event without the fields `emit` adds. */
-type EventBody = InvocationEvent extends infer E ? (E extends InvocationEvent ? Omit<E, "invocation" | "at"> : never) : never;
-
 const CONTINUE: Step = { next: "continue" };
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
-const endWith = (end: InvocationEnd): Step => ({ next: "end", end });
 
 export async function runInvocation(args: InvocationArgs): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
   const loop = new InvocationLoop(args);
@@ -70,11 +60,11 @@ export async function runInvocation(args: InvocationArgs): Promise<{ end: Invoca
   }
 }
 
-class InvocationLoop {
+class InvocationLoop implements CallLoop {
   readonly stats = newInvocationStats();
   private readonly now: () => number;
   private readonly started: number;
-  private readonly deadline: Deadline;
+  readonly deadline: Deadline;
   private readonly tools: ToolSpec[];
   private readonly messages: ChatMessage[];
   private readonly usedCallIds = new Set<string>();
@@ -88,7 +78,7 @@ class InvocationLoop {
   /** The profile's permissions, less those of tools nobody here can serve. */
   private readonly permissions: ReadonlySet<string>;
 
-  constructor(private readonly args: InvocationArgs) {
+  constructor(readonly args: InvocationArgs) {
     this.now = args.now ?? Date.now;
     this.started = this.now();
     this.deadline = new Deadline(this.started + args.settings.timeoutSeconds * 1000, args.signal, this.now);
@@ -210,7 +200,7 @@ class InvocationLoop {
   }
 
   /** A call needs a permission the profile does not grant: nothing runs, the invocation ends (§9). */
-  private deny(calls: ToolCall[], denial: Denial): Step {
+  deny(calls: ToolCall[], denial: Denial): Step {
     const reason = denialReason(denial, this.args.settings.profile ?? DEFAULT_PROFILE_REF);
     for (const call of calls) this.answer({ id: call.id, name: String(call.function?.name ?? "") }, { status: "skipped", message: reason });
     return endWith({ status: "failed", reason, permission: denial.permission });
@@ -218,7 +208,7 @@ class InvocationLoop {
 
   private async runCalls(calls: ParsedCall[]): Promise<Step> {
     for (const [index, call] of calls.entries()) {
-      const step = await this.runCall(call);
+      const step = await runCall(this, call);
       if (step === "failed") {
         for (const rest of calls.slice(index + 1)) this.answer(rest, EARLIER_CALL_FAILED);
         return this.lastFailure && this.lastFailure.count >= MAX_IDENTICAL_FAILURES_IN_A_ROW ? this.repeatedFailure(call) : CONTINUE;
@@ -228,100 +218,32 @@ class InvocationLoop {
     return CONTINUE;
   }
 
-  /** Runs one validated call: the invocation's end, "failed" (the batch stops), or null (go on). */
-  private async runCall(call: ParsedCall): Promise<Step | "failed" | null> {
-    this.emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
-    const outcome = call.args.outcome as Outcome | undefined;
-    if (call.name === "finish" && outcome?.kind === "error") {
-      // §5.2: the block fails with AIError(reason); the frame is not asked.
-      countToolCall(this.stats, call.name, false);
-      const end: InvocationEnd = { status: "failed", reason: outcome.reason.slice(0, MAX_ERROR_REASON_CHARS) };
-      if (outcome.missing_capability !== undefined) end.missing_capability = outcome.missing_capability;
-      return endWith(end);
-    }
-    if (this.args.approval && hasEffects(call)) {
-      const approved = await this.deadline.race(() => this.args.approval!.approve({ name: call.name, args: call.args, request: this.args.request }));
-      if (isStopped(approved)) return endWith(this.stopEnd(approved.stopped));
-      if (!approved) return this.refused(call, DENIED_BY_USER);
-    }
-    const { mailbox } = this.args;
-    const result = mailbox && isMailboxTool(call.name) ? runMailboxTool(call.name, call.args, mailbox) : await this.deadline.race(() => this.perform(call));
-    if (isStopped(result)) return endWith(this.stopEnd(result.stopped));
-    if ("end" in result) {
-      countToolCall(this.stats, call.name, true);
-      return endWith(result.end);
-    }
-    countToolCall(this.stats, call.name, !result.ok);
-    if (!result.ok && result.error.type === "PermissionDenied") {
-      // The source guard refused a write the profile does not allow (write_filesystem): §9 ends the invocation.
-      this.answer(call, { status: "error", error: result.error.type, message: result.error.message });
-      return this.deny([], guardDenial(call.name, result.error.message));
-    }
-    if (!result.ok) {
-      this.answer(call, { status: "error", error: result.error.type, message: result.error.message });
-      this.rememberFailure(call, result.error.message);
-      return "failed";
-    }
-    this.lastFailure = null;
-    this.answer(call, { status: "ok", result: result.value });
-    if (call.name === "finish") return endWith({ status: "finished" });
-    if (call.name === "recover") return endWith({ status: "finished", action: call.args.action as RecoverAction });
-    return null;
-  }
-
-  /** A frame op, a code-reading tool (host side), or a capability tool (SPEC §10) through the capability port. */
-  private perform(call: ParsedCall) {
-    const { capabilities, frame, hostTools } = this.args;
-    if (isHostTool(call.name) && hostTools) return hostTools.run(call.name, call.args);
-    if (!isCapabilityTool(call.name)) return frame.op(call.name as OpName, opArguments(call));
-    const context = { port: capabilities as CapabilityPort, frame, callId: call.id, signal: this.deadline.signal, deadline: this.deadline.at };
-    return runCapabilityTool(call.name, call.args, context);
-  }
-
-  /** A call that did not run (refused by the user): a tool error, and the batch stops. */
-  private refused(call: ParsedCall, result: ToolResult & { status: "error" }): "failed" {
-    countToolCall(this.stats, call.name, true);
-    this.answer(call, result);
-    this.rememberFailure(call, result.message);
-    return "failed";
-  }
-
-  private rememberFailure(call: ParsedCall, message: string): void {
+  rememberFailure(call: ParsedCall, message: string): void {
     const key = `${call.name}:${canonicalJson(call.args)}`;
     const count = this.lastFailure?.key === key ? this.lastFailure.count + 1 : 1;
     this.lastFailure = { key, count, message };
+  }
+
+  forgetFailure(): void {
+    this.lastFailure = null;
   }
 
   private repeatedFailure(call: ParsedCall): Step {
     return endWith(failed(`the model repeated a failing ${call.name} call (${this.lastFailure?.message}); make the instruction or the expected type clearer`));
   }
 
-  private answer(call: { id: string; name: string }, result: ToolResult): void {
+  answer(call: { id: string; name: string }, result: ToolResult): void {
     const content = toolResultContent(result);
     this.messages.push({ role: "tool", tool_call_id: call.id, content });
     this.emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
   }
 
-  private stopEnd(stopped: StopReason): InvocationEnd {
+  stopEnd(stopped: StopReason): InvocationEnd {
     if (stopped === "cancelled") return failed("cancelled");
     return failed(`the model did not finish within the ${this.args.settings.timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler`);
   }
 
-  private emit(event: EventBody): void {
+  emit(event: EventBody): void {
     this.args.onEvent?.({ ...event, invocation: this.args.id, at: this.now() } as InvocationEvent);
   }
-}
-
-/**
- * Arguments of the frame op for a validated call: its own plus `call_id` (§5.2 references).
- * Batch validation has checked them against the tool's schema, which is what OpArguments types.
- */
-function opArguments(call: ParsedCall): OpArguments[OpName] {
-  const args: Record<string, unknown> = { ...call.args, call_id: call.id };
-  // JSON.parse cannot tell 3.0 from 3; the bridge re-reads literal values from the raw text so
-  // that a float stays a float (SPEC §6: int is not float).
-  if (call.name === "finish" || call.name === "recover") args.raw_arguments = call.raw;
-  // outcomes.ts: `none` in recover means the same as no outcome; the frame never sees it.
-  if (call.name === "recover" && (args.outcome as Outcome | undefined)?.kind === "none") delete args.outcome;
-  return args as unknown as OpArguments[OpName];
 }

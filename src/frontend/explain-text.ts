@@ -60,9 +60,10 @@ export function summary(plan: Plan): string {
 /** Code-point column ranges of `line` covered by blocks. */
 function ranges(blocks: BlockInfo[], line: number, raw: string): [number, number][] {
   const out: [number, number][] = [];
-  const chars = [...raw];
+  let chars: string[] | null = null;
   for (const b of blocks) {
     if (line < b.span.line || line > b.span.end_line) continue;
+    chars ??= [...raw];
     const from = line === b.span.line ? b.span.column : chars.length - [...raw.trimStart()].length;
     const to = line === b.span.end_line ? b.span.end_column : chars.length;
     if (to > from) out.push([from, to]);
@@ -71,8 +72,8 @@ function ranges(blocks: BlockInfo[], line: number, raw: string): [number, number
 }
 
 function highlight(raw: string, marks: [number, number][], c: InstanceType<typeof Chalk>, color: boolean): string {
+  if (!color || marks.length === 0) return raw;
   const chars = [...raw];
-  if (!color || marks.length === 0) return chars.join("");
   let out = "";
   let at = 0;
   for (const [from, to] of marks) {

@@ -32,7 +32,8 @@ const BUILD_ID = fingerprint(["src", "bridge-py/aiython_bridge", "package-lock.j
 rmSync("dist", { recursive: true, force: true });
 const validators = standaloneValidatorsPlugin(await loadSpecs());
 await build({
-  entryPoints: { cli: "src/cli/main.ts" },
+  // The index worker is an entry of its own: a worker thread loads it by file (src/frontend/parallel-index.ts).
+  entryPoints: { cli: "src/cli/main.ts", "index-worker": "src/frontend/index-worker.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -30,7 +30,9 @@ import { describeBlocks, type CallSite } from "./block-info.js";
 import { selectCheckpoints } from "./checkpoints.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
-import { PARSE_CHUNK, planWindows, type Window } from "./windows.js";
+import { planWindows, type Window } from "./windows.js";
+import { chunkText, indexChunk, parseChunks, type WindowPart } from "./chunk-index.js";
+import { startIndexWorker, WORKER_MIN_LENGTH, type IndexWorker } from "./parallel-index.js";
 
 export interface AnalyzeArgs {
   source: string;
@@ -63,10 +65,19 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [] };
   if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
-  const windows = planWindows(source);
-  phase("windows");
-  const searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
-  const parsed = await indexWindows(source, windows);
+  const worker = source.length >= WORKER_MIN_LENGTH ? startIndexWorker() : null; // boots while the windows are planned
+  let windows: Window[];
+  let searching: Promise<SearchResult>;
+  let parsed: Map<number, Parsed>;
+  try {
+    windows = planWindows(source);
+    phase("windows");
+    searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
+    searching.catch(() => undefined); // awaited below; an oracle failure must not go unhandled meanwhile
+    parsed = await indexWindows(source, windows, worker);
+  } finally {
+    worker?.close();
+  }
   phase("parsed");
   const search = await searching;
   phase("searched");
@@ -103,39 +114,22 @@ function directivesOf(text: string, plan: Plan, args: AnalyzeArgs): DirectiveInd
  * (elsewhere from a parse of the window alone, made only if that index is ever used: a window that
  * does not compile gets blocks and is parsed again as rewritten). Only the index is kept: a
  * chunk's tree is dropped once its windows are indexed, so a large file never holds a whole tree
- * (SPEC §12: 4 MB under 300 MB).
+ * (SPEC §12: 4 MB under 300 MB). On a large source every other chunk is indexed on a worker
+ * thread meanwhile (parallel-index.ts; the worker was started before the windows were planned).
  * Yields between windows so the search's rounds interleave.
  */
-async function indexWindows(source: string, windows: Window[]): Promise<Map<number, Parsed>> {
+async function indexWindows(source: string, windows: Window[], worker: IndexWorker | null): Promise<Map<number, Parsed>> {
   const parsed = new Map<number, Parsed>();
-  for (const chunk of parseChunks(windows)) {
-    const base = chunk[0].start;
-    const text = source.slice(base, chunk[chunk.length - 1].end);
-    const tree = parsePython(text);
-    const clean = !tree.rootNode.hasError;
-    const map = (o: number): number => base + o;
-    for (const window of chunk) {
-      const range = { start: window.start - base, end: window.end - base, clean };
-      parsed.set(window.start, { window, part: indexTree(tree, text, map, window.start === 0, range) });
-      await nextTurn();
-    }
-  }
+  const chunks = parseChunks(windows);
+  const shared = worker ? chunks.filter((_, i) => i % 2 === 1) : [];
+  worker?.submit(shared.map((chunk) => ({ base: chunk[0].start, text: chunkText(source, chunk), windows: chunk })));
+  const keep = (chunk: Window[], parts: WindowPart[]): void => {
+    chunk.forEach((window, i) => parsed.set(window.start, { window, part: parts[i].part }));
+  };
+  const here = (chunk: Window[]): Promise<WindowPart[]> => indexChunk(chunkText(source, chunk), chunk[0].start, chunk, nextTurn);
+  for (const chunk of chunks) if (!shared.includes(chunk)) keep(chunk, await here(chunk));
+  for (const chunk of shared) keep(chunk, (await worker?.result(chunk[0].start)) ?? (await here(chunk)));
   return parsed;
-}
-
-/** Consecutive windows, grouped into chunks of at least PARSE_CHUNK characters (except the last). */
-function parseChunks(windows: Window[]): Window[][] {
-  const chunks: Window[][] = [];
-  let current: Window[] = [];
-  for (const window of windows) {
-    current.push(window);
-    if (window.end - current[0].start >= PARSE_CHUNK) {
-      chunks.push(current);
-      current = [];
-    }
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }
 
 /** A window's index from step 1, indexing the window alone where its chunk's tree has errors. */

@@ -1,0 +1,86 @@
+// The main thread's side of the index worker (index-worker.ts): on a source of several parse
+// chunks, every other chunk is parsed and indexed on a worker thread while the main thread does
+// the rest, so that tree-sitter runs on both cores (SPEC §12: a 1 MB file plans in 1.0 s). The
+// worker's parts are the ones the main thread would have made (the same code, chunk-index.ts);
+// if the worker cannot start or fails, its chunks are indexed on the main thread instead.
+
+import { Worker } from "node:worker_threads";
+import type { WindowPart } from "./chunk-index.js";
+import { PARSE_CHUNK, type Window } from "./windows.js";
+
+/**
+ * Sources of at least this many characters (two parse chunks, windows.ts) share their chunks with
+ * a worker thread; below it the worker's start would cost more than it saves.
+ */
+export const WORKER_MIN_LENGTH = 2 * PARSE_CHUNK;
+
+export interface ChunkJob {
+  base: number;
+  text: string;
+  windows: Window[];
+}
+
+export interface ChunkResult {
+  base: number;
+  parts: WindowPart[];
+}
+
+export interface IndexWorker {
+  /** Hands the worker its chunks (once). */
+  submit(jobs: ChunkJob[]): void;
+  /** The parts of the chunk starting at `base`, or null when the worker failed before sending them. */
+  result(base: number): Promise<WindowPart[] | null>;
+  /** Ends the worker (it holds no state worth keeping); the caller always does, even after an error. */
+  close(): void;
+}
+
+// Built, this module sits in a chunk in dist/ next to dist/index-worker.js. Run from the sources
+// (tests, benchmarks under tsx), it sits next to index-worker.ts, which a worker thread can load
+// only once it has registered tsx itself (Node 20 does not pass `--import` hooks on to workers).
+const FROM_SOURCES = import.meta.url.endsWith(".ts");
+
+function spawnWorker(): Worker {
+  const options = { stdout: true, stderr: true };
+  if (!FROM_SOURCES) return new Worker(new URL("./index-worker.js", import.meta.url), options);
+  const entry = JSON.stringify(new URL("./index-worker.ts", import.meta.url).href);
+  return new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); })`, { ...options, eval: true });
+}
+
+/** Starts the worker at once (it loads tree-sitter while the caller plans its chunks). */
+export function startIndexWorker(): IndexWorker {
+  const results = new Map<number, WindowPart[]>();
+  const waiting = new Map<number, (parts: WindowPart[] | null) => void>();
+  let failed = false;
+  const fail = (): void => {
+    failed = true;
+    for (const wake of waiting.values()) wake(null);
+    waiting.clear();
+  };
+  let worker: Worker | null = null;
+  try {
+    worker = spawnWorker();
+    worker.on("message", (message: ChunkResult) => {
+      results.set(message.base, message.parts);
+      waiting.get(message.base)?.(message.parts);
+      waiting.delete(message.base);
+    });
+    worker.on("error", fail);
+    worker.on("exit", fail);
+  } catch {
+    failed = true;
+  }
+  return {
+    submit(jobs) {
+      if (!failed) worker?.postMessage(jobs);
+    },
+    result(base) {
+      const done = results.get(base);
+      if (done) return Promise.resolve(done);
+      if (failed) return Promise.resolve(null);
+      return new Promise((resolve) => waiting.set(base, resolve));
+    },
+    close() {
+      void worker?.terminate();
+    },
+  };
+}

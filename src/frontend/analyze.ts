@@ -32,7 +32,7 @@ import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
 import { planWindows, type Window } from "./windows.js";
 import { chunkText, indexChunk, parseChunks, type WindowPart } from "./chunk-index.js";
-import { startIndexWorker, WORKER_MIN_LENGTH, type IndexWorker } from "./parallel-index.js";
+import { startIndexWorker, usesIndexWorker, type IndexWorker } from "./parallel-index.js";
 
 export interface AnalyzeArgs {
   source: string;
@@ -65,7 +65,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [] };
   if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
-  const worker = source.length >= WORKER_MIN_LENGTH ? startIndexWorker() : null; // boots while the windows are planned
+  const worker = usesIndexWorker(source.length) ? startIndexWorker() : null; // boots while the windows are planned
   let windows: Window[];
   let searching: Promise<SearchResult>;
   let parsed: Map<number, Parsed>;
@@ -114,8 +114,8 @@ function directivesOf(text: string, plan: Plan, args: AnalyzeArgs): DirectiveInd
  * (elsewhere from a parse of the window alone, made only if that index is ever used: a window that
  * does not compile gets blocks and is parsed again as rewritten). Only the index is kept: a
  * chunk's tree is dropped once its windows are indexed, so a large file never holds a whole tree
- * (SPEC §12: 4 MB under 300 MB). On a large source every other chunk is indexed on a worker
- * thread meanwhile (parallel-index.ts; the worker was started before the windows were planned).
+ * (SPEC §12: 4 MB under 300 MB). On a large source (parallel-index.ts says which), every other
+ * chunk is indexed meanwhile on a worker thread, started before the windows were planned.
  * Yields between windows so the search's rounds interleave.
  */
 async function indexWindows(source: string, windows: Window[], worker: IndexWorker | null): Promise<Map<number, Parsed>> {

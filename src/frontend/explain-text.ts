@@ -22,10 +22,13 @@ export function renderExplainText(plan: Plan, source: string, options: ExplainTe
   const endingOn = new Map<number, BlockInfo[]>();
   for (const b of plan.blocks) endingOn.set(b.span.end_line, [...(endingOn.get(b.span.end_line) ?? []), b]);
 
+  const covering = new Map<number, BlockInfo[]>(); // line → the blocks on it, in plan order
+  for (const b of plan.blocks) for (let l = b.span.line; l <= b.span.end_line; l++) covering.set(l, [...(covering.get(l) ?? []), b]);
+
   const out: string[] = [`${c.bold(plan.displayName)}`];
   for (let line = 1; line <= lineCount; line++) {
     const raw = index.lineText(line);
-    const marks = ranges(plan.blocks, line, raw);
+    const marks = ranges(covering.get(line) ?? [], line, raw);
     const gutter = `${String(line).padStart(width)} ${checkpointLines.has(line) ? c.green(CHECKPOINT_MARK) : " "} `;
     out.push((c.dim(gutter.slice(0, width + 1)) + gutter.slice(width + 1) + highlight(raw, marks, c, options.color)).trimEnd());
     const pad = " ".repeat(width + 3);

@@ -14,6 +14,18 @@ import { PARSE_CHUNK, type Window } from "./windows.js";
  */
 export const WORKER_MIN_LENGTH = 2 * PARSE_CHUNK;
 
+/**
+ * Sources above this many characters are indexed on the main thread alone: with the worker the
+ * host's peak grows with the source (about 14 MB per MB measured), and at that size memory is the
+ * budget that binds (SPEC §12: a 4 MB file under 300 MB).
+ */
+export const WORKER_MAX_LENGTH = 2 * 1024 * 1024;
+
+/** Whether a source of this length shares its chunks with a worker thread. */
+export function usesIndexWorker(length: number): boolean {
+  return length >= WORKER_MIN_LENGTH && length <= WORKER_MAX_LENGTH;
+}
+
 export interface ChunkJob {
   base: number;
   text: string;

@@ -31,8 +31,7 @@ import { selectCheckpoints } from "./checkpoints.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
 import { planWindows, type Window } from "./windows.js";
-import { chunkText, indexChunk, parseChunks, type WindowPart } from "./chunk-index.js";
-import { startIndexWorker, usesIndexWorker, type IndexWorker } from "./parallel-index.js";
+import { indexWindows, startIndexWorker, usesIndexWorker, type Parsed } from "./parallel-index.js";
 
 export interface AnalyzeArgs {
   source: string;
@@ -51,13 +50,6 @@ export interface AnalyzeArgs {
 
 const DIRECTIVE_TEXT = /#[ \t]*aiython:/;
 
-/** A window's index from step 1 (its tree is not kept). */
-interface Parsed {
-  window: Window;
-  /** null until needed where the chunk's tree has errors in the window (then from a parse of the window alone). */
-  part: IndexPart | null;
-}
-
 export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const { source, filename, displayName } = args;
   const runtimeName = chooseRuntimeName(source);
@@ -74,7 +66,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
     phase("windows");
     searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
     searching.catch(() => undefined); // awaited below; an oracle failure must not go unhandled meanwhile
-    parsed = await indexWindows(source, windows, worker);
+    parsed = await indexWindows(source, windows, worker, nextTurn);
   } finally {
     worker?.close();
   }
@@ -105,31 +97,6 @@ function nullByte(source: string, index: LineIndex, plan: Plan): boolean {
 function directivesOf(text: string, plan: Plan, args: AnalyzeArgs): DirectiveIndex {
   if (!DIRECTIVE_TEXT.test(text)) return { applied: [] };
   return readDirectives(scan(text, { tokens: false }), new LineIndex(text), plan.diagnostics, args.capabilityNames);
-}
-
-/**
- * Step 1's JS side, while the oracle compiles the windows: the source parsed once, in chunks of
- * whole windows (a chunk starts a top-level statement, so it parses as it does in the file), and
- * each window's statements indexed from its chunk's tree where tree-sitter saw clean Python there
- * (elsewhere from a parse of the window alone, made only if that index is ever used: a window that
- * does not compile gets blocks and is parsed again as rewritten). Only the index is kept: a
- * chunk's tree is dropped once its windows are indexed, so a large file never holds a whole tree
- * (SPEC §12: 4 MB under 300 MB). On a large source (parallel-index.ts says which), every other
- * chunk is indexed meanwhile on a worker thread, started before the windows were planned.
- * Yields between windows so the search's rounds interleave.
- */
-async function indexWindows(source: string, windows: Window[], worker: IndexWorker | null): Promise<Map<number, Parsed>> {
-  const parsed = new Map<number, Parsed>();
-  const chunks = parseChunks(windows);
-  const shared = worker ? chunks.filter((_, i) => i % 2 === 1) : [];
-  worker?.submit(shared.map((chunk) => ({ base: chunk[0].start, text: chunkText(source, chunk), windows: chunk })));
-  const keep = (chunk: Window[], parts: WindowPart[]): void => {
-    chunk.forEach((window, i) => parsed.set(window.start, { window, part: parts[i].part }));
-  };
-  const here = (chunk: Window[]): Promise<WindowPart[]> => indexChunk(chunkText(source, chunk), chunk[0].start, chunk, nextTurn);
-  for (const chunk of chunks) if (!shared.includes(chunk)) keep(chunk, await here(chunk));
-  for (const chunk of shared) keep(chunk, (await worker?.result(chunk[0].start)) ?? (await here(chunk)));
-  return parsed;
 }
 
 /** A window's index from step 1, indexing the window alone where its chunk's tree has errors. */

@@ -41,7 +41,8 @@ for (const name of EXTERNAL) createRequire(import.meta.url).resolve(name);
 rmSync("dist", { recursive: true, force: true });
 const validators = standaloneValidatorsPlugin(await loadSpecs());
 await build({
-  entryPoints: { cli: "src/cli/main.ts" },
+  // The index worker is an entry of its own: a worker thread loads it by file (src/frontend/parallel-index.ts).
+  entryPoints: { cli: "src/cli/main.ts", "index-worker": "src/frontend/index-worker.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

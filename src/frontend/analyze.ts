@@ -30,7 +30,8 @@ import { describeBlocks, type CallSite } from "./block-info.js";
 import { selectCheckpoints } from "./checkpoints.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
-import { PARSE_CHUNK, planWindows, type Window } from "./windows.js";
+import { planWindows, type Window } from "./windows.js";
+import { indexWindows, startIndexWorker, usesIndexWorker, type Parsed } from "./parallel-index.js";
 
 export interface AnalyzeArgs {
   source: string;
@@ -49,13 +50,6 @@ export interface AnalyzeArgs {
 
 const DIRECTIVE_TEXT = /#[ \t]*aiython:/;
 
-/** A window's index from step 1 (its tree is not kept). */
-interface Parsed {
-  window: Window;
-  /** null until needed where the chunk's tree has errors in the window (then from a parse of the window alone). */
-  part: IndexPart | null;
-}
-
 export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const { source, filename, displayName } = args;
   const runtimeName = chooseRuntimeName(source);
@@ -63,10 +57,19 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [] };
   if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
-  const windows = planWindows(source);
-  phase("windows");
-  const searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
-  const parsed = await indexWindows(source, windows);
+  const worker = usesIndexWorker(source.length) ? startIndexWorker() : null; // boots while the windows are planned
+  let windows: Window[];
+  let searching: Promise<SearchResult>;
+  let parsed: Map<number, Parsed>;
+  try {
+    windows = planWindows(source);
+    phase("windows");
+    searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
+    searching.catch(() => undefined); // awaited below; an oracle failure must not go unhandled meanwhile
+    parsed = await indexWindows(source, windows, worker, nextTurn);
+  } finally {
+    worker?.close();
+  }
   phase("parsed");
   const search = await searching;
   phase("searched");
@@ -94,48 +97,6 @@ function nullByte(source: string, index: LineIndex, plan: Plan): boolean {
 function directivesOf(text: string, plan: Plan, args: AnalyzeArgs): DirectiveIndex {
   if (!DIRECTIVE_TEXT.test(text)) return { applied: [] };
   return readDirectives(scan(text, { tokens: false }), new LineIndex(text), plan.diagnostics, args.capabilityNames);
-}
-
-/**
- * Step 1's JS side, while the oracle compiles the windows: the source parsed once, in chunks of
- * whole windows (a chunk starts a top-level statement, so it parses as it does in the file), and
- * each window's statements indexed from its chunk's tree where tree-sitter saw clean Python there
- * (elsewhere from a parse of the window alone, made only if that index is ever used: a window that
- * does not compile gets blocks and is parsed again as rewritten). Only the index is kept: a
- * chunk's tree is dropped once its windows are indexed, so a large file never holds a whole tree
- * (SPEC §12: 4 MB under 300 MB).
- * Yields between windows so the search's rounds interleave.
- */
-async function indexWindows(source: string, windows: Window[]): Promise<Map<number, Parsed>> {
-  const parsed = new Map<number, Parsed>();
-  for (const chunk of parseChunks(windows)) {
-    const base = chunk[0].start;
-    const text = source.slice(base, chunk[chunk.length - 1].end);
-    const tree = parsePython(text);
-    const clean = !tree.rootNode.hasError;
-    const map = (o: number): number => base + o;
-    for (const window of chunk) {
-      const range = { start: window.start - base, end: window.end - base, clean };
-      parsed.set(window.start, { window, part: indexTree(tree, text, map, window.start === 0, range) });
-      await nextTurn();
-    }
-  }
-  return parsed;
-}
-
-/** Consecutive windows, grouped into chunks of at least PARSE_CHUNK characters (except the last). */
-function parseChunks(windows: Window[]): Window[][] {
-  const chunks: Window[][] = [];
-  let current: Window[] = [];
-  for (const window of windows) {
-    current.push(window);
-    if (window.end - current[0].start >= PARSE_CHUNK) {
-      chunks.push(current);
-      current = [];
-    }
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }
 
 /** A window's index from step 1, indexing the window alone where its chunk's tree has errors. */

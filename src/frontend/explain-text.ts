@@ -22,10 +22,13 @@ export function renderExplainText(plan: Plan, source: string, options: ExplainTe
   const endingOn = new Map<number, BlockInfo[]>();
   for (const b of plan.blocks) endingOn.set(b.span.end_line, [...(endingOn.get(b.span.end_line) ?? []), b]);
 
+  const covering = new Map<number, BlockInfo[]>(); // line → the blocks on it, in plan order
+  for (const b of plan.blocks) for (let l = b.span.line; l <= b.span.end_line; l++) covering.set(l, [...(covering.get(l) ?? []), b]);
+
   const out: string[] = [`${c.bold(plan.displayName)}`];
   for (let line = 1; line <= lineCount; line++) {
     const raw = index.lineText(line);
-    const marks = ranges(plan.blocks, line, raw);
+    const marks = ranges(covering.get(line) ?? [], line, raw);
     const gutter = `${String(line).padStart(width)} ${checkpointLines.has(line) ? c.green(CHECKPOINT_MARK) : " "} `;
     out.push((c.dim(gutter.slice(0, width + 1)) + gutter.slice(width + 1) + highlight(raw, marks, c, options.color)).trimEnd());
     const pad = " ".repeat(width + 3);
@@ -60,9 +63,10 @@ export function summary(plan: Plan): string {
 /** Code-point column ranges of `line` covered by blocks. */
 function ranges(blocks: BlockInfo[], line: number, raw: string): [number, number][] {
   const out: [number, number][] = [];
-  const chars = [...raw];
+  let chars: string[] | null = null;
   for (const b of blocks) {
     if (line < b.span.line || line > b.span.end_line) continue;
+    chars ??= [...raw];
     const from = line === b.span.line ? b.span.column : chars.length - [...raw.trimStart()].length;
     const to = line === b.span.end_line ? b.span.end_column : chars.length;
     if (to > from) out.push([from, to]);
@@ -71,8 +75,8 @@ function ranges(blocks: BlockInfo[], line: number, raw: string): [number, number
 }
 
 function highlight(raw: string, marks: [number, number][], c: InstanceType<typeof Chalk>, color: boolean): string {
+  if (!color || marks.length === 0) return raw;
   const chars = [...raw];
-  if (!color || marks.length === 0) return chars.join("");
   let out = "";
   let at = 0;
   for (const [from, to] of marks) {

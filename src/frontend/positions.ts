@@ -20,6 +20,8 @@ export class LineIndex {
   private readonly starts: number[];
   /** Per line: true when it holds a surrogate pair (code points ≠ code units); filled lazily. */
   private readonly astral: (boolean | undefined)[] = [];
+  /** Whether the text holds any surrogate at all (most sources do not: no line needs a look). */
+  private readonly anyAstral: boolean;
 
   constructor(text: string) {
     this.text = text;
@@ -33,6 +35,7 @@ export class LineIndex {
       }
     }
     this.starts = starts;
+    this.anyAstral = SURROGATE.test(text);
   }
 
   /** Number of lines as CPython counts them (a final line break does not open a line). */
@@ -99,6 +102,7 @@ export class LineIndex {
   }
 
   private hasAstral(line: number): boolean {
+    if (!this.anyAstral) return false;
     let v = this.astral[line];
     if (v === undefined) {
       v = SURROGATE.test(this.text.slice(this.starts[line - 1], this.lineEnd(line)));

@@ -26,10 +26,6 @@ function typeOf(cursor: TreeCursor): string {
   return (typeNames[id] ??= cursor.nodeType);
 }
 
-function isNamed(cursor: TreeCursor): boolean {
-  return (namedTypes[cursor.nodeTypeId] ??= cursor.nodeIsNamed);
-}
-
 /** The type of the cursor's node if it is a statement to index (named, not a comment), else null. */
 function statementTypeOf(cursor: TreeCursor): string | null {
   const id = cursor.nodeTypeId;
@@ -84,10 +80,7 @@ export class TreeIndexer {
       const type = statementTypeOf(cursor);
       if (type === null) continue;
       if (cursor.startIndex < range.start || cursor.endIndex > range.end) return null;
-      if (!range.clean) {
-        const node = cursor.currentNode;
-        if (node.type === "ERROR" || node.hasError) return null;
-      }
+      if (!range.clean && (type === "ERROR" || cursor.currentNode.hasError)) return null;
       this.statement(ctx, isFirst, type);
       isFirst = false;
     } while (cursor.gotoNextSibling());
@@ -245,9 +238,8 @@ export class TreeIndexer {
   private parameters(out: Param[]): void {
     let kind: ParamKind = "positional";
     this.eachChild(() => {
-      const { cursor } = this;
-      if (!isNamed(cursor)) return;
-      const type = typeOf(cursor);
+      const type = statementTypeOf(this.cursor); // named children only (a comment is never a parameter)
+      if (type === null) return;
       if (type === "positional_separator") {
         for (const q of out) if (q.kind === "positional") q.kind = "positional-only";
       } else if (type === "keyword_separator") {
@@ -270,9 +262,10 @@ export class TreeIndexer {
     const p: Param = { name: "", kind, annotation: null };
     this.eachChild(() => {
       const f = fieldOf(this.cursor);
+      if (f === "type") return void (p.annotation = normaliseAnnotation(this.slice()));
+      if (f === "name") return void (p.name = this.slice());
       const t = typeOf(this.cursor);
-      if (f === "type") p.annotation = normaliseAnnotation(this.slice());
-      else if (f === "name" || (t === "identifier" && p.name === "")) p.name = this.slice();
+      if (t === "identifier" && p.name === "") p.name = this.slice();
       else if (SPLATS.has(t)) {
         p.name = this.innerName();
         p.kind = splatKind(t);

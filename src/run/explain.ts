@@ -27,22 +27,40 @@ export type Explained =
   | { kind: "diagnostics"; message: string };
 
 export async function explainPlan(request: ExplainRequest): Promise<Explained> {
-  const config = await loadConfig({
+  // The interpreter starts at once: the configuration is read and the plan begins (scan, parse)
+  // while it boots, and the oracle's first compile waits for its `hello`. A configuration error
+  // is still reported before an interpreter that cannot be chosen.
+  const configuring = loadConfig({
     scriptPath: request.file, cwd: process.cwd(), configFile: request.configFile,
     profile: request.profile, forceProfile: request.forceProfile, model: request.model, env: request.env,
   });
-  const bridge = new BridgeProcess(chooseInterpreter(request.python, request.env), BRIDGE_DIR, { env: request.env, stdin: "ignore" });
+  configuring.catch(() => undefined);
+  const bridge = await startOracle(request, configuring);
   try {
-    const python = await bridge.hello;
+    const config = await configuring;
     const filename = path.resolve(request.file);
-    const plan = await analyzeSource({
-      source: request.source, filename, displayName: displayName(filename), oracle: bridgeOracle(bridge),
+    const oracle = bridgeOracle(bridge);
+    const planning = analyzeSource({
+      source: request.source, filename, displayName: displayName(filename),
+      oracle: { check: async (items) => (await bridge.hello, oracle.check(items)) },
       entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES,
     });
+    planning.catch(() => undefined); // a failed start is reported by `hello` below, first
+    const python = await bridge.hello;
+    const plan = await planning;
     if (plan.diagnostics.length > 0) return { kind: "diagnostics", message: formatDiagnostics(request.file, plan) };
     return { kind: "plan", plan, python: python.version, config: configSummaryForExplain(config, { cwd: process.cwd() }) };
   } finally {
     bridge.close();
     await bridge.ended;
+  }
+}
+
+async function startOracle(request: ExplainRequest, configuring: Promise<unknown>): Promise<BridgeProcess> {
+  try {
+    return new BridgeProcess(chooseInterpreter(request.python, request.env), BRIDGE_DIR, { env: request.env, stdin: "ignore" });
+  } catch (error) {
+    await configuring;
+    throw error;
   }
 }

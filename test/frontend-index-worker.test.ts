@@ -1,0 +1,54 @@
+// The index worker (src/frontend/parallel-index.ts): the parts it sends for a chunk are the parts
+// the main thread makes of that chunk (chunk-index.ts), for clean chunks and for chunks where
+// tree-sitter sees errors (their windows' parts are null), and a source large enough to use it
+// is planned with its blocks and checkpoints found in the worker's chunks too.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { analyzeSource } from "../src/frontend/index.js";
+import { chunkText, indexChunk, parseChunks } from "../src/frontend/chunk-index.js";
+import { startIndexWorker, WORKER_MIN_LENGTH } from "../src/frontend/parallel-index.js";
+import { planWindows } from "../src/frontend/windows.js";
+import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
+import { buildBigProgram } from "../bench/frontend/big-program.js";
+import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
+
+let oracle: PythonOracle;
+before(() => {
+  oracle = startPythonOracle();
+});
+after(async () => {
+  await oracle.close();
+});
+
+test("the worker's parts of each chunk equal the main thread's, clean chunks and broken ones alike", async () => {
+  const { source } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
+  const chunks = parseChunks(planWindows(source));
+  assert.ok(chunks.length >= 3, `expected several chunks, got ${chunks.length}`);
+  const worker = startIndexWorker();
+  try {
+    worker.submit(chunks.map((chunk) => ({ base: chunk[0].start, text: chunkText(source, chunk), windows: chunk })));
+    let nullParts = 0;
+    for (const chunk of chunks) {
+      const remote = await worker.result(chunk[0].start);
+      const local = await indexChunk(chunkText(source, chunk), chunk[0].start, chunk, () => {});
+      assert.deepEqual(remote, local);
+      nullParts += local.filter((p) => p.part === null).length;
+    }
+    assert.ok(nullParts > 0, "the natural-language lines should leave windows without a part");
+  } finally {
+    worker.close();
+  }
+});
+
+test("a source that uses the worker gets every block and the checkpoints of every chunk", async () => {
+  const { source, naturalLines } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
+  const plan = await analyzeSource({
+    source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES,
+  });
+  assert.deepEqual(plan.blocks.map((b) => b.span.line), naturalLines);
+  const lines = plan.checkpoints.map((c) => c.span.line);
+  const last = source.slice(0, source.lastIndexOf("\nclass Widget") + 1).split("\n").length;
+  assert.ok(lines.includes(last), `the last class (line ${last}) should be a checkpoint`);
+  assert.ok(lines.every((l, i) => i === 0 || l > lines[i - 1]), "checkpoints in source order");
+});

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { analyzeSource } from "../src/frontend/index.js";
 import { chunkText, indexChunk, parseChunks } from "../src/frontend/chunk-index.js";
-import { startIndexWorker, WORKER_MIN_LENGTH } from "../src/frontend/parallel-index.js";
+import { startIndexWorker, usesIndexWorker, WORKER_MAX_LENGTH, WORKER_MIN_LENGTH } from "../src/frontend/parallel-index.js";
 import { planWindows } from "../src/frontend/windows.js";
 import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 import { buildBigProgram } from "../bench/frontend/big-program.js";
@@ -44,11 +44,19 @@ test("the worker's parts of each chunk equal the main thread's, clean chunks and
 test("a source that uses the worker gets every block and the checkpoints of every chunk", async () => {
   const { source, naturalLines } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
   const plan = await analyzeSource({
-    source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES,
+    source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, cores: 4,
   });
   assert.deepEqual(plan.blocks.map((b) => b.span.line), naturalLines);
   const lines = plan.checkpoints.map((c) => c.span.line);
   const last = source.slice(0, source.lastIndexOf("\nclass Widget") + 1).split("\n").length;
   assert.ok(lines.includes(last), `the last class (line ${last}) should be a checkpoint`);
   assert.ok(lines.every((l, i) => i === 0 || l > lines[i - 1]), "checkpoints in source order");
+});
+
+test("the worker is used for sources of 512 KB to 2 MB, and only on three cores or more", () => {
+  assert.equal(usesIndexWorker(WORKER_MIN_LENGTH, 4), true);
+  assert.equal(usesIndexWorker(WORKER_MAX_LENGTH, 3), true);
+  assert.equal(usesIndexWorker(WORKER_MIN_LENGTH, 2), false, "two cores: the bridge compiles on the other one");
+  assert.equal(usesIndexWorker(WORKER_MIN_LENGTH - 1, 4), false);
+  assert.equal(usesIndexWorker(WORKER_MAX_LENGTH + 1, 4), false);
 });

@@ -31,6 +31,7 @@ import { selectCheckpoints } from "./checkpoints.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
 import { planWindows, type Window } from "./windows.js";
+import { availableParallelism } from "node:os";
 import { indexWindows, startIndexWorker, usesIndexWorker, type Parsed } from "./parallel-index.js";
 
 export interface AnalyzeArgs {
@@ -46,6 +47,8 @@ export interface AnalyzeArgs {
   capabilityNames: readonly string[];
   /** Called as each phase ends (for benchmarks and `--stats`): "windows", "parsed", "searched", "confirmed", "described". */
   onPhase?: (phase: string) => void;
+  /** The cores the analysis may count on (os.availableParallelism() unless given): see usesIndexWorker. */
+  cores?: number;
 }
 
 const DIRECTIVE_TEXT = /#[ \t]*aiython:/;
@@ -57,7 +60,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [] };
   if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
-  const worker = usesIndexWorker(source.length) ? startIndexWorker() : null; // boots while the windows are planned
+  const worker = usesIndexWorker(source.length, args.cores ?? availableParallelism()) ? startIndexWorker() : null; // boots while the windows are planned
   let windows: Window[];
   let searching: Promise<SearchResult>;
   let parsed: Map<number, Parsed>;

@@ -36,7 +36,8 @@ class CheckpointTable:
     def __getitem__(self, index: int) -> Checkpoint:
         checkpoint = self._made.get(index)
         if checkpoint is None:
-            checkpoint = self._made[index] = Checkpoint(self.filename, self.infos()[index])
+            # setdefault: two threads failing at K at once get the same one (state is keyed by it)
+            checkpoint = self._made.setdefault(index, Checkpoint(self.filename, self.infos()[index]))
         return checkpoint
 
     def __len__(self) -> int:

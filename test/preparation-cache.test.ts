@@ -231,6 +231,22 @@ test("project modules with a model configured: python3's output cold, warm and a
   assert.equal(entriesOf(root).length, 5);
 });
 
+test("under -v, what CPython's loader says of a project module's bytecode is said as python3 says it, written or current", async () => {
+  const root = tempProject(PROJECT);
+  const ourEnv = env("http://127.0.0.1:9/v1");
+  const said = (stderr: string) => stderr.split("\n").filter((line) => line.includes(`${root}/`) && !line.includes("main.py")).sort();
+  for (const state of ["written", "current"]) {
+    fs.rmSync(path.join(root, ".aiython"), { recursive: true, force: true });
+    if (state === "written") for (const dir of [root, path.join(root, "pkg")]) fs.rmSync(path.join(dir, "__pycache__"), { recursive: true, force: true });
+    const theirs = await python(["-v", "main.py"], { cwd: root, env: ourEnv });
+    if (state === "written") for (const dir of [root, path.join(root, "pkg")]) fs.rmSync(path.join(dir, "__pycache__"), { recursive: true, force: true });
+    const ran = await runIn(root, ["-v", "main.py"], ourEnv);
+    assert.equal(ran.stdout, theirs.stdout, ran.stderr);
+    assert.ok(said(theirs.stderr).some((line) => line.includes(state === "written" ? "created" : "matches")), theirs.stderr);
+    assert.deepEqual(said(ran.stderr), said(theirs.stderr), state);
+  }
+});
+
 test("an entry program's compile warnings are shown on every run, as python3 shows them", async () => {
   const root = tempProject({ "warns.py": "x = 5\nprint(x is 5)\nprint('\\d')\n" });
   const ourEnv = env("http://127.0.0.1:9/v1");

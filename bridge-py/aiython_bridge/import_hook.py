@@ -117,7 +117,8 @@ class ProjectLoader(SourceFileLoader):
     def get_code(self, fullname):
         path = self.get_filename(fullname)
         data = self.get_data(path)
-        if not self._bytecode_current(fullname, path, data):
+        # Under -v, CPython's loader says what it found ("matches", "code object from"): as python3.
+        if sys.flags.verbose or not self._bytecode_current(fullname, path, data):
             try:
                 SourceFileLoader.get_code(self, fullname)
             except (SyntaxError, ValueError):

@@ -4,26 +4,17 @@
 // code, and an esbuild plugin puts that code in place of the module in the bundle. The built CLI
 // then carries plain validation functions: neither ajv's compiler nor a compile at run time.
 
-import { build } from "esbuild";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
+import { importTypeScript } from "./import-typescript.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The specs of build/validators.ts, evaluated from the TypeScript sources. */
 export async function loadSpecs() {
-  const bundled = await build({
-    entryPoints: [path.join(ROOT, "build", "validators.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "node",
-    logLevel: "warning",
-  });
-  const url = `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`;
-  return (await import(url)).STANDALONE_VALIDATORS;
+  return (await importTypeScript("build/validators.ts")).STANDALONE_VALIDATORS;
 }
 
 /** ES module source that exports the spec's validators as its source-form module does. */

@@ -4,14 +4,14 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { CODE_READING_LIMITS as LIMITS } from "../src/defaults.js";
 import { CodeReader } from "../src/recovery/code-reading/code-reader.js";
+import { tempProject } from "./support/temp-project.js";
 
 function project(files: Record<string, string | Buffer>): CodeReader {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "code-reader-")));
+  const root = tempProject({}, { git: false, prefix: "code-reader-" });
   for (const [name, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
     fs.writeFileSync(path.join(root, name), content);

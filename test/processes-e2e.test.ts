@@ -5,7 +5,6 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv, python, ROOT } from "./support/run-cli.js";
@@ -39,7 +38,7 @@ const spellOut: Responder = (request) => {
 async function run(args: string[], responder: Responder | null): Promise<Run> {
   const dir = tempProject(Object.fromEntries(FILES.map((f) => [f, { copy: path.join(FIXTURES, f) }])), { prefix: "aiython-proc-" });
   const server = responder ? await startLoopbackModel({ responder }) : null;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-proc-tmp-"));
+  const tmp = tempProject({}, { git: false, prefix: "aiython-proc-tmp-" });
   const env = { TMPDIR: tmp, ...(server ? { OPENAI_API_KEY: "sk-test", AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url } : {}) };
   const started = Date.now();
   try {

@@ -76,12 +76,13 @@ export function tmuxAvailable(): boolean {
 
 export class Terminal {
   private readonly socket: string;
+  private readonly dir: string;
   private readonly name = "t";
 
   /** Runs `command` (a shell command line) in a 100×50 terminal; `done` marks its end on screen. */
   constructor(command: string, options: { cwd: string; env: Record<string, string> }) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-tmux-"));
-    this.socket = path.join(dir, "sock");
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-tmux-"));
+    this.socket = path.join(this.dir, "sock");
     const env = Object.entries(options.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
     const line = `cd ${shellQuote(options.cwd)} && env -i ${env} ${command}; echo "[exit $?]"; sleep 600`;
     this.tmux(["new-session", "-d", "-s", this.name, "-x", "100", "-y", "50", line]);
@@ -143,6 +144,7 @@ export class Terminal {
     } catch {
       // already gone
     }
+    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

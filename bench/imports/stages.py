@@ -6,7 +6,7 @@
 #         and instrumentation, compile of the instrumented tree, the cache store; gc paused, as
 #         preparation/prepare.py pauses it;
 #   warm  the hit path of preparation/prepare.module_code by parts: the key, reading and verifying
-#         the entry, marshal.loads, binding (runtime table, code_constants.bind), and the whole.
+#         the entry, marshal.loads, binding (runtime table, code_constants.bind_slots), and the whole.
 #   python3 bench/imports/stages.py FOLDER [ROUNDS]
 import ast
 import gc
@@ -70,7 +70,7 @@ def warm(totals, sources_, options):
                                  compiled.ranges)
         mapping = {instrument.RUNTIME: file_checkpoints, instrument.EXCEPTION: Exception,
                    instrument.RECURSION_ERROR: RecursionError}
-        timed(totals, "code_constants.bind", code_constants.bind, compiled.code, mapping)
+        timed(totals, "code_constants.bind_slots", code_constants.bind_slots, compiled.code, compiled.slots, mapping)
         timed(totals, "whole module_code (hit)", prepare.module_code, server, options, data, path, None)
 
 

@@ -7,11 +7,16 @@ runtime directly. So generated code looks nothing up in builtins or globals (not
 either, and it keeps working while the interpreter finalizes, when builtins have been reset), and
 the code before binding depends only on the source, so it can be cached.
 
+`slots` finds where the placeholders are once (the preparation cache keeps it with the code), and
+`bind_slots` then goes straight to them: on a cache hit, binding no longer reads every constant of
+every code object (a large module has thousands).
+
 A placeholder is a string a program would not write (a NUL byte and a fixed random suffix); a
 program that did write one would have its string replaced, which is the price of this design.
 """
 
 _CODE = type(compile("", "", "exec"))
+PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program_code.BLOCKS)
 
 
 def bind(code, mapping: dict):
@@ -27,4 +32,46 @@ def bind(code, mapping: dict):
             changed = changed or bound is not value
             value = bound
         new.append(value)
+    return code.replace(co_consts=tuple(new)) if changed else code
+
+
+def slots(code):
+    """Where `code` holds placeholders (strings starting with PREFIX), or None when it holds
+    none: `(((index, placeholder), …), ((index, nested), …))`, its own constants and the code
+    objects among them that hold some (`nested` the same shape for that code object). Only
+    tuples, ints and strings: the cache marshals it with the code."""
+    own, nested = [], []
+    for index, value in enumerate(code.co_consts):
+        if type(value) is str and value.startswith(PREFIX):
+            own.append((index, value))
+        elif type(value) is _CODE:
+            inner = slots(value)
+            if inner is not None:
+                nested.append((index, inner))
+    return (tuple(own), tuple(nested)) if own or nested else None
+
+
+def bind_slots(code, where, mapping: dict):
+    """bind(code, mapping) for a `where` that slots(code) gave, every key of `mapping` a
+    placeholder. Each slot is checked against the constant it names: ValueError when one does
+    not match (`where` is not this code's: use bind)."""
+    if where is None:
+        return code
+    own, nested = where
+    consts = code.co_consts
+    new = list(consts)
+    changed = False
+    for index, placeholder in own:
+        value = consts[index]
+        if type(value) is not str or value != placeholder:
+            raise ValueError("not a placeholder slot")
+        if placeholder in mapping:
+            new[index], changed = mapping[placeholder], True
+    for index, inner in nested:
+        value = consts[index]
+        if type(value) is not _CODE:
+            raise ValueError("not a code object slot")
+        bound = bind_slots(value, inner, mapping)
+        if bound is not value:
+            new[index], changed = bound, True
     return code.replace(co_consts=tuple(new)) if changed else code

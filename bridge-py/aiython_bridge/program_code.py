@@ -28,15 +28,23 @@ class Compiled:
     (for callers.py, read before instrumenting), the plan's blocks; and whether CPython's own
     compile of the source warns (so that a cached entry program still shows its warnings); and
     the rewritten source of a file with AI blocks (None otherwise), which binding registers in
-    REWRITTEN. Every field is something marshal can write."""
+    REWRITTEN; and where the code holds its placeholders (code_constants.slots; False: not
+    known yet). Every field is something marshal can write."""
 
-    __slots__ = ("code", "checkpoints", "ranges", "blocks", "warns", "rewritten")
+    __slots__ = ("code", "checkpoints", "ranges", "blocks", "warns", "rewritten", "slots")
 
-    def __init__(self, code, checkpoints=(), ranges=(), blocks=(), warns=False, rewritten=None):
+    def __init__(self, code, checkpoints=(), ranges=(), blocks=(), warns=False, rewritten=None, slots=False):
         # checkpoints: a list of dicts, or packed_checkpoints' bytes (from the cache; b"": none)
         self.code, self.ranges = code, list(ranges)
         self.checkpoints = checkpoints if type(checkpoints) is bytes else list(checkpoints)
         self.blocks, self.warns, self.rewritten = list(blocks), bool(warns), rewritten
+        self.slots = slots
+
+    def placeholder_slots(self):
+        """code_constants.slots of the code, found once (the cache keeps them with the code)."""
+        if self.slots is False:
+            self.slots = code_constants.slots(self.code)
+        return self.slots
 
     def packed_checkpoints(self) -> bytes:
         """The checkpoints marshal'd (b"" when none), as the cache keeps them: the runtime reads
@@ -60,7 +68,14 @@ class Compiled:
                 instrument.EXCEPTION: Exception,
                 instrument.RECURSION_ERROR: RecursionError,
             })
-        return code_constants.bind(self.code, mapping) if mapping else self.code
+        if not mapping:
+            return self.code
+        if self.slots is not False:
+            try:
+                return code_constants.bind_slots(self.code, self.slots, mapping)
+            except (ValueError, TypeError, IndexError):
+                pass  # slots that are not this code's (a damaged cache entry): every constant read
+        return code_constants.bind(self.code, mapping)
 
 
 def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warns=False, mode="exec", flags=0):

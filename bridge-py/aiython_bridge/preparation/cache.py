@@ -164,7 +164,7 @@ class PreparationCache:
         self._total = total
 
 
-def _verified(blob: bytes, key: str) -> bytes | None:
+def _verified(blob: bytes, key: str) -> memoryview | None:
     """The payload of an entry file whose header checks out, else None."""
     if len(blob) < _HEADER or blob[:len(MAGIC)] != MAGIC or blob[len(MAGIC)] != FORMAT:
         return None
@@ -172,7 +172,7 @@ def _verified(blob: bytes, key: str) -> bytes | None:
     checksum, stored_key = blob[start:start + 8], blob[start + 8:_HEADER]
     if stored_key != key.encode("ascii"):
         return None
-    payload = blob[_HEADER:]
+    payload = memoryview(blob)[_HEADER:]  # not copied: hashed, then read by marshal
     return payload if source_hash(payload) == checksum else None
 
 

@@ -28,7 +28,7 @@ import sys
 from aiython_bridge import modules, program_code
 from aiython_bridge.preparation.cache import PreparationCache
 
-FORMAT = 3  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
+FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
 
 
@@ -160,21 +160,22 @@ def _variant(entry: bool, configured: bool) -> str:
 
 
 def _record(compiled):
-    return (compiled.code, compiled.packed_checkpoints(), compiled.ranges, compiled.blocks, compiled.warns, compiled.rewritten)
+    return (compiled.code, compiled.packed_checkpoints(), compiled.ranges, compiled.blocks, compiled.warns, compiled.rewritten,
+            compiled.placeholder_slots())
 
 
 def _from_record(record):
     """A Compiled from a payload, or None unless it has exactly the shape _record gives."""
-    if type(record) is not tuple or len(record) != 6:
+    if type(record) is not tuple or len(record) != 7:
         return None
-    code, checkpoints, ranges, blocks, warns, rewritten = record
+    code, checkpoints, ranges, blocks, warns, rewritten, slots = record
     if type(code) is not _CODE or type(checkpoints) is not bytes or type(ranges) is not list:
         return None
     if type(blocks) is not list or type(warns) is not bool or not (rewritten is None or type(rewritten) is str):
         return None
-    if not all(type(item) is dict for item in blocks):
+    if not all(type(item) is dict for item in blocks) or not (slots is None or type(slots) is tuple):
         return None
-    return program_code.Compiled(code, checkpoints, ranges, blocks, warns, rewritten)
+    return program_code.Compiled(code, checkpoints, ranges, blocks, warns, rewritten, slots)
 
 
 _CODE = type(_compiles.__code__)

@@ -181,7 +181,7 @@ class _Handler:
         """A node at the statement's position, made without the keyword checks of the node's
         constructor (they were most of the transform's cost): `fields` (a dict made for this
         node alone) becomes its attribute dictionary."""
-        fields.update(self.where)
+        fields |= self.where
         node = _NEW(kind)
         node.__dict__ = fields
         return node

@@ -134,7 +134,8 @@ class Columns:
     """Converts the AST's UTF-8 byte columns to the plan's code-point columns."""
 
     def __init__(self, source: str):
-        self.lines = _LINE_BREAK.split(source)
+        # CPython's line breaks; a source with no "\r" (most) splits the same on "\n" alone, faster
+        self.lines = source.split("\n") if "\r" not in source else _LINE_BREAK.split(source)
 
     def char(self, lineno: int, byte_col: int) -> int:
         if not 0 < lineno <= len(self.lines):

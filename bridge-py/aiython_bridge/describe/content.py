@@ -122,9 +122,23 @@ def _summarize_dict(obj, d: dict, context_values: bool) -> None:
         d["value_type"] = type_label(type(other[1]))
 
 
+_WORDS_REMEMBERED = 256
+_words_of: dict[str, tuple[str, ...]] = {}  # statement text -> its words: a block's text is asked for at every pause
+
+
 def statement_words(text: str) -> list[str]:
     """Identifier-like words of ``text`` in order of first occurrence (``ticket.body`` gives
     ``ticket`` and ``body``)."""
+    found = _words_of.get(text)
+    if found is None:
+        found = tuple(_words(text))
+        if len(_words_of) >= _WORDS_REMEMBERED:
+            _words_of.clear()
+        _words_of[text] = found
+    return list(found)
+
+
+def _words(text: str) -> list[str]:
     words: dict[str, None] = {}
     start = None
     for i, ch in enumerate(text + " "):

@@ -12,7 +12,7 @@ from .bounds import (FIELDS_LIMIT, FRAME_OBJECTS_LIMIT, INLINE_ITEM_STR_LIMIT, I
                      INLINE_TOTAL_CHARS, LISTING_STR_LIMIT, PREVIEW_CHARS, RELATED_LIMIT)
 from .descriptors import descriptor, scalar_fields
 from .reading import (FUNCTION_TYPE, MODULE_TYPE, annotation_text, builtin_base, dataclass_fields, function_signature,
-                      instance_fields, is_dunder, type_label)
+                      instance_fields, type_label)
 
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
@@ -155,7 +155,8 @@ def _words(text: str) -> list[str]:
 
 
 def _hidden_name(name: str) -> bool:
-    return is_dunder(name) or name.startswith("_aiython")
+    # is_dunder(name) or an _aiython name, spelled out: it runs for every name of a frame at every pause.
+    return name.startswith("_") and ((name.startswith("__") and name.endswith("__")) or name.startswith("_aiython"))
 
 
 def related_objects(

@@ -11,8 +11,8 @@ from .. import pycompat
 from .bounds import (FIELDS_LIMIT, FRAME_OBJECTS_LIMIT, INLINE_ITEM_STR_LIMIT, INLINE_ITEMS, INLINE_STR_LIMIT,
                      INLINE_TOTAL_CHARS, LISTING_STR_LIMIT, PREVIEW_CHARS, RELATED_LIMIT)
 from .descriptors import descriptor, scalar_fields
-from .reading import (FUNCTION_TYPE, MODULE_TYPE, annotation_text, builtin_base, dataclass_fields, function_signature,
-                      instance_fields, type_label)
+from .reading import (FUNCTION_TYPE, MODULE_DUNDERS, MODULE_TYPE, annotation_text, builtin_base, dataclass_fields,
+                      function_signature, hidden_name, instance_fields, type_label)
 
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
@@ -122,8 +122,7 @@ def _summarize_dict(obj, d: dict, context_values: bool) -> None:
         d["value_type"] = type_label(type(other[1]))
 
 
-_WORDS_REMEMBERED = 256
-_words_of: dict[str, tuple[str, ...]] = {}  # statement text -> its words: a block's text is asked for at every pause
+_words_of: dict[str, tuple[str, ...]] = {}  # statement text -> its words (asked at every pause of a block); bounded
 
 
 def statement_words(text: str) -> list[str]:
@@ -131,10 +130,9 @@ def statement_words(text: str) -> list[str]:
     ``ticket`` and ``body``)."""
     found = _words_of.get(text)
     if found is None:
-        found = tuple(_words(text))
-        if len(_words_of) >= _WORDS_REMEMBERED:
+        if len(_words_of) >= 256:
             _words_of.clear()
-        _words_of[text] = found
+        found = _words_of[text] = tuple(_words(text))
     return list(found)
 
 
@@ -152,11 +150,6 @@ def _words(text: str) -> list[str]:
                 words.setdefault(word, None)
             start = None
     return list(words)
-
-
-def _hidden_name(name: str) -> bool:
-    # is_dunder(name) or an _aiython name, spelled out: it runs for every name of a frame at every pause.
-    return name.startswith("_") and ((name.startswith("__") and name.endswith("__")) or name.startswith("_aiython"))
 
 
 def related_objects(
@@ -179,7 +172,7 @@ def related_objects(
         scopes = frame_scopes(frame)
     out = []
     for word in statement_words(statement_text):
-        if _hidden_name(word):
+        if word.startswith("_") and hidden_name(word):
             continue
         for scope, mapping in scopes:
             value = dict.get(mapping, word, _MISSING)
@@ -238,7 +231,8 @@ def describe_names(items, *, context_values: bool, handle_of: HandleOf | None, l
     """Compact ``{"name", descriptor…}`` entries for (name, value) pairs, skipping dunders."""
     out = []
     for name, value in items:
-        if type(name) is not str or not name.isidentifier() or _hidden_name(name):
+        # A module's own dunders come first in its globals: a set lookup skips them.
+        if type(name) is not str or name in MODULE_DUNDERS or not name.isidentifier() or hidden_name(name):
             continue
         if len(out) >= limit:
             break

@@ -60,8 +60,7 @@ class Pause(PauseOps):
         text = info.get("output_type")
         if text:
             try:
-                self.expected = contracts.resolve_annotation(text, frame.f_globals, frame.f_locals)
-                self.schema = contracts.json_schema(self.expected, annotation=text)
+                self.expected, self.schema = contracts.resolve_with_schema(text, frame.f_globals, frame.f_locals)
             except UnsupportedAnnotation as exc:
                 self.invocation.close()
                 raise AIError("%s: the annotation %s of this block cannot be used: %s" % (info["id"], text, exc)) from None
@@ -72,7 +71,7 @@ class Pause(PauseOps):
         info = self.info
         inv = self.invocation
         span = info["span"]
-        related = inv.related_objects(info["statement"])
+        related, frame_objects = inv.request_objects(info["statement"])
         return {
             "mode": "syntax",
             "block_id": info["id"],
@@ -90,7 +89,7 @@ class Pause(PauseOps):
             "requires_result": bool(info.get("requires_result")),
             "code_context": inv.code_context(),
             "related_objects": related,
-            "frame_objects": _other_frame_objects(inv.frame_objects(), related),
+            "frame_objects": _other_frame_objects(frame_objects, related),
             "hints": {"prompts": list((info.get("directive") or {}).get("prompts") or [])},
             "directive": info.get("directive") or {},
         }

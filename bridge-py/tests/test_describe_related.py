@@ -118,6 +118,18 @@ class FrameObjects(unittest.TestCase):
         with_values = frame_objects(sys._getframe())
         self.assertTrue(any(e["name"] == "self" for e in with_values))
 
+    def test_hidden_names_are_left_out_wherever_they_stand(self):
+        """Dunders (a module's own and any other) and aiython's names are not listed; a name with
+        one underscore, or underscores at one end only, is."""
+        shown = ["_one", "__front", "back__", "_", "plain"]
+        hidden = ["__name__", "__custom__", "___", "_aiython_runtime", "__"]
+        namespace = {name: 1 for name in hidden + shown}
+        exec("import sys\nframe = sys._getframe()", namespace)
+        listed = [entry["name"] for entry in frame_objects(namespace["frame"])]
+        self.assertEqual([name for name in listed if name not in ("sys", "frame")], shown)
+        related = [entry["name"] for entry in related_objects(namespace["frame"], " ".join(hidden + shown), context_values=True)]
+        self.assertEqual(related, shown)
+
 
 if __name__ == "__main__":
     unittest.main()

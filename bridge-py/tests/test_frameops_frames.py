@@ -170,6 +170,40 @@ class CodeContext(unittest.TestCase):
         self.assertEqual(seen["ctx"]["source"], "")
         self.assertEqual(seen["ctx"]["note"], "source not available")
 
+    def test_remembered_context_follows_the_source_and_the_file(self):
+        """A block reached again gets an equal context of its own, made anew when linecache holds
+        other lines for the file; the same code in another file gets that file's context."""
+        import linecache
+
+        seen = []
+
+        def grab():
+            frame = sys._getframe(1)
+            seen.append(code_context(frame, frame.f_lineno))
+
+        source = "def block():\n    grab()\n"
+        codes = {name: compile(source, name, "exec") for name in ("/nowhere/first.py", "/nowhere/second.py")}
+        self.addCleanup(lambda: [linecache.cache.pop(name, None) for name in codes])
+        for name in codes:
+            linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+        namespaces = {name: {"grab": grab} for name in codes}
+        for name, code in codes.items():
+            exec(code, namespaces[name])
+        first, second = (namespaces[name]["block"] for name in codes)
+        first()
+        first()
+        seen[1]["source"] = "changed by a caller"
+        first()
+        self.assertEqual(seen[0], seen[2])
+        self.assertIsNot(seen[0], seen[2])
+        edited = "def block():\n    grab()  # edited\n"
+        linecache.cache["/nowhere/first.py"] = (len(edited), None, edited.splitlines(True), "/nowhere/first.py")
+        first()
+        second()
+        self.assertEqual(seen[3]["source"], edited)
+        self.assertEqual(seen[4]["file"], "/nowhere/second.py")
+        self.assertEqual(seen[4]["source"], source)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -25,18 +25,22 @@ from .schema import build_schema
 
 __all__ = [
     "SUPPORTED", "check_object", "check_value", "is_supported", "json_schema", "resolve_annotation",
-    "type_repr",
+    "resolve_with_schema", "type_repr",
 ]
 
 
 def resolve_annotation(text: str, globals_: dict, locals_: dict | None = None) -> object:
     """The type an annotation's source text names in a frame; UnsupportedAnnotation if none or unsupported."""
+    return resolve_with_schema(text, globals_, locals_)[0]
+
+
+def resolve_with_schema(text: str, globals_: dict, locals_: dict | None = None) -> tuple[object, dict]:
+    """resolve_annotation and the type's json_schema, from one schema build (a block's pause needs both)."""
     try:
         tp = evaluate_annotation(text, globals_, locals_)
     except ResolveError as error:
         raise UnsupportedAnnotation(f"cannot resolve annotation {text.strip()}: {error}") from None
-    json_schema(tp, annotation=text.strip())
-    return tp
+    return tp, json_schema(tp, annotation=text.strip())
 
 
 def json_schema(tp, *, annotation: str | None = None) -> dict:

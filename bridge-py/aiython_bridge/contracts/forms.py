@@ -92,10 +92,14 @@ def is_json_scalar(value) -> bool:
 
 
 def classify(tp) -> Form:
+    if type(tp) is type:  # a builtin class's Form never changes: made once (a block's pause asks often)
+        form = _BUILTIN_FORMS.get(tp)
+        if form is not None:
+            return form
     if tp is typing.Any or tp is object:
-        return Form("any")
+        return _ANY_FORM
     if tp is None or tp is NoneType:
-        return Form("none")
+        return _NONE_FORM
     if isinstance(tp, typing.NewType):
         return Form("newtype", args=(tp.__supertype__,))
     if _TYPE_ALIAS_TYPE is not None and isinstance(tp, _TYPE_ALIAS_TYPE):
@@ -178,6 +182,11 @@ def _classify_class(cls: type) -> Form:
     if cls is collections.abc.Callable:
         raise Unsupported(cls, "callables cannot be checked")
     return Form("class", cls=cls)
+
+
+_ANY_FORM = Form("any")
+_NONE_FORM = Form("none")
+_BUILTIN_FORMS = {cls: _classify_class(cls) for cls in (*_PRIMITIVES, *_CONTAINERS, tuple, dict)}
 
 
 def class_hints(cls: type) -> dict:

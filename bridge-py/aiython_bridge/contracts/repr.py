@@ -95,8 +95,13 @@ def is_finite_float(value) -> bool:
     return type(value) is float and math.isfinite(value)
 
 
+_BUILTIN_NAMES = {cls: cls.__name__ for cls in (int, float, str, bool, list, dict, set, frozenset, tuple, object)}
+
+
 def type_repr(tp) -> str:
     """Python-style spelling of an annotation; never raises, whatever `tp` is."""
+    if type(tp) is type and tp in _BUILTIN_NAMES:  # spelled as class_name would, without the checks
+        return _BUILTIN_NAMES[tp]
     if tp is None or tp is NoneType:
         return "None"
     if tp is typing.Any:

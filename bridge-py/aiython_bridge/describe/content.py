@@ -11,8 +11,8 @@ from .. import pycompat
 from .bounds import (FIELDS_LIMIT, FRAME_OBJECTS_LIMIT, INLINE_ITEM_STR_LIMIT, INLINE_ITEMS, INLINE_STR_LIMIT,
                      INLINE_TOTAL_CHARS, LISTING_STR_LIMIT, PREVIEW_CHARS, RELATED_LIMIT)
 from .descriptors import descriptor, scalar_fields
-from .reading import (FUNCTION_TYPE, MODULE_TYPE, annotation_text, builtin_base, dataclass_fields, function_signature,
-                      instance_fields, is_dunder, type_label)
+from .reading import (FUNCTION_TYPE, MODULE_DUNDERS, MODULE_TYPE, annotation_text, builtin_base, dataclass_fields,
+                      function_signature, hidden_name, instance_fields, type_label)
 
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
@@ -122,9 +122,21 @@ def _summarize_dict(obj, d: dict, context_values: bool) -> None:
         d["value_type"] = type_label(type(other[1]))
 
 
+_words_of: dict[str, tuple[str, ...]] = {}  # statement text -> its words (asked at every pause of a block); bounded
+
+
 def statement_words(text: str) -> list[str]:
     """Identifier-like words of ``text`` in order of first occurrence (``ticket.body`` gives
     ``ticket`` and ``body``)."""
+    found = _words_of.get(text)
+    if found is None:
+        if len(_words_of) >= 256:
+            _words_of.clear()
+        found = _words_of[text] = tuple(_words(text))
+    return list(found)
+
+
+def _words(text: str) -> list[str]:
     words: dict[str, None] = {}
     start = None
     for i, ch in enumerate(text + " "):
@@ -138,10 +150,6 @@ def statement_words(text: str) -> list[str]:
                 words.setdefault(word, None)
             start = None
     return list(words)
-
-
-def _hidden_name(name: str) -> bool:
-    return is_dunder(name) or name.startswith("_aiython")
 
 
 def related_objects(
@@ -164,7 +172,7 @@ def related_objects(
         scopes = frame_scopes(frame)
     out = []
     for word in statement_words(statement_text):
-        if _hidden_name(word):
+        if word.startswith("_") and hidden_name(word):
             continue
         for scope, mapping in scopes:
             value = dict.get(mapping, word, _MISSING)
@@ -223,7 +231,8 @@ def describe_names(items, *, context_values: bool, handle_of: HandleOf | None, l
     """Compact ``{"name", descriptor…}`` entries for (name, value) pairs, skipping dunders."""
     out = []
     for name, value in items:
-        if type(name) is not str or not name.isidentifier() or _hidden_name(name):
+        # A module's own dunders come first in its globals: a set lookup skips them.
+        if type(name) is not str or name in MODULE_DUNDERS or not name.isidentifier() or hidden_name(name):
             continue
         if len(out) >= limit:
             break

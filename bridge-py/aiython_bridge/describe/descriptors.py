@@ -40,6 +40,11 @@ def scalar_fields(obj, str_limit: int) -> dict:
     return {}
 
 
+# The names and container base of the builtin types a frame holds most: fixed, so read once.
+_BUILTIN_FACTS = {cls: (type_names(cls), builtin_base(cls))
+                  for cls in (int, float, str, bool, type(None), bytes, list, dict, tuple, set, frozenset)}
+
+
 def descriptor(obj, handle: str | None, *, str_limit: int = STR_VALUE_LIMIT) -> dict:
     """SPEC §5.2 handle descriptor: handle, type, module, qualname, plus the value of a primitive.
 
@@ -47,11 +52,15 @@ def descriptor(obj, handle: str | None, *, str_limit: int = STR_VALUE_LIMIT) -> 
     256 bits come as decimal "text", wider still as "bits". Non-finite floats come as "text".
     Strings longer than ``str_limit`` come as "length". Builtin containers add "length".
     """
-    name, module, qualname = type_names(type(obj))
+    cls = type(obj)
+    # type(cls) is type: a plain class, hashed by identity, so the lookup runs no program code.
+    facts = _BUILTIN_FACTS.get(cls) if type(cls) is type else None
+    if facts is None:
+        facts = (type_names(cls), builtin_base(cls))
+    (name, module, qualname), base = facts
     d = {} if handle is None else {"handle": handle}
     d.update(type=name, module=module, qualname=qualname)
     d.update(scalar_fields(obj, str_limit))
-    base = builtin_base(type(obj))
     if base is not None and base is not str:
         d["length"] = base.__len__(obj)
     return d

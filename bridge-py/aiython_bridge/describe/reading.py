@@ -47,6 +47,17 @@ def is_dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
 
+# A module's own dunders, first in its globals: request content skips them with a set lookup.
+MODULE_DUNDERS = frozenset(("__name__", "__doc__", "__package__", "__loader__", "__spec__", "__annotations__",
+                            "__builtins__", "__file__", "__cached__"))
+
+
+def hidden_name(name: str) -> bool:
+    """A name request content leaves out: a dunder or one of aiython's own (spelled out: it runs
+    for every name of a frame at every pause)."""
+    return name.startswith("_") and ((name.startswith("__") and name.endswith("__")) or name.startswith("_aiython"))
+
+
 def builtin_base(cls: type):
     for base in _CONTAINER_BASES:
         if issubclass(cls, base):

@@ -1,4 +1,11 @@
-"""Code context (SPEC §5.1): the source around a frame's current line, for requests and `get_frame_code`."""
+"""Code context (SPEC §5.1): the source around a frame's current line, for requests and `get_frame_code`.
+
+A block in a loop asks for the same context at every pause: the answer for a code object, line and
+project root is remembered with the source lines it was cut from (the code object is held, so its
+id stays its own while remembered), and made again only when linecache holds other lines for the
+file (a checkcache that saw it change, the program's own linecache use). The memo is bounded; each
+caller gets its own copy of the dict.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +16,35 @@ CODE_CONTEXT_CAP = 12_000  # SPEC §5.1 hard cap of code context
 WHOLE_SCOPE_LIMIT = 4096  # SPEC §5.1: the enclosing function/class whole if at most this
 WINDOW_BEFORE = 25  # lines shown before the current line when windowing
 WINDOW_AFTER = 15
+MAX_REMEMBERED = 128
+_remembered: dict = {}  # (id(code), lineno, project_root) -> (code, lines it was cut from, result)
 
 
 def code_context(frame, lineno: int, *, project_root: str | None = None) -> dict:
+    """_code_context's answer for this frame's code, made once per code, line and source text."""
+    import linecache
+
+    code = frame.f_code
+    lines = linecache.getlines(code.co_filename, frame.f_globals)
+    # By identity: equal code objects of two files compare equal (co_filename is not compared).
+    key = (id(code), lineno, project_root)
+    found = _remembered.get(key)
+    if found is None or found[0] is not code or found[1] is not lines:
+        found = (code, lines, _code_context(code, lines, lineno, project_root))
+        if len(_remembered) >= MAX_REMEMBERED:
+            _remembered.clear()
+        _remembered[key] = found
+    return dict(found[2])
+
+
+def _code_context(code, lines: list, lineno: int, project_root: str | None) -> dict:
     """Source around ``lineno`` (SPEC §5.1): the enclosing function or class whole if it is at
     most WHOLE_SCOPE_LIMIT characters, else a window of lines around ``lineno`` inside it (at
     module level always a window); never more than CODE_CONTEXT_CAP characters. Read through
     linecache by the code's file name, which shows the original program text."""
-    import linecache
-
-    code = frame.f_code
-    kind = "module" if code.co_name == "<module>" else ("function" if pycompat.is_optimized(frame) else "class")
+    kind = "module" if code.co_name == "<module>" else ("function" if code.co_flags & pycompat.CO_OPTIMIZED else "class")
     result = {"file": display_path(code.co_filename, project_root), "kind": kind, "line": lineno,
               "start_line": 0, "end_line": 0, "source": "", "complete": False}
-    lines = linecache.getlines(code.co_filename, frame.f_globals)
     if not lines:
         result["note"] = "source not available"
         return result

@@ -160,6 +160,14 @@ class Invocation(FrameListing):
         return describe.frame_objects(self.frame, context_values=self.context_values, handle_of=self.handle,
                                       scopes=self._scopes())
 
+    def request_objects(self, statement_text: str) -> tuple[list[dict], list[dict]]:
+        """related_objects and frame_objects of one request, from one reading of the frame's scopes."""
+        scopes = self._scopes()
+        related = describe.related_objects(self.frame, statement_text, context_values=self.context_values,
+                                           handle_of=self.handle, scopes=scopes)
+        return related, describe.frame_objects(self.frame, context_values=self.context_values, handle_of=self.handle,
+                                               scopes=scopes)
+
     def code_context(self) -> dict:
         return code_context(self.frame, self.line, project_root=self.project_root)
 

@@ -116,7 +116,8 @@ class InvocationLoop implements CallLoop {
 
   /** Sends the conversation; the response, or the end a failed or stopped call means. */
   private async ask(round: number): Promise<ModelResponse | InvocationEnd> {
-    this.emit({ type: "model_request", round, messages: this.messages.slice(this.sentUpTo), message_count: this.messages.length, tools: this.tools.map((t) => t.function.name) });
+    // The event's copies of the new messages and the tool names are made only for a listener.
+    if (this.args.onEvent) this.emit({ type: "model_request", round, messages: this.messages.slice(this.sentUpTo), message_count: this.messages.length, tools: this.tools.map((t) => t.function.name) });
     this.sentUpTo = this.messages.length;
     let response;
     try {

@@ -1,0 +1,276 @@
+"""Checkpoints added to a module's PLAIN 3.11 code object (SPEC §4.2), with the behaviour of
+instrument.py's AST shape and none of its compile cost: `instrument_code` finds each selected
+statement's instructions in its scope's code object, gives them an exception-table entry to a
+handler appended after the code (bytecode_handler.py) and leaves every original instruction
+where it was.
+
+Applied only where the layout is proven, else None (the caller takes the AST path for the whole
+module): the statement's scope is exactly one code object; its instructions form runs of
+consecutive instructions whose positions lie inside the statement's span and nowhere else; a run
+falls through to its end (a trailing jump, RERAISE or implicit `return None` carrying the same
+position is the enclosing statement's, left after the end); its jumps stay inside it and none
+from outside lands inside it; no exception-table entry partly overlaps it; the stack depth at
+its start is known; its target's store instruction is found; a `return EXPR` ends with the
+compiler's own unwinding of `for` iterators. A statement with no instructions (a constant
+expression, an annotation in a function) cannot fail and gets no handler.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+
+from . import bytecode_code as bc
+from .bytecode_assembly import Assembler, assemble, region_entries
+from .bytecode_handler import Checkpoint, Constants, write_handler
+
+_CODE = type(compile("", "", "exec"))
+_STORES = frozenset(bc.OP[name] for name in ("STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"))
+_EPILOGUE = frozenset(bc.OP[name] for name in ("POP_EXCEPT", "RERAISE", "RETURN_VALUE"))
+_JUMPS_AFTER = frozenset(bc.OP[name] for name in ("JUMP_FORWARD", "JUMP_BACKWARD"))
+_UNWIND = (bc.OP["SWAP"], bc.OP["POP_TOP"])
+_BARE_RETURN = frozenset(bc.OP[name] for name in ("POP_TOP", "SWAP", "LOAD_CONST", "RETURN_VALUE"))
+RETURN_VALUE, LOAD_CONST = bc.OP["RETURN_VALUE"], bc.OP["LOAD_CONST"]
+
+
+class Unsuitable(Exception):
+    """The layout is not one this path can prove: the AST path instruments the module."""
+
+
+def instrument_code(code, selected, placeholders):
+    """`code` (the module's plain code) with the handlers of `selected` ([(Site, info)] in index
+    order); None when any of them is unsuitable. `placeholders`: (runtime, Exception,
+    RecursionError) placeholder constants."""
+    by_scope: dict = {}
+    for index, (site, info) in enumerate(selected):
+        by_scope.setdefault(id(site.scope_node), (site.scope_node, []))[1].append((index, site, info))
+    codes: dict = {}
+    _index_codes(code, codes)
+    wanted: dict = {}
+    for scope_node, points in by_scope.values():
+        if isinstance(scope_node, ast.Module):
+            return None  # a module's top-level statements are not checkpoints (entry programs take the AST path)
+        first = min([scope_node.lineno] + [d.lineno for d in scope_node.decorator_list])
+        found = codes.get((scope_node.name, first))
+        if found is None or len(found) != 1:
+            return None
+        wanted[id(found[0])] = points
+    try:
+        result = _rewrite(code, wanted, placeholders)
+    except Unsuitable:
+        return None
+    return result
+
+
+def _index_codes(code, codes) -> None:
+    for const in code.co_consts:
+        if type(const) is _CODE:
+            codes.setdefault((const.co_name, const.co_firstlineno), []).append(const)
+            _index_codes(const, codes)
+
+
+def _rewrite(code, wanted, placeholders):
+    consts, changed = list(code.co_consts), False
+    for position, const in enumerate(consts):
+        if type(const) is _CODE:
+            new = _rewrite(const, wanted, placeholders)
+            if new is not const:
+                consts[position], changed = new, True
+    points = wanted.get(id(code))
+    if points:
+        return _instrument(code, consts, points, placeholders)
+    return code.replace(co_consts=tuple(consts)) if changed else code
+
+
+def _instrument(code, consts, points, placeholders):
+    found = bc.instructions(code.co_code)
+    positions = list(code.co_positions())
+    entries = bc.exception_entries(code.co_exceptiontable)
+    depth_at = bc.depths(found, entries)
+    if depth_at is None:
+        raise Unsuitable
+    runs = _runs_by_statement(found, positions, points)
+    targets: dict = {}
+    for ins in found:
+        if ins.target is not None:
+            targets.setdefault(ins.target, []).append(ins.start)
+    for entry in entries:
+        targets.setdefault(entry[2], []).append(-1)
+    checkpoints, stack = [], code.co_stacksize
+    for (index, site, info), members in zip(points, runs):
+        node = site.node
+        if not members:
+            if not _compiles_to_nothing(node):
+                raise Unsuitable
+            continue
+        for run in _split_runs(members):
+            point = _checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries)
+            if point is not None:
+                checkpoints.append(point)
+                stack = max(stack, point.depth + 5, _peak(found, run, depth_at) + (4 if point.tail else 1))
+    if not checkpoints:
+        return code.replace(co_consts=tuple(consts))
+    return _apply(code, consts, entries, positions, checkpoints, stack, placeholders)
+
+
+def _runs_by_statement(found, positions, points):
+    """The indexes of the instructions inside each statement's span, per statement."""
+    spans = sorted(((site.node.lineno, site.node.col_offset), (site.node.end_lineno, site.node.end_col_offset), slot)
+                   for slot, (_, site, _) in enumerate(points))
+    starts = [span[0] for span in spans]
+    members = [[] for _ in points]
+    for number, ins in enumerate(found):
+        line, end_line, column, end_column = positions[ins.unit]
+        if line is None or column is None:
+            continue
+        where = bisect.bisect_right(starts, (line, column)) - 1
+        if where >= 0 and (end_line, end_column) <= spans[where][1]:
+            members[spans[where][2]].append(number)
+    return members
+
+
+def _split_runs(members):
+    run = [members[0]]
+    for number in members[1:]:
+        if number != run[-1] + 1:
+            yield run
+            run = []
+        run.append(number)
+    yield run
+
+
+def _compiles_to_nothing(node) -> bool:
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant)
+    return isinstance(node, (ast.AnnAssign, ast.Assert)) and (isinstance(node, ast.Assert) or node.value is None)
+
+
+def _checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries):
+    is_return = isinstance(node, ast.Return)
+    if not is_return:
+        _cut_epilogue(code, found, run)
+        if not run or found[run[-1]].op in bc.TERMINAL or found[run[-1]].op in bc.UNCONDITIONAL:
+            raise Unsuitable
+    elif node.value is None:
+        if any(found[number].op not in _BARE_RETURN for number in run):
+            raise Unsuitable
+        return None  # nothing in a bare `return` can fail
+    a, b = found[run[0]].start, found[run[-1]].end
+    depth = depth_at.get(a)
+    if depth is None:
+        raise Unsuitable
+    where = (node.lineno, node.end_lineno, node.col_offset, node.end_col_offset)
+    point = Checkpoint(index, a, b, depth, where)
+    copy_end = _return_value_end(found, run, depth, depth_at) if is_return else b
+    for number in run:
+        ins = found[number]
+        if ins.target is not None and not a <= ins.target <= copy_end:
+            raise Unsuitable
+    for unit in range(a + 1, b):  # entered only at its start (a `return`'s unwinding: not at all)
+        for source in targets.get(unit, ()):
+            if unit > copy_end or not a <= source < b:
+                raise Unsuitable
+    for entry in entries:
+        if entry[1] <= a or entry[0] >= b:
+            continue
+        if entry[0] <= a and b <= entry[1] and point.outer is None and not is_return:
+            point.outer = entry
+            continue
+        raise Unsuitable
+    raw = code.co_code
+    point.copy, point.copy_positions = raw[2 * a:2 * copy_end], positions[a:copy_end]
+    if is_return:
+        point.tail, point.tail_positions = raw[2 * copy_end:2 * b], positions[copy_end:b]
+    elif info.get("target"):
+        point.store = _store(code, found, run, info["target"])
+    return point
+
+
+def _cut_epilogue(code, found, run) -> None:
+    """Drop from a simple statement's run what follows it with its position: from the first
+    POP_EXCEPT, RERAISE or RETURN_VALUE (an except body's end, a finally's, the implicit
+    `return None`), none of which a simple statement other than `return` compiles to; then
+    trailing unconditional jumps (a loop's back edge, a jump over an `else`)."""
+    for cut, number in enumerate(run):
+        op = found[number].op
+        if op in _EPILOGUE:
+            if op == RETURN_VALUE and cut and found[run[cut - 1]].op == LOAD_CONST \
+                    and code.co_consts[found[run[cut - 1]].arg] is None:
+                cut -= 1
+            del run[cut:]
+            break
+    while run and found[run[-1]].op in _JUMPS_AFTER:
+        del run[-1]
+
+
+def _return_value_end(found, run, depth, depth_at) -> int:
+    """Where a `return EXPR`'s value is computed: before its `SWAP 2; POP_TOP` per enclosing
+    `for` iterator and its RETURN_VALUE."""
+    tail = [found[number] for number in run[len(run) - 1 - 2 * depth:]]
+    if len(tail) != 1 + 2 * depth or tail[-1].op != RETURN_VALUE:
+        raise Unsuitable
+    for pair in range(depth):
+        swap, pop = tail[2 * pair], tail[2 * pair + 1]
+        if (swap.op, pop.op) != _UNWIND or swap.arg != 2:
+            raise Unsuitable
+    end = tail[0].start
+    if depth_at.get(end) != depth + 1 or len(run) == len(tail):
+        raise Unsuitable
+    return end
+
+
+def _store(code, found, run, target):
+    stores = set()
+    for number in run:
+        ins = found[number]
+        if ins.op in _STORES:
+            name = code._varname_from_oparg(ins.arg) if ins.op in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
+                else code.co_names[ins.arg]
+            if name == target or (target.startswith("__") and name.startswith("_") and name.endswith(target)):
+                stores.add((bc.opcode.opname[ins.op], ins.arg))
+    if len(stores) != 1:
+        raise Unsuitable
+    return stores.pop()
+
+
+def _peak(found, run, depth_at) -> int:
+    units = [found[number].start for number in run] + [found[run[-1]].end]
+    return max(depth_at.get(unit, 0) for unit in units)
+
+
+def _apply(code, consts, entries, positions, checkpoints, stack, placeholders):
+    table = Constants(consts, code.co_names)
+    base = len(code.co_code) // 2
+    appended, appended_positions, new_entries = bytearray(), [], []
+    for point in checkpoints:
+        asm = Assembler(base + len(appended) // 2, point.position)
+        start = write_handler(asm, point, table, placeholders)
+        data, where, regions = assemble(asm)
+        new_entries += region_entries(regions, asm.base, point.outer)
+        new_entries.append([point.start, point.end, start.unit, point.depth, 0])
+        appended += data
+        appended_positions += where
+    new_entries += _split(entries, checkpoints)
+    line = next((p[0] for p in reversed(positions) if p[0] is not None), code.co_firstlineno)
+    locations, _ = bc.location_entries(appended_positions, line)
+    return code.replace(co_code=code.co_code + bytes(appended), co_consts=tuple(table.consts),
+                        co_names=tuple(table.names), co_exceptiontable=bc.encode_exception_entries(new_entries),
+                        co_linetable=code.co_linetable + locations, co_stacksize=stack)
+
+
+def _split(entries, checkpoints):
+    """The code's own entries, each without the ranges of the checkpoints it covers."""
+    inside: dict = {}
+    for point in checkpoints:
+        if point.outer is not None:
+            inside.setdefault(id(point.outer), []).append((point.start, point.end))
+    result = []
+    for entry in entries:
+        start = entry[0]
+        for a, b in sorted(inside.get(id(entry), ())):
+            if a > start:
+                result.append([start, a] + entry[2:])
+            start = b
+        if start < entry[1]:
+            result.append([start, entry[1]] + entry[2:])
+    return result

@@ -20,7 +20,8 @@ laid out as CPython's compiler lays out that shape (PUSH_EXC_INFO, CHECK_EXC_MAT
 `COPY 3; POP_EXCEPT; RERAISE 1` with lasti for each handler body, a bare `raise` as
 RAISE_VARARGS 0), so the statement's units [a, b) only gain an exception-table entry: the hot
 path runs exactly the instructions it ran before. The handler ends with POP_EXCEPT and a jump
-back to b (or, for `return EXPR`, the statement's own unwinding and RETURN_VALUE).
+back to b; for `return EXPR`, b is where EXPR's value is computed, and the jump brings the value
+of `R.returned(K)` to the statement's own unwinding and RETURN_VALUE.
 """
 
 from __future__ import annotations
@@ -31,12 +32,12 @@ from .bytecode_assembly import OUTER, Assembler, Label, Region, jump_to_unit
 class Checkpoint:
     """What the handler of one checkpoint statement needs, found by bytecode_instrument.py."""
 
-    __slots__ = ("index", "start", "end", "depth", "copy", "copy_positions", "store", "tail", "tail_positions",
-                 "position", "outer")
+    __slots__ = ("index", "start", "end", "depth", "copy", "copy_positions", "store", "returns", "position", "outer")
 
     def __init__(self, index, start, end, depth, position):
         self.index, self.start, self.end, self.depth, self.position = index, start, end, depth, position
-        self.copy = self.copy_positions = self.store = self.tail = self.tail_positions = None
+        self.copy = self.copy_positions = self.store = None
+        self.returns = False  # `return EXPR`: `end` is where its value is computed, before its unwinding
         self.outer = None  # the existing exception-table entry that covers the statement, if any
 
 
@@ -109,16 +110,12 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
         call("value")
         asm.op(*point.store)
         asm.label(done)
-    if point.tail is not None:  # `return EXPR`: the value, then the statement's own unwinding
+    if point.returns:  # `return EXPR`: the value, for the statement's own unwinding at its end
         call("returned")
         asm.op("SWAP", 2)
-        asm.at(OUTER)
-        asm.op("POP_EXCEPT")
-        asm.raw(point.tail, point.tail_positions)
-    else:
-        asm.at(OUTER)
-        asm.op("POP_EXCEPT")
-        asm.op("JUMP_BACKWARD", jump_to_unit(point.end))
+    asm.at(OUTER)
+    asm.op("POP_EXCEPT")
+    asm.op("JUMP_BACKWARD", jump_to_unit(point.end))
     asm.at(outer_body)
     asm.label(reraise)
     asm.op("RERAISE", 0)
@@ -136,10 +133,10 @@ def _retry_loop(asm, point, call, decide, outer_body, exception) -> None:
     leaving = Region(forget, depth + 1, 0)
     asm.at(Region(retry_handler, depth + 1, 0))
     asm.label(loop)
-    if point.tail is not None:
+    if point.returns:
         call("keep", head_only=True)
     asm.raw(point.copy, point.copy_positions)
-    if point.tail is not None:
+    if point.returns:
         asm.op("PRECALL", 2)
         asm.op("CALL", 2)
         asm.op("POP_TOP")

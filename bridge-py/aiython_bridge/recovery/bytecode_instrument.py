@@ -11,7 +11,7 @@ falls through to its end (a trailing jump, RERAISE or implicit `return None` car
 position is the enclosing statement's, left after the end); its jumps stay inside it and none
 from outside lands inside it; no exception-table entry partly overlaps it; the stack depth at
 its start is known; its target's store instruction is found; a `return EXPR` ends with the
-compiler's own unwinding of `for` iterators. A statement with no instructions (a constant
+compiler's own unwinding (left in place: the handler jumps to it with the value). A statement with no instructions (a constant
 expression, an annotation in a function) cannot fail and gets no handler.
 """
 
@@ -28,7 +28,9 @@ _CODE = type(compile("", "", "exec"))
 _STORES = frozenset(bc.OP[name] for name in ("STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"))
 _EPILOGUE = frozenset(bc.OP[name] for name in ("POP_EXCEPT", "RERAISE", "RETURN_VALUE"))
 _JUMPS_AFTER = frozenset(bc.OP[name] for name in ("JUMP_FORWARD", "JUMP_BACKWARD"))
-_UNWIND = (bc.OP["SWAP"], bc.OP["POP_TOP"])
+_UNWIND = frozenset(bc.OP[name] for name in ("SWAP", "POP_TOP", "POP_EXCEPT", "LOAD_CONST", "STORE_FAST", "DELETE_FAST",
+                                             "STORE_NAME", "DELETE_NAME", "STORE_DEREF", "DELETE_DEREF"))
+SWAP = bc.OP["SWAP"]
 _BARE_RETURN = frozenset(bc.OP[name] for name in ("POP_TOP", "SWAP", "LOAD_CONST", "RETURN_VALUE"))
 RETURN_VALUE, LOAD_CONST = bc.OP["RETURN_VALUE"], bc.OP["LOAD_CONST"]
 
@@ -107,7 +109,7 @@ def _instrument(code, consts, points, placeholders):
             point = _checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries)
             if point is not None:
                 checkpoints.append(point)
-                stack = max(stack, point.depth + 5, _peak(found, run, depth_at) + (4 if point.tail else 1))
+                stack = max(stack, point.depth + 5, _peak(found, run, depth_at) + (4 if point.returns else 1))
     if not checkpoints:
         return code.replace(co_consts=tuple(consts))
     return _apply(code, consts, entries, positions, checkpoints, stack, placeholders)
@@ -155,33 +157,32 @@ def _checkpoint(code, found, positions, run, index, node, info, depth_at, target
         if any(found[number].op not in _BARE_RETURN for number in run):
             raise Unsuitable
         return None  # nothing in a bare `return` can fail
-    a, b = found[run[0]].start, found[run[-1]].end
+    a = found[run[0]].start
     depth = depth_at.get(a)
     if depth is None:
         raise Unsuitable
-    where = (node.lineno, node.end_lineno, node.col_offset, node.end_col_offset)
-    point = Checkpoint(index, a, b, depth, where)
-    copy_end = _return_value_end(found, run, depth, depth_at) if is_return else b
+    point = Checkpoint(index, a, None, depth, (node.lineno, node.end_lineno, node.col_offset, node.end_col_offset))
+    if is_return:
+        run = _return_value(found, run, depth, depth_at, targets)
+        point.returns = True
+    b = point.end = found[run[-1]].end
     for number in run:
         ins = found[number]
-        if ins.target is not None and not a <= ins.target <= copy_end:
+        if ins.target is not None and not a <= ins.target <= b:
             raise Unsuitable
-    for unit in range(a + 1, b):  # entered only at its start (a `return`'s unwinding: not at all)
+    for unit in range(a + 1, b):  # entered only at its start
         for source in targets.get(unit, ()):
-            if unit > copy_end or not a <= source < b:
+            if not a <= source < b:
                 raise Unsuitable
     for entry in entries:
         if entry[1] <= a or entry[0] >= b:
             continue
-        if entry[0] <= a and b <= entry[1] and point.outer is None and not is_return:
+        if entry[0] <= a and b <= entry[1] and point.outer is None:
             point.outer = entry
             continue
         raise Unsuitable
-    raw = code.co_code
-    point.copy, point.copy_positions = raw[2 * a:2 * copy_end], positions[a:copy_end]
-    if is_return:
-        point.tail, point.tail_positions = raw[2 * copy_end:2 * b], positions[copy_end:b]
-    elif info.get("target"):
+    point.copy, point.copy_positions = code.co_code[2 * a:2 * b], positions[a:b]
+    if info.get("target"):
         point.store = _store(code, found, run, info["target"])
     return point
 
@@ -203,20 +204,23 @@ def _cut_epilogue(code, found, run) -> None:
         del run[-1]
 
 
-def _return_value_end(found, run, depth, depth_at) -> int:
-    """Where a `return EXPR`'s value is computed: before its `SWAP 2; POP_TOP` per enclosing
-    `for` iterator and its RETURN_VALUE."""
-    tail = [found[number] for number in run[len(run) - 1 - 2 * depth:]]
-    if len(tail) != 1 + 2 * depth or tail[-1].op != RETURN_VALUE:
+def _return_value(found, run, depth, depth_at, targets):
+    """The run of a `return EXPR` up to where EXPR's value is computed: before the compiler's
+    unwinding (`SWAP 2` then POP_TOP of `for` iterators, POP_EXCEPT and the clearing of an
+    `except … as` name; then a `finally` body, and RETURN_VALUE), which nothing jumps into."""
+    end = len(run) - 1 if found[run[-1]].op == RETURN_VALUE else len(run)
+    cut = end
+    if depth:
+        while cut > 1 and found[run[cut - 1]].op in _UNWIND:
+            cut -= 1
+        while cut < end and not (found[run[cut]].op == SWAP and found[run[cut]].arg == 2
+                                 and depth_at.get(found[run[cut]].start) == depth + 1):
+            cut += 1
+    if cut == 0 or cut == len(run) or depth_at.get(found[run[cut]].start) != depth + 1:
         raise Unsuitable
-    for pair in range(depth):
-        swap, pop = tail[2 * pair], tail[2 * pair + 1]
-        if (swap.op, pop.op) != _UNWIND or swap.arg != 2:
-            raise Unsuitable
-    end = tail[0].start
-    if depth_at.get(end) != depth + 1 or len(run) == len(tail):
+    if any(found[number].start in targets for number in run[cut + 1:]):
         raise Unsuitable
-    return end
+    return run[:cut]
 
 
 def _store(code, found, run, target):

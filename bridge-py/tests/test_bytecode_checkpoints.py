@@ -13,7 +13,10 @@ import textwrap
 import unittest
 
 from aiython_bridge import program_code, pycompat
-from aiython_bridge.recovery import bytecode_instrument, instrument, selection
+from aiython_bridge.recovery import instrument, selection
+
+if pycompat.BYTECODE_CHECKPOINTS:  # written for 3.11's bytecode: not importable elsewhere
+    from aiython_bridge.recovery import bytecode_instrument
 from tests.test_instrument import Program, program_traceback
 
 PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)

@@ -244,6 +244,15 @@ class SameBehaviour(unittest.TestCase):
         self.assertEqual(ending[2][0], "ValueError(\"invalid literal for int() with base 10: 'first'\")")
 
 
+def _units(written):
+    """A handler's bytes, one position per unit, and its entries."""
+    data, segments, entries = written
+    positions = []
+    for segment in segments:
+        positions += [segment[1]] * segment[0] if type(segment) is tuple else segment
+    return data, positions, entries
+
+
 def _shown(value):
     return value.co_qualname if hasattr(value, "co_code") else value
 
@@ -268,6 +277,38 @@ class HotPath(unittest.TestCase):
             changed += len(new.co_code) > size
             pairs += [(a, b) for a, b in zip(old.co_consts, new.co_consts) if hasattr(a, "co_code")]
         self.assertGreaterEqual(changed, 2)
+
+    def test_the_template_writes_what_the_assembler_lays_out(self):
+        """Every handler of a few standard library modules and of the scenarios, both ways."""
+        import argparse
+        import configparser
+        import difflib
+        import json.decoder
+        import textwrap as textwrap_module
+
+        compared = []
+        original = bytecode_instrument.handler_code
+
+        def both(point, table, template, placeholders, base, assembler=False):
+            fast = original(point, table, template, placeholders, base)
+            slow = original(point, table, template, placeholders, base, assembler=True)
+            self.assertEqual(_units(fast), _units(slow))
+            compared.append(template.usable and template.write(point, table.const(point.index), base) is not None)
+            return fast
+
+        sources = [SHOW + textwrap.dedent(body) for body, _, _ in SCENARIOS.values()]
+        for module in (argparse, configparser, difflib, json.decoder, textwrap_module):
+            with open(module.__file__, encoding="utf-8") as f:
+                sources.append(f.read())
+        bytecode_instrument.handler_code = both
+        try:
+            for source in sources:
+                tree = ast.parse(source)
+                selected = selection.selected_sites(selection.index_statements(tree), source, entry=False)
+                bytecode_instrument.instrument_code(compile(source, "m.py", "exec"), selected, PLACEHOLDERS)
+        finally:
+            bytecode_instrument.handler_code = original
+        self.assertGreater(sum(compared), 300, (sum(compared), len(compared)))  # written by the template
 
     def test_an_unprovable_layout_falls_back_to_the_ast_path(self):
         source = "def f():\n    assert False, 'never here'\n"  # raises at its end: no instruction to go back to

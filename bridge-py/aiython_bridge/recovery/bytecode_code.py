@@ -81,12 +81,16 @@ def exception_entries(table: bytes) -> list[list]:
 
 
 def encode_exception_entries(entries) -> bytes:
+    """The table of `entries` ([start, end, target, depth, lasti]), which must come sorted."""
     out = bytearray()
-    for start, end, target, depth, lasti in sorted(entries):
-        _varint_be(start, out, True)
-        _varint_be(end - start, out, False)
-        _varint_be(target, out, False)
-        _varint_be(depth << 1 | lasti, out, False)
+    for start, end, target, depth, lasti in entries:
+        for value, mark in ((start, 128), (end - start, 0), (target, 0), (depth << 1 | lasti, 0)):
+            if value < 64:
+                out.append(value | mark)
+            elif value < 4096:
+                out += bytes(((value >> 6) | 64 | mark, value & 63))
+            else:
+                _varint_be(value, out, bool(mark))
     return bytes(out)
 
 
@@ -139,23 +143,43 @@ def _varint_le(value: int, out: bytearray) -> None:
     out.append(value)
 
 
-def location_entries(positions, line: int) -> tuple[bytes, int]:
-    """Location table entries (the long form) for appended units, one position per unit, after
-    a table whose last entry with a line started at `line`; and the line the result ends on."""
+def location_entries(segments, line: int) -> tuple[bytes, int]:
+    """Location table entries (the long form) for appended units, after a table whose last entry
+    with a line started at `line`; and the line the result ends on. `segments`: (count,
+    position) runs, or lists of one position per unit."""
     out = bytearray()
-    index, count = 0, len(positions)
-    while index < count:
-        position = positions[index]
-        length = 1
-        while length < 8 and index + length < count and positions[index + length] == position:
-            length += 1
-        start, end_line, column, end_column = position
-        out.append(128 | (14 << 3) | (length - 1))
-        delta = start - line
-        _varint_le((delta << 1) if delta >= 0 else ((-delta) << 1) | 1, out)
-        _varint_le(end_line - start, out)
-        _varint_le(column + 1, out)
-        _varint_le(end_column + 1, out)
-        line = start
-        index += length
+    for segment in segments:
+        if type(segment) is tuple:
+            count, position = segment
+            if count:
+                line = _run(out, count, position, line)
+            continue
+        index, count = 0, len(segment)
+        while index < count:
+            position = segment[index]
+            length = 1
+            while index + length < count and segment[index + length] == position:
+                length += 1
+            line = _run(out, length, position, line)
+            index += length
     return bytes(out), line
+
+
+def _run(out: bytearray, count: int, position, line: int) -> int:
+    start, end_line, column, end_column = position
+    delta = start - line
+    first = min(8, count)
+    out.append(128 | (14 << 3) | (first - 1))
+    _varint_le((delta << 1) if delta >= 0 else ((-delta) << 1) | 1, out)
+    rest = bytearray()
+    _varint_le(end_line - start, rest)
+    _varint_le(column + 1, rest)
+    _varint_le(end_column + 1, rest)
+    out += rest
+    count -= first
+    if count:
+        full, left = divmod(count, 8)
+        out += (bytes((128 | (14 << 3) | 7, 0)) + rest) * full  # the same position again: line delta 0
+        if left:
+            out += bytes((128 | (14 << 3) | (left - 1), 0)) + rest
+    return start

@@ -97,6 +97,11 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
     call("retry")
     asm.op("POP_JUMP_FORWARD_IF_FALSE", decide)
     _retry_loop(asm, point, call, decide, outer_body, exception)
+    asm.label(reraise)
+    asm.op("RERAISE", 0)
+    asm.at(OUTER)
+    _cleanup(asm, cleanup)
+    asm.at(outer_body)
     asm.label(decide)
     call("raising")
     raising = Label()
@@ -115,12 +120,7 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
         asm.op("SWAP", 2)
     asm.at(OUTER)
     asm.op("POP_EXCEPT")
-    asm.op("JUMP_BACKWARD", jump_to_unit(point.end))
-    asm.at(outer_body)
-    asm.label(reraise)
-    asm.op("RERAISE", 0)
-    asm.at(OUTER)
-    _cleanup(asm, cleanup)
+    asm.op("JUMP_BACKWARD", jump_to_unit(point.end))  # last: its EXTENDED_ARG moves nothing
     return start
 
 

@@ -23,6 +23,7 @@ import bisect
 from . import bytecode_code as bc
 from .bytecode_assembly import Assembler, assemble, region_entries
 from .bytecode_handler import Checkpoint, Constants, write_handler
+from .bytecode_template import Template
 
 _CODE = type(compile("", "", "exec"))
 _STORES = frozenset(bc.OP[name] for name in ("STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"))
@@ -244,22 +245,35 @@ def _peak(found, run, depth_at) -> int:
 
 def _apply(code, consts, entries, positions, checkpoints, stack, placeholders):
     table = Constants(consts, code.co_names)
+    template = Template(table, placeholders)
     base = len(code.co_code) // 2
-    appended, appended_positions, new_entries = bytearray(), [], []
+    appended, segments, handlers, protected = bytearray(), [], [], []
     for point in checkpoints:
-        asm = Assembler(base + len(appended) // 2, point.position)
-        start = write_handler(asm, point, table, placeholders)
-        data, where, regions = assemble(asm)
-        new_entries += region_entries(regions, asm.base, point.outer)
-        new_entries.append([point.start, point.end, start.unit, point.depth, 0])
-        appended += data
-        appended_positions += where
-    new_entries += _split(entries, checkpoints)
+        start = base + len(appended) // 2
+        written = handler_code(point, table, template, placeholders, start)
+        appended += written[0]
+        segments += written[1]
+        handlers += written[2]
+        protected.append([point.start, point.end, start, point.depth, 0])
+    new_entries = sorted(_split(entries, checkpoints) + protected) + handlers  # handlers: in order, after the code
     line = next((p[0] for p in reversed(positions) if p[0] is not None), code.co_firstlineno)
-    locations, _ = bc.location_entries(appended_positions, line)
+    locations, _ = bc.location_entries(segments, line)
     return code.replace(co_code=code.co_code + bytes(appended), co_consts=tuple(table.consts),
                         co_names=tuple(table.names), co_exceptiontable=bc.encode_exception_entries(new_entries),
                         co_linetable=code.co_linetable + locations, co_stacksize=stack)
+
+
+def handler_code(point, table, template, placeholders, base, *, assembler=False):
+    """(bytes, position segments, entries) of one handler at unit `base`: from the template,
+    or the Assembler where the template cannot write it (or `assembler`: tests compare them)."""
+    key = table.const(point.index)
+    written = None if assembler or not template.usable else template.write(point, key, base)
+    if written is not None:
+        return written
+    asm = Assembler(base, point.position)
+    write_handler(asm, point, table, placeholders)
+    data, where, regions = assemble(asm)
+    return data, [where], region_entries(regions, base, point.outer)
 
 
 def _split(entries, checkpoints):

@@ -10,6 +10,7 @@ Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 from __future__ import annotations
 
 import opcode
+from itertools import groupby
 
 OP = opcode.opmap
 CACHES = opcode._inline_cache_entries
@@ -80,18 +81,29 @@ def exception_entries(table: bytes) -> list[list]:
             for i in range(0, len(values) - 3, 4)]
 
 
+def _small_varints(mark: int) -> list:
+    return [bytes((value | mark,)) if value < 64 else bytes(((value >> 6) | 64 | mark, value & 63))
+            for value in range(4096)]
+
+
+_FIRST, _NEXT = _small_varints(128), _small_varints(0)  # every value under 4096, encoded
+
+
 def encode_exception_entries(entries) -> bytes:
     """The table of `entries` ([start, end, target, depth, lasti]), which must come sorted."""
-    out = bytearray()
+    parts = []
+    first, following = _FIRST, _NEXT
     for start, end, target, depth, lasti in entries:
-        for value, mark in ((start, 128), (end - start, 0), (target, 0), (depth << 1 | lasti, 0)):
-            if value < 64:
-                out.append(value | mark)
-            elif value < 4096:
-                out += bytes(((value >> 6) | 64 | mark, value & 63))
-            else:
-                _varint_be(value, out, bool(mark))
-    return bytes(out)
+        packed = depth << 1 | lasti
+        if start < 4096 and target < 4096 and end - start < 4096 and packed < 4096:
+            parts += (first[start], following[end - start], following[target], following[packed])
+            continue
+        out = bytearray()
+        _varint_be(start, out, True)
+        for value in (end - start, target, packed):
+            _varint_be(value, out, False)
+        parts.append(bytes(out))
+    return b"".join(parts)
 
 
 def depths(found: list[Instruction], entries) -> dict | None:
@@ -154,14 +166,8 @@ def location_entries(segments, line: int) -> tuple[bytes, int]:
             if count:
                 line = _run(out, count, position, line)
             continue
-        index, count = 0, len(segment)
-        while index < count:
-            position = segment[index]
-            length = 1
-            while index + length < count and segment[index + length] == position:
-                length += 1
-            line = _run(out, length, position, line)
-            index += length
+        for position, units in groupby(segment):
+            line = _run(out, len(list(units)), position, line)
     return bytes(out), line
 
 

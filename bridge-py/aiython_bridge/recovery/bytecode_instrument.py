@@ -32,7 +32,13 @@ _JUMPS_AFTER = frozenset(bc.OP[name] for name in ("JUMP_FORWARD", "JUMP_BACKWARD
 _UNWIND = frozenset(bc.OP[name] for name in ("SWAP", "POP_TOP", "POP_EXCEPT", "LOAD_CONST", "STORE_FAST", "DELETE_FAST",
                                              "STORE_NAME", "DELETE_NAME", "STORE_DEREF", "DELETE_DEREF"))
 SWAP = bc.OP["SWAP"]
-_BARE_RETURN = frozenset(bc.OP[name] for name in ("POP_TOP", "SWAP", "LOAD_CONST", "RETURN_VALUE"))
+# What a `return` of nothing or of a constant compiles to (with its unwinding), none of which raises
+# (the name an `except … as` clause bound is set to None, then deleted).
+_CANNOT_FAIL = frozenset(bc.OP[name] for name in ("POP_TOP", "SWAP", "LOAD_CONST", "RETURN_VALUE", "POP_EXCEPT", "NOP",
+                                                  "STORE_FAST", "DELETE_FAST"))
+# Instructions no simple statement compiles to: the handler machinery around an except or
+# finally body (they carry no position).
+_NOT_STATEMENTS = frozenset(bc.OP[name] for name in ("PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "NOP"))
 RETURN_VALUE, LOAD_CONST = bc.OP["RETURN_VALUE"], bc.OP["LOAD_CONST"]
 
 
@@ -150,14 +156,15 @@ def _compiles_to_nothing(node) -> bool:
 
 def _checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries):
     is_return = isinstance(node, ast.Return)
+    _check_neighbours(found, positions, run)
     if not is_return:
         _cut_epilogue(code, found, run)
         if not run or found[run[-1]].op in bc.TERMINAL or found[run[-1]].op in bc.UNCONDITIONAL:
             raise Unsuitable
+    elif all(found[number].op in _CANNOT_FAIL for number in run):
+        return None  # a bare `return`, a constant's: nothing in it can fail
     elif node.value is None:
-        if any(found[number].op not in _BARE_RETURN for number in run):
-            raise Unsuitable
-        return None  # nothing in a bare `return` can fail
+        raise Unsuitable
     a = found[run[0]].start
     depth = depth_at.get(a)
     if depth is None:
@@ -186,6 +193,25 @@ def _checkpoint(code, found, positions, run, index, node, info, depth_at, target
     if info.get("target"):
         point.store = _store(code, found, run, info["target"])
     return point
+
+
+def _check_neighbours(found, positions, run) -> None:
+    """An instruction without a position next to the run may be the statement's own: refused
+    when control passes between it and the run."""
+    first, last = found[run[0]], found[run[-1]]
+    before = found[run[0] - 1] if run[0] else None
+    after = found[run[-1] + 1] if run[-1] + 1 < len(found) else None
+    passes = _falls_through(before) if before is not None else False
+    for neighbour, reached in ((before, passes),
+                               (after, _falls_through(last) or any(found[n].target == last.end for n in run))):
+        if neighbour is not None and neighbour.op not in _NOT_STATEMENTS and (reached or neighbour.target == first.start):
+            line, _, column, _ = positions[neighbour.unit]
+            if line is None or column is None:
+                raise Unsuitable
+
+
+def _falls_through(ins) -> bool:
+    return ins.op not in bc.TERMINAL and ins.op not in bc.UNCONDITIONAL
 
 
 def _cut_epilogue(code, found, run) -> None:

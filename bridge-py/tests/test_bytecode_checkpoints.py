@@ -311,11 +311,17 @@ class HotPath(unittest.TestCase):
         self.assertGreater(sum(compared), 300, (sum(compared), len(compared)))  # written by the template
 
     def test_an_unprovable_layout_falls_back_to_the_ast_path(self):
-        source = "def f():\n    assert False, 'never here'\n"  # raises at its end: no instruction to go back to
-        tree = ast.parse(source)
-        selected = selection.selected_sites(selection.index_statements(tree), source, entry=False)
-        self.assertEqual(len(selected), 1)
-        self.assertIsNone(bytecode_instrument.instrument_code(compile(source, "m.py", "exec"), selected, PLACEHOLDERS))
+        refused = [
+            "def f():\n    assert False, 'never here'\n",  # raises at its end: no instruction to go back to
+            "def f(y):\n    x = 'a%r' % (y,)\n",  # its first constant is loaded before it, at the def's position
+        ]
+        for source in refused:
+            tree = ast.parse(source)
+            selected = selection.selected_sites(selection.index_statements(tree), source, entry=False)
+            self.assertEqual(len(selected), 1)
+            self.assertIsNone(bytecode_instrument.instrument_code(compile(source, "m.py", "exec"), selected, PLACEHOLDERS),
+                              source)
+        source = refused[0]
         compiled = program_code.compile_selected_quietly(source, "m.py", ast.parse(source), entry=False, name="m.py")
         self.assertEqual(len(compiled.checkpoints), 1)  # the AST path's handler
         names = {n for c in compiled.code.co_consts if hasattr(c, "co_code") for n in c.co_names}

@@ -10,7 +10,8 @@ consecutive instructions whose positions lie inside the statement's span and now
 falls through to its end (a trailing jump, RERAISE or implicit `return None` carrying the same
 position is the enclosing statement's, left after the end); its jumps stay inside it and none
 from outside lands inside it; no exception-table entry partly overlaps it; the stack depth at
-its start is known; its target's store instruction is found; a `return EXPR` ends with the
+its start is known and the statement leaves the stack as it found it (an instruction the compiler
+moved out of the span would not); its target's store instruction is found; a `return EXPR` ends with the
 compiler's own unwinding (left in place: the handler jumps to it with the value). A statement with no instructions (a constant
 expression, an annotation in a function) cannot fail and gets no handler.
 """
@@ -174,6 +175,8 @@ def _checkpoint(code, found, positions, run, index, node, info, depth_at, target
         run = _return_value(found, run, depth, depth_at, targets)
         point.returns = True
     b = point.end = found[run[-1]].end
+    if not is_return and depth_at.get(b) != depth:  # a simple statement leaves the stack as it found it:
+        raise Unsuitable                            # else an instruction of it lies outside its span
     for number in run:
         ins = found[number]
         if ins.target is not None and not a <= ins.target <= b:

@@ -198,6 +198,14 @@ SCENARIOS = {
             return x
         show("f", f)
     """, retry_after("source[0] = \"exec('raise KeyboardInterrupt(\\\"second\\\")')\""), None),
+    "coroutine": ("""
+        import asyncio
+        data = {}
+        async def get():
+            value = await asyncio.sleep(0, data["k"])
+            return value + await asyncio.sleep(0, data["j"])
+        print(asyncio.run(get()))
+    """, lambda request, op: retry_after("data.update(k=5, j=6)")(request, op), "11\n"),
     "generator and augmented assignment": ("""
         data = {}
         def numbers(limit):

@@ -185,6 +185,19 @@ SCENARIOS = {
                 done = finish_missing
         show("f", f, 0)
     """, lambda request, op: complete(1 if request["target"] else None)(request, op), "f None None\nf after None\n"),
+    "a finally body while an exception passes": ("""
+        import functools
+        class Box:
+            @functools.lru_cache
+            @staticmethod
+            def h(n):
+                try:
+                    raise KeyError(n)
+                finally:
+                    for i in range(n):
+                        note = finish_missing + i
+        show("h", Box.h, 2)
+    """, complete(4), None),
     "recursion": ("""
         def down(n):
             value = down(n + 1)

@@ -33,6 +33,13 @@ class _Shape:
             constant = after - target if backward else target - after
             slot[1], slot[2] = constant + sides * prefix, sides  # distance: slot[1] + slot[2] * n
         self.formats = [bytes(f) for f in self.formats]
+        # Each region as (start, its side, end, its side, handler, its side, extra depth, lasti), a
+        # unit on side 1 being at prefix + n + unit; the last region ends where the handler does.
+        self.regions = []
+        for index, (side, unit, region) in enumerate(self.marks):
+            following = self.marks[index + 1] if index + 1 < len(self.marks) else (None, None, None)
+            handler, extra, lasti = (self.labels[region[0]], region[1], region[2]) if region else ((None, None), 0, 0)
+            self.regions.append((unit, side, following[1], following[0], handler[1], handler[0], extra, lasti))
 
     def fixed(self, name: str, arg: int = 0) -> None:
         op = OP[name]
@@ -167,52 +174,71 @@ class Template:
         self.values = {"runtime": runtime, "exception": exception, "recursion": recursion}
         self.values.update((method, table.name(method)) for method in METHODS)
         self.usable = max(self.values.values()) < 256
+        self._arguments: dict = {}
+
+    def _prepared(self, variant):
+        """The shape and, per side, its arguments with the constants in place, and where the
+        key, the jumps (constant, coefficient of n) and the store go."""
+        prepared = self._arguments.get(variant)
+        if prepared is None:
+            shape = _SHAPES.get(variant)
+            if shape is None:
+                shape = _SHAPES[variant] = _Shape(*variant)
+            sides = []
+            for slots in shape.slots:
+                arguments, keys, jumps, stores = [], [], [], []
+                for slot in slots:
+                    if slot[0] == "const":
+                        arguments.append(self.values[slot[1]])
+                    elif slot[0] == "key":
+                        keys.append(len(arguments))
+                        arguments.append(0)
+                    elif slot[0] == "jump":
+                        jumps.append((len(arguments), slot[1], slot[2]))
+                        arguments.append(0)
+                    else:
+                        stores.append(len(arguments))
+                        arguments += (0, 0)
+                sides.append((arguments, keys, jumps, stores))
+            prepared = self._arguments[variant] = (shape, sides)
+        return prepared
 
     def write(self, point, key: int, base: int):
         """(bytes, position segments, entries) of `point`'s handler at unit `base`, or None."""
         store = point.store
         if key > 255 or (store is not None and (store[1] > 255 or CACHES[OP[store[0]]])):
             return None
-        variant = (store is not None, point.returns)
-        shape = _SHAPES.get(variant)
-        if shape is None:
-            shape = _SHAPES[variant] = _Shape(*variant)
+        shape, sides = self._prepared((store is not None, point.returns))
         n = len(point.copy) // 2
         parts = []
-        for side in (0, 1):
-            args = []
-            for slot in shape.slots[side]:
-                kind = slot[0]
-                if kind == "const":
-                    args.append(self.values[slot[1]])
-                elif kind == "key":
-                    args.append(key)
-                elif kind == "jump":
-                    distance = slot[1] + slot[2] * n
-                    if not 0 <= distance < 256:
-                        return None
-                    args.append(distance)
-                else:
-                    args += (OP[store[0]], store[1])
-            parts.append(shape.formats[side] % tuple(args))
+        for (arguments, keys, jumps, stores), format_ in zip(sides, shape.formats):
+            arguments = arguments[:]
+            for index in keys:
+                arguments[index] = key
+            for index, constant, coefficient in jumps:
+                distance = constant + coefficient * n
+                if not 0 <= distance < 256:
+                    return None
+                arguments[index] = distance
+            for index in stores:
+                arguments[index], arguments[index + 1] = OP[store[0]], store[1]
+            parts.append(format_ % tuple(arguments))
         out = bytearray(parts[0] + point.copy + parts[1])
         prefix = shape.units[0]
         _jump_back(out, base + len(out) // 2, point.end)
         end = base + len(out) // 2
-
-        def at(side, unit):
-            return base + unit + (prefix + n if side else 0)
-
-        entries, marks, depth, outer = [], shape.marks, point.depth, point.outer
-        for index, (side, unit, region) in enumerate(marks):
-            start = at(side, unit)
-            until = at(*marks[index + 1][:2]) if index + 1 < len(marks) else end
-            if region is not None:
-                label, extra, lasti = region
-                entries.append([start, until, at(*shape.labels[label]), depth + extra, lasti])
-            elif outer is not None:
+        shift, depth, outer = prefix + n, point.depth, point.outer
+        entries = []
+        for start, side, until, until_side, handler, handler_side, extra, lasti in shape.regions:
+            if handler is None and outer is None:
+                continue
+            start = base + start + side * shift
+            until = end if until is None else base + until + until_side * shift
+            if handler is None:
                 entries.append([start, until, outer[2], outer[3], outer[4]])
-        segments = [(prefix, point.position), point.copy_positions, (end - base - prefix - n, point.position)]
+            else:
+                entries.append([start, until, base + handler + handler_side * shift, depth + extra, lasti])
+        segments = [(prefix, point.position), point.copy_positions, (end - base - shift, point.position)]
         return bytes(out), segments, entries
 
 

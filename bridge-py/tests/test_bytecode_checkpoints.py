@@ -113,6 +113,12 @@ SCENARIOS = {
             return C.value, C._C__hidden
         show("make", make)
     """, complete(7), "make (7, 7) None\nmake after None\n"),
+    "module level": ("""
+        for attempt in range(2):
+            if attempt:
+                value = missing_module_value
+        print(value, sys.exception())
+    """, complete(8), "8 None\n"),
     "global": ("""
         def g():
             global G

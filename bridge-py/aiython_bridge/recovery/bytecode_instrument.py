@@ -58,10 +58,11 @@ def instrument_code(code, selected, placeholders):
     _index_codes(code, codes)
     wanted: dict = {}
     for scope_node, points in by_scope.values():
-        if isinstance(scope_node, ast.Module):
-            return None  # a module's top-level statements are not checkpoints (entry programs take the AST path)
-        first = min([scope_node.lineno] + [d.lineno for d in scope_node.decorator_list])
-        found = codes.get((scope_node.name, first))
+        if isinstance(scope_node, ast.Module):  # statements nested in the module's own if, for, try…
+            found = [code]
+        else:
+            first = min([scope_node.lineno] + [d.lineno for d in scope_node.decorator_list])
+            found = codes.get((scope_node.name, first))
         if found is None or len(found) != 1:
             return None
         wanted[id(found[0])] = points

@@ -37,9 +37,10 @@ SWAP = bc.OP["SWAP"]
 # (the name an `except … as` clause bound is set to None, then deleted).
 _CANNOT_FAIL = frozenset(bc.OP[name] for name in ("POP_TOP", "SWAP", "LOAD_CONST", "RETURN_VALUE", "POP_EXCEPT", "NOP",
                                                   "STORE_FAST", "DELETE_FAST"))
-# Instructions no simple statement compiles to: the handler machinery around an except or
-# finally body (they carry no position).
-_NOT_STATEMENTS = frozenset(bc.OP[name] for name in ("PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "NOP"))
+# Instructions no simple statement compiles to, or ends with: the handler machinery around an
+# except or finally body, a loop's back edge (they may carry no position).
+_NOT_STATEMENTS = frozenset(bc.OP[name] for name in ("PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "NOP", "JUMP_FORWARD",
+                                                     "JUMP_BACKWARD"))
 RETURN_VALUE, LOAD_CONST = bc.OP["RETURN_VALUE"], bc.OP["LOAD_CONST"]
 
 

@@ -4,7 +4,9 @@
 # pygments…), as a project module with a model configured:
 #   cold  python3's own compile of the text (what it pays anyway), ast.parse, checkpoint selection
 #         and instrumentation, compile of the instrumented tree, the cache store; gc paused, as
-#         preparation/prepare.py pauses it;
+#         preparation/prepare.py pauses it; on 3.11 also the bytecode path's two stages (selection
+#         alone, and the handlers added to python3's own code object: recovery/bytecode_instrument.py),
+#         which replace "select+instrument" and "compile(instrumented tree)" where the layout is proven;
 #   warm  the hit path of preparation/prepare.module_code by parts: the key, reading and verifying
 #         the entry, marshal.loads, binding (runtime table, code_constants.bind_slots), and the whole.
 #   python3 bench/imports/stages.py FOLDER [ROUNDS]
@@ -19,9 +21,14 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py"))
-from aiython_bridge import code_constants  # noqa: E402
+from aiython_bridge import code_constants, pycompat  # noqa: E402
 from aiython_bridge.preparation import cache as cache_file, prepare  # noqa: E402
-from aiython_bridge.recovery import instrument, sources  # noqa: E402
+from aiython_bridge.recovery import instrument, selection, sources  # noqa: E402
+
+bytecode_instrument = None
+if pycompat.BYTECODE_CHECKPOINTS:
+    from aiython_bridge.recovery import bytecode_instrument  # noqa: E402
+PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)
 
 del sys.path[0]
 
@@ -45,8 +52,12 @@ def cold(totals, sources_, folder):
     try:
         for path, data in sources_:
             text = data.decode("utf-8")
-            timed(totals, "python3's compile(text)", compile, data, path, "exec", dont_inherit=True)
+            plain = timed(totals, "python3's compile(text)", compile, data, path, "exec", dont_inherit=True)
             tree = timed(totals, "ast.parse", ast.parse, text, path)
+            if bytecode_instrument is not None:  # 3.11: the path preparation takes, on python3's own code object
+                sites = timed(totals, "select (bytecode path)", selected, tree, text, os.path.basename(path))
+                timed(totals, "instrument plain code (bytecode)", bytecode_instrument.instrument_code, plain, sites,
+                      PLACEHOLDERS)
             result, ranges = timed(totals, "select+instrument", instrument.instrument_selected, tree, source=text,
                                    entry=False, name=os.path.basename(path))
             code = timed(totals, "compile(instrumented tree)", compile, tree, path, "exec", dont_inherit=True)
@@ -54,6 +65,10 @@ def cold(totals, sources_, folder):
             timed(totals, "store (marshal.dumps, write)", cache.store, cache.key(data, path, "stages"), record)
     finally:
         gc.enable()
+
+
+def selected(tree, text, name):
+    return selection.selected_sites(selection.index_statements(tree, []), text, entry=False, name=name)
 
 
 def warm(totals, sources_, options):

@@ -76,14 +76,16 @@ class ProjectModules:
 
     # ---- compiling one module ----
 
-    def code_for(self, data: bytes, path: str, fullname: str):
+    def code_for(self, data: bytes, path: str, fullname: str, plain=None):
         """A module that parses gets the checkpoints the bridge selects itself; only one that does
         not (an AI block, perhaps) is planned by the host; either comes from the preparation cache
-        when it holds it (preparation/prepare.py)."""
+        when it holds it (preparation/prepare.py). `plain`: CPython's own compile of `data`, if
+        its loader just made one (on 3.11 the checkpoints are added to it)."""
         code = None
         if os.getpid() == self.server.pid and not self.server.exiting:  # a forked child: the parent's channel
             prepare = modules.load("aiython_bridge.preparation.prepare")
-            code = prepare.module_code(self.server, self.options, data, path, lambda text: self._plan(text, path, fullname))
+            code = prepare.module_code(self.server, self.options, data, path, lambda text: self._plan(text, path, fullname),
+                                       plain=plain)
         return code if code is not None else compile(data, path, "exec", dont_inherit=True)
 
     def _plan(self, text: str, path: str, fullname: str):
@@ -113,17 +115,29 @@ class ProjectLoader(SourceFileLoader):
     def __init__(self, fullname, path, *, modules):
         super().__init__(fullname, path)
         self._modules = modules
+        self._compiled = None
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
         data = self.get_data(path)
         # Under -v, CPython's loader says what it found ("matches", "code object from"): as python3.
+        self._compiled = None
         if sys.flags.verbose or not self._bytecode_current(fullname, path, data):
             try:
                 SourceFileLoader.get_code(self, fullname)
             except (SyntaxError, ValueError):
                 pass  # no bytecode for python3 either; the plan may have the module's AI blocks
-        return self._modules.code_for(data, path, fullname)
+        compiled, self._compiled = self._compiled, None
+        plain = compiled[1] if compiled is not None and compiled[0] == data else None
+        return self._modules.code_for(data, path, fullname, plain)
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        """CPython's compile of the source, kept for get_code: the plain code the checkpoints
+        can be added to (never one read from __pycache__, which may not match the source)."""
+        code = super().source_to_code(data, path, _optimize=_optimize)
+        if _optimize == -1:
+            self._compiled = (data, code)
+        return code
 
     def _bytecode_current(self, fullname, path, data) -> bool:
         """Whether the module's __pycache__ file is one CPython's get_code would use as it is

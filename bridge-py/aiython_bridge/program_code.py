@@ -127,11 +127,17 @@ def compile_unbound_quietly(*args, **kwargs):
     return compiled
 
 
-def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False):
+def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, plain=None):
     """compile_unbound_quietly of a source CPython parses (`tree` its AST) with the checkpoints
     the bridge selects itself by SPEC §4.2's rule, selected and instrumented in one walk
     (recovery/instrument.instrument_selected). A source with none is compiled from its text,
-    which gives the same code faster than from the tree."""
+    which gives the same code faster than from the tree. An imported module on 3.11 gets its
+    handlers added to its plain code instead (`plain`: CPython's own compile of the same text,
+    if the loader made one), where recovery/bytecode_instrument.py can prove the layout."""
+    if not entry and pycompat.BYTECODE_CHECKPOINTS:
+        compiled = _selected_in_bytecode(text, filename, tree, name, warns, plain)
+        if compiled is not None:
+            return compiled
     instrument = modules.load("aiython_bridge.recovery.instrument")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -141,6 +147,31 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False):
         else:
             code, ranges = compile(text, filename, "exec", dont_inherit=True), []
     return Compiled(code, result.checkpoints, ranges, (), warns or bool(caught), None)
+
+
+def _selected_in_bytecode(text, filename, tree, name, warns, plain):
+    """The Compiled of an imported module with the bridge's own checkpoints added to its plain
+    code object (recovery/bytecode_instrument.py), or None: the AST path instruments it."""
+    selection = modules.load("aiython_bridge.recovery.selection")
+    ranges: list = []
+    selected = selection.selected_sites(selection.index_statements(tree, ranges), text, entry=False, name=name)
+    if plain is None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            plain = compile(text, filename, "exec", dont_inherit=True)
+        warns = warns or bool(caught)
+    if not selected:
+        return Compiled(plain, (), (), (), warns, None)
+    instrument = modules.load("aiython_bridge.recovery.instrument")
+    bytecode = modules.load("aiython_bridge.recovery.bytecode_instrument")
+    code = bytecode.instrument_code(plain, selected, (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR))
+    if code is None:
+        return None
+    infos = []
+    for site, info in selected:
+        info["is_return"] = isinstance(site.node, ast.Return)
+        infos.append(info)
+    return Compiled(code, infos, selection.merged_ranges(ranges), (), warns, None)
 
 
 def compile_plan_quietly(*args, **kwargs):

@@ -53,6 +53,12 @@ if AST_BUILDER_SHARED:
     _AST_LOCK = _thread.RLock()
 
 
+# Checkpoint handlers added to the plain code object at the bytecode level (recovery/
+# bytecode_instrument.py) rather than compiled from an instrumented AST: written for 3.11's
+# bytecode, exception table and location table; every other version takes the AST path.
+BYTECODE_CHECKPOINTS = sys.version_info[:2] == (3, 11)
+
+
 class LocalsWriteUnsupported(Exception):
     """The running interpreter cannot perform this write on a frame's locals."""
 

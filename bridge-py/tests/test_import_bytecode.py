@@ -26,9 +26,11 @@ class Modules:
 
     def __init__(self):
         self.seen = []
+        self.plain = []
 
-    def code_for(self, data, path, fullname):
+    def code_for(self, data, path, fullname, plain=None):
         self.seen.append(data)
+        self.plain.append(plain)
         return compile(data, path, "exec", dont_inherit=True)
 
 
@@ -50,7 +52,7 @@ class BytecodeCase(unittest.TestCase):
 
     def load(self):
         """get_code through ProjectLoader; whether CPython's get_code ran."""
-        modules = Modules()
+        modules = self.modules = Modules()
         with mock.patch.object(SourceFileLoader, "get_code", autospec=True,
                                side_effect=SourceFileLoader.get_code) as cpython:
             ProjectLoader("m", self.path, modules=modules).get_code("m")
@@ -81,6 +83,17 @@ class BytecodeCase(unittest.TestCase):
         os.remove(self.pyc)
         self.assertTrue(self.load())
         self.assertEqual(self.pyc_bytes(), expected)
+
+    def test_the_code_cpython_compiled_from_the_source_is_handed_on_and_never_one_read_from_a_pyc(self):
+        os.remove(self.python3s_pyc() and self.pyc)
+        self.load()
+        [plain] = self.modules.plain
+        self.assertEqual(plain.co_code, compile(SOURCE, self.path, "exec", dont_inherit=True).co_code)
+        self.load()  # the pyc is current now: CPython's get_code is not called, nothing is compiled
+        self.assertEqual(self.modules.plain, [None])
+        with mock.patch.object(ProjectLoader, "_bytecode_current", return_value=False):
+            self.load()  # as under -v: CPython's get_code runs, reads the current pyc, compiles nothing
+        self.assertEqual(self.modules.plain, [None])
 
     def test_a_current_pyc_is_not_read_past_its_header_nor_rewritten(self):
         self.load()

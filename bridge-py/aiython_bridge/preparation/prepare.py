@@ -51,10 +51,11 @@ def entry_code(server, options: dict, data, filename: str, plan_for):
                  text_of=lambda: data if isinstance(data, str) else _decode(data))
 
 
-def module_code(server, options: dict, data: bytes, path: str, plan_for):
-    """An imported project module's code, or None: not ours."""
-    return _code(server, options, data, path, entry=False, build=lambda text: _build(text, path, options, False, plan_for),
-                 text_of=lambda: _decode(data))
+def module_code(server, options: dict, data: bytes, path: str, plan_for, plain=None):
+    """An imported project module's code, or None: not ours. `plain`: CPython's own compile of
+    `data`, if the loader made one (program_code.compile_selected_quietly may add to it)."""
+    return _code(server, options, data, path, entry=False,
+                 build=lambda text: _build(text, path, options, False, plan_for, plain), text_of=lambda: _decode(data))
 
 
 def _code(server, options, raw, filename, *, entry, build, text_of):
@@ -76,10 +77,10 @@ def _code(server, options, raw, filename, *, entry, build, text_of):
     return _bind(server, options, compiled, filename)
 
 
-def _build(text, filename, options, entry, plan_for):
+def _build(text, filename, options, entry, plan_for, plain=None):
     configured = bool(options.get("model_configured"))
     if configured:
-        compiled = _without_collections(_checkpointed_as_it_is, text, filename, entry)
+        compiled = _without_collections(_checkpointed_as_it_is, text, filename, entry, plain)
         if compiled is not None:
             return compiled
     plan = plan_for(text)
@@ -92,7 +93,7 @@ def _build(text, filename, options, entry, plan_for):
     return program_code.compile_unbound_quietly(source, filename, plan, checkpoints=configured, entry=entry)
 
 
-def _checkpointed_as_it_is(text, filename, entry):
+def _checkpointed_as_it_is(text, filename, entry, plain=None):
     """The Compiled of a source CPython parses, with the checkpoints the bridge selects; None
     when it does not parse. The entry program is compiled as it is first: CPython's warnings,
     shown once, as python3 shows them (a module's are its loader's)."""
@@ -102,7 +103,8 @@ def _checkpointed_as_it_is(text, filename, entry):
         tree, warned = program_code.parse_quietly(text, filename)
     except (SyntaxError, ValueError):
         return None
-    return program_code.compile_selected_quietly(text, filename, tree, entry=entry, name=display_name(filename), warns=warned)
+    return program_code.compile_selected_quietly(text, filename, tree, entry=entry, name=display_name(filename), warns=warned,
+                                                 plain=plain)
 
 
 def _without_collections(work, *args):

@@ -1,0 +1,191 @@
+"""Reading and writing CPython 3.11 code objects for the bytecode checkpoint path
+(bytecode_instrument.py): the instructions of `co_code` (EXTENDED_ARG prefixes, inline caches,
+relative jump targets), the exception table (Objects/exception_handling_notes.txt), the stack
+depth before each instruction, and the location table entries of appended code
+(Objects/locations.md). Offsets are in code units (2 bytes), as both tables count them.
+
+Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
+"""
+
+from __future__ import annotations
+
+import opcode
+from itertools import groupby
+
+OP = opcode.opmap
+CACHES = opcode._inline_cache_entries
+EXTENDED_ARG = OP["EXTENDED_ARG"]
+BACKWARD = frozenset(OP[name] for name in ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "POP_JUMP_BACKWARD_IF_FALSE",
+                                            "POP_JUMP_BACKWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_NONE",
+                                            "POP_JUMP_BACKWARD_IF_NOT_NONE"))
+JUMPS = frozenset(opcode.hasjrel)
+UNCONDITIONAL = frozenset(OP[name] for name in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"))
+TERMINAL = frozenset(OP[name] for name in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"))
+RETURN_GENERATOR = OP["RETURN_GENERATOR"]
+
+
+class Instruction:
+    """One instruction: `start` (its first unit, an EXTENDED_ARG prefix if any), `op`, `arg`,
+    `end` (the unit after its caches) and, for a jump, `target`."""
+
+    __slots__ = ("start", "op", "arg", "end", "target", "unit")
+
+    def __init__(self, start, unit, op, arg, end):
+        self.start, self.unit, self.op, self.arg, self.end = start, unit, op, arg, end
+        self.target = None
+        if op in JUMPS:
+            after = unit + 1 + CACHES[op]
+            self.target = after - arg if op in BACKWARD else after + arg
+
+
+def instructions(raw: bytes) -> list[Instruction]:
+    found, start, arg, unit = [], 0, 0, 0
+    units = len(raw) // 2
+    while unit < units:
+        op = raw[2 * unit]
+        arg = arg | raw[2 * unit + 1]
+        if op == EXTENDED_ARG:
+            arg <<= 8
+            unit += 1
+            continue
+        end = unit + 1 + CACHES[op]
+        found.append(Instruction(start, unit, op, arg, end))
+        start = unit = end
+        arg = 0
+    return found
+
+
+def _varint_be(value: int, out: bytearray, first: bool) -> None:
+    chunks = [value & 63]
+    value >>= 6
+    while value:
+        chunks.append(value & 63)
+        value >>= 6
+    for position in range(len(chunks) - 1, -1, -1):
+        byte = chunks[position] | (64 if position else 0)
+        if first:
+            byte |= 128
+            first = False
+        out.append(byte)
+
+
+def exception_entries(table: bytes) -> list[list]:
+    """[[start, end, target, depth, lasti]] in units, `end` exclusive."""
+    values, value = [], 0
+    for byte in table:
+        value = (value << 6) | (byte & 63)
+        if not byte & 64:
+            values.append(value)
+            value = 0
+    return [[values[i], values[i] + values[i + 1], values[i + 2], values[i + 3] >> 1, values[i + 3] & 1]
+            for i in range(0, len(values) - 3, 4)]
+
+
+def _small_varints(mark: int) -> list:
+    return [bytes((value | mark,)) if value < 64 else bytes(((value >> 6) | 64 | mark, value & 63))
+            for value in range(4096)]
+
+
+_FIRST, _NEXT = _small_varints(128), _small_varints(0)  # every value under 4096, encoded
+
+
+def encode_exception_entries(entries) -> bytes:
+    """The table of `entries` ([start, end, target, depth, lasti]), which must come sorted."""
+    parts = []
+    first, following = _FIRST, _NEXT
+    for start, end, target, depth, lasti in entries:
+        packed = depth << 1 | lasti
+        if start < 4096 and target < 4096 and end - start < 4096 and packed < 4096:
+            parts += (first[start], following[end - start], following[target], following[packed])
+            continue
+        out = bytearray()
+        _varint_be(start, out, True)
+        for value in (end - start, target, packed):
+            _varint_be(value, out, False)
+        parts.append(bytes(out))
+    return b"".join(parts)
+
+
+def depths(found: list[Instruction], entries) -> dict | None:
+    """The stack depth before each instruction, by its start unit (reachable ones), or None when
+    the code does not simulate consistently (then nothing is instrumented)."""
+    by_start = {ins.start: index for index, ins in enumerate(found)}
+    depth_at: dict = {}
+    pending = [(0, 0)]
+    for start, end, target, depth, lasti in entries:
+        pending.append((target, depth + lasti + 1))
+    stack_effect = opcode.stack_effect
+    while pending:
+        unit, depth = pending.pop()
+        index = by_start.get(unit)
+        while index is not None:
+            ins = found[index]
+            known = depth_at.get(ins.start)
+            if known is not None:
+                if known != depth:
+                    return None
+                break
+            depth_at[ins.start] = depth
+            op = ins.op
+            if op == RETURN_GENERATOR:
+                after = depth + 1  # resumed, it leaves the sent value for the POP_TOP after it
+            else:
+                argument = ins.arg if op >= opcode.HAVE_ARGUMENT else None
+                if ins.target is not None:
+                    pending.append((ins.target, depth + stack_effect(op, argument, jump=True)))
+                    if op in UNCONDITIONAL:
+                        break
+                    after = depth + stack_effect(op, argument, jump=False)
+                else:
+                    after = depth + stack_effect(op, argument)
+            if after < 0:
+                return None
+            if op in TERMINAL:
+                break
+            depth, index = after, index + 1
+            if index >= len(found):
+                break
+    return depth_at
+
+
+def _varint_le(value: int, out: bytearray) -> None:
+    while value >= 64:
+        out.append(64 | (value & 63))
+        value >>= 6
+    out.append(value)
+
+
+def location_entries(segments, line: int) -> tuple[bytes, int]:
+    """Location table entries (the long form) for appended units, after a table whose last entry
+    with a line started at `line`; and the line the result ends on. `segments`: (count,
+    position) runs, or lists of one position per unit."""
+    out = bytearray()
+    for segment in segments:
+        if type(segment) is tuple:
+            count, position = segment
+            if count:
+                line = _run(out, count, position, line)
+            continue
+        for position, units in groupby(segment):
+            line = _run(out, len(list(units)), position, line)
+    return bytes(out), line
+
+
+def _run(out: bytearray, count: int, position, line: int) -> int:
+    start, end_line, column, end_column = position
+    delta = start - line
+    first = min(8, count)
+    out.append(128 | (14 << 3) | (first - 1))
+    _varint_le((delta << 1) if delta >= 0 else ((-delta) << 1) | 1, out)
+    rest = bytearray()
+    _varint_le(end_line - start, rest)
+    _varint_le(column + 1, rest)
+    _varint_le(end_column + 1, rest)
+    out += rest
+    count -= first
+    if count:
+        full, left = divmod(count, 8)
+        out += (bytes((128 | (14 << 3) | 7, 0)) + rest) * full  # the same position again: line delta 0
+        if left:
+            out += bytes((128 | (14 << 3) | (left - 1), 0)) + rest
+    return start

@@ -1,0 +1,183 @@
+"""Where a checkpoint statement's instructions are in its 3.11 code object, and the proof that
+bytecode_instrument.py may give them a handler (see its docstring for the rules): the runs of
+instructions inside each statement's span, each run checked and turned into a
+bytecode_handler.Checkpoint; Unsuitable when anything cannot be proven.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+
+from . import bytecode_code as bc
+from .bytecode_handler import Checkpoint
+
+
+_STORES = frozenset(bc.OP[name] for name in ("STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"))
+_EPILOGUE = frozenset(bc.OP[name] for name in ("POP_EXCEPT", "RERAISE", "RETURN_VALUE"))
+_JUMPS_AFTER = frozenset(bc.OP[name] for name in ("JUMP_FORWARD", "JUMP_BACKWARD"))
+_UNWIND = frozenset(bc.OP[name] for name in ("SWAP", "POP_TOP", "POP_EXCEPT", "LOAD_CONST", "STORE_FAST", "DELETE_FAST",
+                                             "STORE_NAME", "DELETE_NAME", "STORE_DEREF", "DELETE_DEREF"))
+SWAP = bc.OP["SWAP"]
+# What a `return` of nothing or of a constant compiles to (with its unwinding), none of which raises
+# (the name an `except … as` clause bound is set to None, then deleted).
+_CANNOT_FAIL = frozenset(bc.OP[name] for name in ("POP_TOP", "SWAP", "LOAD_CONST", "RETURN_VALUE", "POP_EXCEPT", "NOP",
+                                                  "STORE_FAST", "DELETE_FAST"))
+# Instructions no simple statement compiles to, or ends with: the handler machinery around an
+# except or finally body, a loop's back edge (they may carry no position).
+_NOT_STATEMENTS = frozenset(bc.OP[name] for name in ("PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "NOP", "JUMP_FORWARD",
+                                                     "JUMP_BACKWARD"))
+RETURN_VALUE, LOAD_CONST = bc.OP["RETURN_VALUE"], bc.OP["LOAD_CONST"]
+
+
+class Unsuitable(Exception):
+    """The layout is not one this path can prove: the AST path instruments the module."""
+
+
+def runs_by_statement(found, positions, points):
+    """The indexes of the instructions inside each statement's span, per statement."""
+    spans = sorted(((site.node.lineno, site.node.col_offset), (site.node.end_lineno, site.node.end_col_offset), slot)
+                   for slot, (_, site, _) in enumerate(points))
+    starts = [span[0] for span in spans]
+    members = [[] for _ in points]
+    for number, ins in enumerate(found):
+        line, end_line, column, end_column = positions[ins.unit]
+        if line is None or column is None:
+            continue
+        where = bisect.bisect_right(starts, (line, column)) - 1
+        if where >= 0 and (end_line, end_column) <= spans[where][1]:
+            members[spans[where][2]].append(number)
+    return members
+
+
+def split_runs(members):
+    run = [members[0]]
+    for number in members[1:]:
+        if number != run[-1] + 1:
+            yield run
+            run = []
+        run.append(number)
+    yield run
+
+
+def compiles_to_nothing(node) -> bool:
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant)
+    return isinstance(node, (ast.AnnAssign, ast.Assert)) and (isinstance(node, ast.Assert) or node.value is None)
+
+
+def checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries):
+    is_return = isinstance(node, ast.Return)
+    _check_neighbours(found, positions, run)
+    if not is_return:
+        _cut_epilogue(code, found, run)
+        if not run or found[run[-1]].op in bc.TERMINAL or found[run[-1]].op in bc.UNCONDITIONAL:
+            raise Unsuitable
+    elif all(found[number].op in _CANNOT_FAIL for number in run):
+        return None  # a bare `return`, a constant's: nothing in it can fail
+    elif node.value is None:
+        raise Unsuitable
+    a = found[run[0]].start
+    depth = depth_at.get(a)
+    if depth is None:
+        raise Unsuitable
+    point = Checkpoint(index, a, None, depth, (node.lineno, node.end_lineno, node.col_offset, node.end_col_offset))
+    if is_return:
+        run = _return_value(found, run, depth, depth_at, targets)
+        point.returns = True
+    b = point.end = found[run[-1]].end
+    if not is_return and depth_at.get(b) != depth:  # a simple statement leaves the stack as it found it:
+        raise Unsuitable                            # else an instruction of it lies outside its span
+    for number in run:
+        ins = found[number]
+        if ins.target is not None and not a <= ins.target <= b:
+            raise Unsuitable
+    for unit in range(a + 1, b):  # entered only at its start
+        for source in targets.get(unit, ()):
+            if not a <= source < b:
+                raise Unsuitable
+    for entry in entries:
+        if entry[1] <= a or entry[0] >= b:
+            continue
+        if entry[0] <= a and b <= entry[1] and point.outer is None:
+            point.outer = entry
+            continue
+        raise Unsuitable
+    point.copy, point.copy_positions = code.co_code[2 * a:2 * b], positions[a:b]
+    if info.get("target"):
+        point.store = _store(code, found, run, info["target"])
+    return point
+
+
+def _check_neighbours(found, positions, run) -> None:
+    """An instruction without a position next to the run may be the statement's own: refused
+    when control passes between it and the run."""
+    first, last = found[run[0]], found[run[-1]]
+    before = found[run[0] - 1] if run[0] else None
+    after = found[run[-1] + 1] if run[-1] + 1 < len(found) else None
+    passes = _falls_through(before) if before is not None else False
+    for neighbour, reached in ((before, passes),
+                               (after, _falls_through(last) or any(found[n].target == last.end for n in run))):
+        if neighbour is not None and neighbour.op not in _NOT_STATEMENTS and (reached or neighbour.target == first.start):
+            line, _, column, _ = positions[neighbour.unit]
+            if line is None or column is None:
+                raise Unsuitable
+
+
+def _falls_through(ins) -> bool:
+    return ins.op not in bc.TERMINAL and ins.op not in bc.UNCONDITIONAL
+
+
+def _cut_epilogue(code, found, run) -> None:
+    """Drop from a simple statement's run what follows it with its position: from the first
+    POP_EXCEPT, RERAISE or RETURN_VALUE (an except body's end, a finally's, the implicit
+    `return None`), none of which a simple statement other than `return` compiles to; then
+    trailing unconditional jumps (a loop's back edge, a jump over an `else`)."""
+    for cut, number in enumerate(run):
+        op = found[number].op
+        if op in _EPILOGUE:
+            if op == RETURN_VALUE and cut and found[run[cut - 1]].op == LOAD_CONST \
+                    and code.co_consts[found[run[cut - 1]].arg] is None:
+                cut -= 1
+            del run[cut:]
+            break
+    while run and found[run[-1]].op in _JUMPS_AFTER:
+        del run[-1]
+
+
+def _return_value(found, run, depth, depth_at, targets):
+    """The run of a `return EXPR` up to where EXPR's value is computed: before the compiler's
+    unwinding (`SWAP 2` then POP_TOP of `for` iterators, POP_EXCEPT and the clearing of an
+    `except … as` name; then a `finally` body, and RETURN_VALUE), which nothing jumps into."""
+    end = len(run) - 1 if found[run[-1]].op == RETURN_VALUE else len(run)
+    cut = end
+    if depth:
+        while cut > 1 and found[run[cut - 1]].op in _UNWIND:
+            cut -= 1
+        while cut < end and not (found[run[cut]].op == SWAP and found[run[cut]].arg == 2
+                                 and depth_at.get(found[run[cut]].start) == depth + 1):
+            cut += 1
+    if cut == 0 or cut == len(run) or depth_at.get(found[run[cut]].start) != depth + 1:
+        raise Unsuitable
+    if any(found[number].start in targets for number in run[cut + 1:]):
+        raise Unsuitable
+    return run[:cut]
+
+
+def _store(code, found, run, target):
+    stores = set()
+    for number in run:
+        ins = found[number]
+        if ins.op in _STORES:
+            name = code._varname_from_oparg(ins.arg) if ins.op in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
+                else code.co_names[ins.arg]
+            if name == target or (target.startswith("__") and name.startswith("_") and name.endswith(target)):
+                stores.add((bc.opcode.opname[ins.op], ins.arg))
+    if len(stores) != 1:
+        raise Unsuitable
+    return stores.pop()
+
+
+def peak(found, run, depth_at) -> int:
+    units = [found[number].start for number in run] + [found[run[-1]].end]
+    return max(depth_at.get(unit, 0) for unit in units)

@@ -13,6 +13,8 @@ propagates with a note saying why. Partial effects are never rolled back.
 The package, by job:
 - instrument.py: the checkpoint transform, the plan's checkpoint table applied to a module's AST;
 - checkpoints.py: CheckpointRuntime, the handlers' calls and each open failure's state;
+- deferred.py: what the handlers are bound to until a statement first fails, so that a run
+  whose checkpoints never fail never loads checkpoints.py and what it imports;
 - eligibility.py: which exceptions may be put to the model at all;
 - callers.py: the frames around a failure: whose handler sees it first, whether a retry would
   run another project function again;

@@ -8,7 +8,7 @@ tests answer from a function in the process (tests/support.py).
 from __future__ import annotations
 
 from .. import modules
-from .checkpoints import CheckpointRuntime
+from .deferred import DeferredRuntime
 
 
 class HostDecisions:
@@ -33,13 +33,14 @@ def _pauses():
     return modules.load("aiython_bridge.pauses")
 
 
-_runtime: CheckpointRuntime | None = None
+_runtime = None  # a DeferredRuntime (deferred.py), or a test's CheckpointRuntime
 
 
-def runtime_for(server, options: dict) -> CheckpointRuntime:
-    """The process's CheckpointRuntime, answering through the host."""
+def runtime_for(server, options: dict):
+    """The process's checkpoint runtime, answering through the host: a DeferredRuntime, which
+    loads checkpoints.py (CheckpointRuntime) when a statement first fails."""
     global _runtime
     if _runtime is None:
-        _runtime = CheckpointRuntime(HostDecisions(server), project_root=options.get("project_root"),
-                                     context_values=options.get("context_values", True))
+        _runtime = DeferredRuntime(HostDecisions(server), project_root=options.get("project_root"),
+                                   context_values=options.get("context_values", True))
     return _runtime

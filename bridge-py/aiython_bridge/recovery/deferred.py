@@ -1,0 +1,77 @@
+"""The process's checkpoint runtime until one of its statements first fails (SPEC §12 start-up).
+
+A program whose checkpoints never fail needs none of checkpoints.py, nor what it imports (the
+callers rule and the handler index, eligibility, decisions, the AIError classes): a few
+milliseconds of imports at every configured start. So the runtime that preparation binds is a
+DeferredRuntime: each file's handlers get a DeferredCheckpoints that holds the file's table and
+try/with ranges. The first handler to run loads checkpoints.py, builds the real
+CheckpointRuntime and gives it every file bound so far, in order (the callers rule must know all
+instrumented files), and from then on each DeferredCheckpoints hands its attribute lookups
+(`R.retry`, `R.settle`, …) to its file's real FileCheckpoints: the handler calls that object's
+bound method itself, so `sys._getframe(1)` in it is still the handler's frame.
+"""
+
+import _thread
+
+from .. import modules
+from .table import CheckpointTable
+
+
+class DeferredRuntime:
+    """`for_file` as CheckpointRuntime's; `real()` the CheckpointRuntime, made on first need."""
+
+    def __init__(self, decisions, *, project_root=None, context_values=True):
+        self.decisions = decisions
+        self.project_root = project_root
+        self.context_values = context_values
+        self._files = []  # DeferredCheckpoints, in the order their files were bound
+        self._real = None
+        self._lock = _thread.allocate_lock()
+
+    def for_file(self, filename, checkpoints, ranges):
+        if self._real is not None:
+            return self._real.for_file(filename, checkpoints, ranges)
+        with self._lock:
+            if self._real is None:
+                deferred = DeferredCheckpoints(self, CheckpointTable(filename, checkpoints), ranges)
+                self._files.append(deferred)
+                return deferred
+        return self._real.for_file(filename, checkpoints, ranges)
+
+    def real(self):
+        """The CheckpointRuntime, holding every file bound so far (two threads failing at once get one)."""
+        if self._real is None:
+            checkpoints = modules.load("aiython_bridge.recovery.checkpoints")
+            with self._lock:
+                if self._real is None:
+                    runtime = checkpoints.CheckpointRuntime(self.decisions, project_root=self.project_root,
+                                                            context_values=self.context_values)
+                    for deferred in self._files:
+                        deferred.target = runtime.adopt(deferred._table, deferred._ranges)
+                    self._files = []
+                    self._real = runtime
+        return self._real
+
+    def checkpoints(self):
+        """Every checkpoint of every file bound so far, in order (as CheckpointRuntime's)."""
+        if self._real is not None:
+            return self._real.checkpoints()
+        return [checkpoint for deferred in self._files for checkpoint in deferred._table.all()]
+
+
+class DeferredCheckpoints:
+    """One file's handler object (the constant its handlers call) until its runtime is real."""
+
+    __slots__ = ("_runtime", "_table", "_ranges", "target")
+
+    def __init__(self, runtime, table, ranges):
+        self._runtime, self._table, self._ranges = runtime, table, ranges
+        self.target = None  # the file's checkpoints.FileCheckpoints, once the runtime is real
+
+    def __getattr__(self, name):
+        # Only names that are not slots get here: the handlers' calls (retry, settle, …).
+        target = self.target
+        if target is None:
+            self._runtime.real()
+            target = self.target
+        return getattr(target, name)

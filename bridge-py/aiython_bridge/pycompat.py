@@ -38,9 +38,11 @@ AST_BUILDER_SHARED = sys.version_info < (3, 12)
 
 
 def parse_ast(source, filename="<unknown>", mode="exec"):
-    """ast.parse, never at the same time as another thread's parse by the bridge on 3.11."""
-    import ast
+    """ast.parse, never at the same time as another thread's parse by the bridge on 3.11 (the
+    bridge's own ast module: modules.stdlib)."""
+    from aiython_bridge import modules
 
+    ast = modules.stdlib("ast")
     if not AST_BUILDER_SHARED:
         return ast.parse(source, filename, mode)
     with _AST_LOCK:

@@ -68,9 +68,7 @@ from .selection import (SIMPLE, Columns, Site, annotation_of, bodies, index_stat
                         single_target, suitable)
 
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
-RUNTIME = "\x00aiython:checkpoints:7f3c2a"
-EXCEPTION = "\x00aiython:Exception:7f3c2a"
-RECURSION_ERROR = "\x00aiython:RecursionError:7f3c2a"
+from ..code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR  # noqa: E402
 
 
 class Instrumented:

@@ -8,10 +8,14 @@ try/with ranges. The first handler to run loads checkpoints.py, builds the real
 CheckpointRuntime and gives it every file bound so far, in order (the callers rule must know all
 instrumented files), and from then on each DeferredCheckpoints hands its attribute lookups
 (`R.retry`, `R.settle`, …) to its file's real FileCheckpoints: the handler calls that object's
-bound method itself, so `sys._getframe(1)` in it is still the handler's frame.
+bound method itself, so `sys._getframe(1)` in it is still the handler's frame. While the
+interpreter finalizes (nothing can be imported then), or if the runtime cannot be loaded, the
+handlers get _Propagating's answers: the original exception propagates untouched, as
+CheckpointRuntime decides while finalizing.
 """
 
 import _thread
+import sys
 
 from .. import modules
 from .table import CheckpointTable
@@ -68,10 +72,46 @@ class DeferredCheckpoints:
         self._runtime, self._table, self._ranges = runtime, table, ranges
         self.target = None  # the file's checkpoints.FileCheckpoints, once the runtime is real
 
-    def __getattr__(self, name):
+    def __getattr__(self, name, _finalizing=sys.is_finalizing):
         # Only names that are not slots get here: the handlers' calls (retry, settle, …).
         target = self.target
         if target is None:
-            self._runtime.real()
+            if _finalizing():
+                return getattr(_PROPAGATING, name)
+            try:
+                self._runtime.real()
+            except Exception:  # noqa: BLE001 - the bridge's fault: the program's exception goes on
+                return getattr(_PROPAGATING, name)
             target = self.target
         return getattr(target, name)
+
+
+class _Propagating:
+    """A handler's calls answered without a runtime: no retry, raise the original."""
+
+    def retry(self, index):
+        return False
+
+    def raising(self, index):
+        return True
+
+    def binding(self, index):
+        return False
+
+    def settle(self, index):
+        return True
+
+    def value(self, index):
+        return None
+
+    def keep(self, index, value):
+        return None
+
+    def returned(self, index):
+        return None
+
+    def forget(self, index):
+        return None
+
+
+_PROPAGATING = _Propagating()

@@ -78,7 +78,7 @@ def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warn
         ranges = selection.protected_ranges(tree)  # before the transform adds its own try statements
         table = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry).checkpoints
     if mode == "single":
-        tree = modules.stdlib("ast").Interactive(body=tree.body)
+        tree = modules.load("aiython_bridge.syntax_tree").Interactive(body=tree.body)
     code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
     return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
@@ -134,7 +134,7 @@ def compile_plan_quietly(*args, **kwargs):
 
 
 def _point_blocks_at_placeholder(tree, runtime_name):
-    ast = modules.stdlib("ast")
+    ast = modules.load("aiython_bridge.syntax_tree")
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == runtime_name:
             node.value = ast.copy_location(ast.Constant(value=BLOCKS), node.value)

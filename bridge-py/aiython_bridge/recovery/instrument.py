@@ -62,7 +62,7 @@ selection.suitable.
 
 from __future__ import annotations
 
-import ast
+from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 
 from .selection import (SIMPLE, Columns, Site, annotation_of, bodies, index_statements, merged_ranges, selected_sites,
                         single_target, suitable)

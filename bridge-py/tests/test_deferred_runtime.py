@@ -1,4 +1,4 @@
-"""The checkpoint runtime is loaded at the first failure (recovery/deferred.py, SPEC §12): a
+"""The checkpoint runtime is loaded at the first failure (recovery/sources.py, SPEC §12): a
 program whose checkpoints never fail never imports checkpoints.py or what it imports, and the
 first failure gets the real runtime, which knows every file bound before it and decides as
 CheckpointRuntime does. Each case runs in a fresh interpreter, so sys.modules is its own.
@@ -18,7 +18,7 @@ SCRIPT = textwrap.dedent("""\
     sys.path.insert(0, sys.argv[1])
     from aiython_bridge.preparation import prepare
     from aiython_bridge.recovery import sources
-    from aiython_bridge.recovery.deferred import DeferredRuntime
+    from aiython_bridge.recovery.sources import DeferredRuntime
     from tests.support import LocalDecisions
 
     def complete(request, op):

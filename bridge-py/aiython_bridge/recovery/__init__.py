@@ -13,14 +13,14 @@ propagates with a note saying why. Partial effects are never rolled back.
 The package, by job:
 - instrument.py: the checkpoint transform, the plan's checkpoint table applied to a module's AST;
 - checkpoints.py: CheckpointRuntime, the handlers' calls and each open failure's state;
-- deferred.py: what the handlers are bound to until a statement first fails, so that a run
-  whose checkpoints never fail never loads checkpoints.py and what it imports;
 - eligibility.py: which exceptions may be put to the model at all;
 - callers.py: the frames around a failure: whose handler sees it first, whether a retry would
   run another project function again;
 - pause.py: RecoveryPause, one consultation (mode "recovery"), and the target's expected type;
 - decision.py: Decision and the notes that mark an exception as decided;
-- sources.py: where decisions come from: the host (HostDecisions), and the process's runtime.
+- sources.py: where decisions come from: the host (HostDecisions), and the process's runtime,
+  a DeferredRuntime until a statement first fails (so that a run whose checkpoints never fail
+  never loads checkpoints.py and what it imports).
 
 Nothing is imported here: each importer names the module it uses, and the transform
 (instrument.py) loads none of the runtime.

@@ -65,7 +65,7 @@ class CheckpointRuntime:
         return self.adopt(CheckpointTable(filename, checkpoints), ranges)
 
     def adopt(self, table: CheckpointTable, ranges) -> "FileCheckpoints":
-        """The handlers' object for a file whose table is made already (deferred.py's)."""
+        """The handlers' object for a file whose table is made already (sources.DeferredRuntime)."""
         self._tables.append(table)
         self.callers.register(table.filename, ranges)
         return FileCheckpoints(self, table)

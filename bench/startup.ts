@@ -5,7 +5,13 @@
 //                can beat)
 //   unconfigured aiython hello.py in a project without aiython.toml and no model in the environment
 //   configured   aiython hello.py in a project whose aiython.toml names a model at a loopback
-//                address (nothing fails, so the model is never contacted)
+//                address (nothing fails, so the model is never contacted), in the environment as
+//                it is: under PYTHONDONTWRITEBYTECODE=1 nothing is written to the preparation
+//                cache, so every run prepares hello.py afresh (parse, checkpoints, compile)
+//   configured, warm cache
+//                the same in a project of its own with PYTHONDONTWRITEBYTECODE unset, so the
+//                preparation cache holds hello.py after the warm-up runs: what a user sees from
+//                the second run on (the same as the row above when the variable is not set)
 // each with and without NODE_EXTRA_CA_CERTS (which makes Node parse a CA bundle before any code
 // runs; the bundle of the environment, else the system's). Each run is timed by a small Python
 // harness (fork, exec, wait4) that reports its wall time and its CPU time (user + system of the
@@ -15,9 +21,10 @@
 // own measure; CPU time is printed beside them):
 //   aiython unconfigured − python3        ≤ 80 ms
 //   aiython unconfigured − bare node      ≤ 10 ms
-//   aiython configured − unconfigured     ≤ 15 ms
+//   aiython configured − unconfigured     ≤ 15 ms   (cold, and warm preparation cache)
 // With --against ROOT (another checkout, built), its bin/aiython runs as two more variants in the
-// same rounds, and the differences this build − that one are printed too (an A/B of a change).
+// same rounds (in project folders of its own: the configuration's stamp in a project is per
+// build), and the differences this build − that one are printed too (an A/B of a change).
 //   npm run build && node --import tsx bench/startup.ts [rounds] [--against /path/to/other/checkout]
 
 import { spawnSync } from "node:child_process";
@@ -44,8 +51,16 @@ function project(name: string, toml: string | null): string {
   if (toml !== null) fs.writeFileSync(path.join(root, "aiython.toml"), toml);
   return path.join(root, "hello.py");
 }
+const CONFIGURED_TOML = 'version = 3\nmodel = { model = "bench-model", api_base = "http://127.0.0.1:9/v1" }\n';
 const plainHello = project("plain", null);
-const configuredHello = project("configured", 'version = 3\nmodel = { model = "bench-model", api_base = "http://127.0.0.1:9/v1" }\n');
+const configuredHello = project("configured", CONFIGURED_TOML);
+// The other checkout runs in projects of its own: each build keeps its own stamp of the checked
+// configuration in the project (.aiython/cache/config.json, keyed by the build), and two builds
+// sharing a project would each find the other's there on every run.
+const otherPlainHello = project("other-plain", null);
+const otherConfiguredHello = project("other-configured", CONFIGURED_TOML);
+const warmHello = project("configured-warm", CONFIGURED_TOML);
+const otherWarmHello = project("other-configured-warm", CONFIGURED_TOML);
 const floor = path.join(dir, "floor.mjs");
 fs.writeFileSync(floor, `import { spawn } from "node:child_process";
 spawn(process.argv[2], process.argv.slice(3), { stdio: "inherit" }).on("close", (code) => { process.exitCode = code; });\n`);
@@ -62,6 +77,8 @@ interface Variant {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** Run with PYTHONDONTWRITEBYTECODE unset: the preparation cache is written, then hit. */
+  warm?: boolean;
   times: number[];
   cpu: number[];
 }
@@ -71,10 +88,20 @@ const programs = [
   { name: "bare node", command: process.execPath, args: [floor, python, plainHello] },
   { name: "unconfigured", command: CLI, args: [plainHello] },
   { name: "configured", command: CLI, args: [configuredHello] },
-  ...(OTHER_CLI ? [{ name: "other unconfigured", command: OTHER_CLI, args: [plainHello] }, { name: "other configured", command: OTHER_CLI, args: [configuredHello] }] : []),
+  { name: "configured warm", command: CLI, args: [warmHello], warm: true },
+  ...(OTHER_CLI ? [
+    { name: "other unconfigured", command: OTHER_CLI, args: [otherPlainHello] },
+    { name: "other configured", command: OTHER_CLI, args: [otherConfiguredHello] },
+    { name: "other configured warm", command: OTHER_CLI, args: [otherWarmHello], warm: true },
+  ] : []),
 ];
+const warmEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+  const copy = { ...env };
+  delete copy.PYTHONDONTWRITEBYTECODE;
+  return copy;
+};
 const envs = caBundle ? [{ label: "with CA", env: withCa }, { label: "without CA", env: withoutCa }] : [{ label: "without CA", env: withoutCa }];
-const variants: Variant[] = envs.flatMap(({ label, env }) => programs.map((p) => ({ ...p, name: `${p.name}, ${label}`, env, times: [], cpu: [] })));
+const variants: Variant[] = envs.flatMap(({ label, env }) => programs.map((p) => ({ ...p, name: `${p.name}, ${label}`, env: p.warm ? warmEnv(env) : env, times: [], cpu: [] })));
 const byName = (name: string) => variants.find((v) => v.name === name) as Variant;
 
 /** Forks, execs and waits for argv (in cwd, with the inherited environment); writes {wall, cpu, status} to fd 3. */
@@ -129,14 +156,15 @@ const verdict = (a: string, b: string, budget: number) => {
 };
 
 console.log(`interpreter: ${python}; ${rounds} rounds, ${variants.length} variants interleaved; medians; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-for (const v of variants) console.log(`  ${v.name.padEnd(28)} ${median(v.times).toFixed(1).padStart(7)} ms   CPU ${median(v.cpu).toFixed(1).padStart(7)} ms`);
+for (const v of variants) console.log(`  ${v.name.padEnd(34)} ${median(v.times).toFixed(1).padStart(7)} ms   CPU ${median(v.cpu).toFixed(1).padStart(7)} ms`);
 for (const { label } of envs) {
   console.log(`${label}${label === "with CA" ? ` (NODE_EXTRA_CA_CERTS=${caBundle})` : ""}:`);
   console.log(`  unconfigured − python3      ${verdict(`unconfigured, ${label}`, `python3, ${label}`, 80)}`);
   console.log(`  unconfigured − bare node    ${verdict(`unconfigured, ${label}`, `bare node, ${label}`, 10)}`);
   console.log(`  configured − unconfigured   ${verdict(`configured, ${label}`, `unconfigured, ${label}`, 15)}`);
+  console.log(`  configured warm − unconf.   ${verdict(`configured warm, ${label}`, `unconfigured, ${label}`, 15)}`);
   if (OTHER_CLI) {
-    for (const kind of ["unconfigured", "configured"]) {
+    for (const kind of ["unconfigured", "configured", "configured warm"]) {
       const a = `${kind}, ${label}`, b = `other ${kind}, ${label}`;
       console.log(`  ${`${kind}: this − ${OTHER_CLI}`.padEnd(27)} ${diff(a, b).toFixed(1).padStart(6)} ms; CPU ${cpuDiff(a, b).toFixed(1)} ms`);
     }

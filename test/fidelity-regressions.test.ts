@@ -91,6 +91,11 @@ test("G: warnings at module level and sys.modules see no bridge", async () => {
   assert.match(theirs.stderr, /^sys:1: UserWarning: module level/);
 });
 
+test("H: the modules preparation parses with are not the program's, and its own import of them works", async () => {
+  const theirs = await assertSameEverywhere("preparation_modules.py");
+  assert.match(theirs.stdout, /^\[False, False, False\]\n/);
+});
+
 test("L: a reader that goes away is CPython's BrokenPipeError, never a consultation", async () => {
   await assertSameEverywhere("many_lines_head.py", "PROG FILE | head -1");
 });

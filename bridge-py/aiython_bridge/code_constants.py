@@ -18,6 +18,12 @@ program that did write one would have its string replaced, which is the price of
 _CODE = type(compile("", "", "exec"))
 PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program_code.BLOCKS)
 
+# The checkpoint handlers' placeholders (recovery/instrument.py generates them): here, so that
+# binding a cached file's code (program_code.Compiled.bind) loads nothing of the transform.
+CHECKPOINTS = "\x00aiython:checkpoints:7f3c2a"
+EXCEPTION = "\x00aiython:Exception:7f3c2a"
+RECURSION_ERROR = "\x00aiython:RecursionError:7f3c2a"
+
 
 def bind(code, mapping: dict):
     """`code` with every constant that is a key of `mapping` replaced by its value."""

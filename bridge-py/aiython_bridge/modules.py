@@ -12,13 +12,24 @@ put back by the first and hidden by the last, so no import finds the package gon
 What stays visible: modules of the standard library that the bridge imported (json, struct,
 fcntl, …; the program would get the very same module objects if it imported them), the
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
+Except PREPARATION_STDLIB: the modules that only parsing a source for its checkpoints brings
+in (a configured run's preparation). The first hide() takes them out of sys.modules too, unless
+they were there before the bridge (a .pth file, sitecustomize), and keeps them here: the bridge
+goes on using them (`stdlib(name)`, and the modules that imported them hold them), and a
+program that imports one gets a fresh one of its own, as under python3 (the AST node classes are
+the interpreter's, shared by both). A visible() block puts them back while it lasts if the
+program has none, and takes out again those it put back or that were imported during it.
 """
 
 import _thread
 import sys
 
 PACKAGE = "aiython_bridge"
+PREPARATION_STDLIB = ("ast", "_ast", "__future__")
+_BEFORE_BRIDGE = frozenset(name for name in PREPARATION_STDLIB if name in sys.modules)
 _hidden = {}
+_stdlib = {}  # PREPARATION_STDLIB modules the bridge imported, out of sys.modules since the first hide()
+_absent = []  # PREPARATION_STDLIB names the program had not imported when the open visible() blocks began
 _hiding = [False]
 _depth = [0]  # visible() blocks open now, in any thread: only the last to end hides again
 _depth_lock = _thread.allocate_lock()
@@ -30,9 +41,19 @@ def _ours(name):
 
 def hide():
     """From now on the bridge's modules live only here."""
+    first = not _hiding[0]
     _hiding[0] = True
     for name in [name for name in sys.modules if _ours(name)]:
         _hidden[name] = sys.modules.pop(name)
+    if first:
+        _take_stdlib([name for name in PREPARATION_STDLIB if name not in _BEFORE_BRIDGE])
+
+
+def _take_stdlib(names):
+    for name in names:
+        module = sys.modules.pop(name, None)
+        if module is not None:
+            _stdlib[name] = module
 
 
 class _Visible:
@@ -43,6 +64,11 @@ class _Visible:
         with _depth_lock:
             _depth[0] += 1
             if _hiding[0]:
+                if _depth[0] == 1:
+                    _absent[:] = [name for name in PREPARATION_STDLIB if name not in sys.modules and name not in _BEFORE_BRIDGE]
+                    for name in _absent:
+                        if name in _stdlib:
+                            sys.modules[name] = _stdlib[name]
                 sys.modules.update(_hidden)
 
     def __exit__(self, *exc_info):
@@ -50,6 +76,7 @@ class _Visible:
             _depth[0] -= 1
             if _hiding[0] and _depth[0] == 0:
                 hide()
+                _take_stdlib(_absent)
         return False
 
 
@@ -61,6 +88,19 @@ def visible():
 def load(name):
     """The bridge module `name` (e.g. "aiython_bridge.pauses"), imported on first use."""
     module = _hidden.get(name) if _hiding[0] else sys.modules.get(name)
+    if module is not None:
+        return module
+    import importlib
+
+    with visible():
+        return importlib.import_module(name)
+
+
+def stdlib(name):
+    """The standard-library module `name` for the bridge's own use: one of PREPARATION_STDLIB
+    that the program has not imported is imported (or put back) only for the import, and stays
+    out of sys.modules."""
+    module = _stdlib.get(name) or sys.modules.get(name)
     if module is not None:
         return module
     import importlib

@@ -10,7 +10,6 @@ preparation cache can keep it (preparation/). Compiled.bind then puts the file's
 placeholders (code_constants.bind). Nothing is bound in builtins or in the module's globals.
 """
 
-import ast
 import marshal
 import warnings
 
@@ -62,11 +61,10 @@ class Compiled:
         if blocks is not None and self.blocks:
             mapping[BLOCKS] = blocks
         if checkpoints is not None and self.checkpoints:
-            instrument = modules.load("aiython_bridge.recovery.instrument")
             mapping.update({
-                instrument.RUNTIME: checkpoints.for_file(filename, self.checkpoints, self.ranges),
-                instrument.EXCEPTION: Exception,
-                instrument.RECURSION_ERROR: RecursionError,
+                code_constants.CHECKPOINTS: checkpoints.for_file(filename, self.checkpoints, self.ranges),
+                code_constants.EXCEPTION: Exception,
+                code_constants.RECURSION_ERROR: RecursionError,
             })
         if not mapping:
             return self.code
@@ -95,7 +93,7 @@ def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warn
         ranges = selection.protected_ranges(tree)  # before the transform adds its own try statements
         table = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry).checkpoints
     if mode == "single":
-        tree = ast.Interactive(body=tree.body)
+        tree = modules.load("aiython_bridge.syntax_tree").Interactive(body=tree.body)
     code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
     return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
@@ -182,6 +180,7 @@ def compile_plan_quietly(*args, **kwargs):
 
 
 def _point_blocks_at_placeholder(tree, runtime_name):
+    ast = modules.load("aiython_bridge.syntax_tree")
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == runtime_name:
             node.value = ast.copy_location(ast.Constant(value=BLOCKS), node.value)

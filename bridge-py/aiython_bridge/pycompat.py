@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import sys
 
+from aiython_bridge import modules
+
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
     from typing import Iterable, Mapping
@@ -38,9 +40,9 @@ AST_BUILDER_SHARED = sys.version_info < (3, 12)
 
 
 def parse_ast(source, filename="<unknown>", mode="exec"):
-    """ast.parse, never at the same time as another thread's parse by the bridge on 3.11."""
-    import ast
-
+    """ast.parse, never at the same time as another thread's parse by the bridge on 3.11
+    (syntax_tree.parse: ast.py itself is not imported for it)."""
+    ast = modules.load("aiython_bridge.syntax_tree")
     if not AST_BUILDER_SHARED:
         return ast.parse(source, filename, mode)
     with _AST_LOCK:

@@ -143,6 +143,8 @@ def _patterns():
 
 def _cookie(lines):
     """(line number, CPython's name) of the coding cookie on line 1 or 2, or None."""
+    if not any(b"coding" in line for line in lines[:2]):
+        return None  # no cookie without the word: the common case, with no pattern compiled
     cookie, blank = _patterns()
     for number, line in enumerate(lines[:2], 1):
         match = cookie.match(line)

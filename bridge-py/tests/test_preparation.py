@@ -86,16 +86,16 @@ class Hits(PreparationCase):
 
     def test_a_hit_is_bound_to_this_process_runtime(self):
         code = self.entry(VALID)
-        bound = [c for c in code.co_consts if type(c).__name__ == "FileCheckpoints"]
-        self.assertEqual(len(bound), 1, "the entry's checkpoints call a FileCheckpoints constant")
+        bound = [c for c in code.co_consts if type(c).__name__ == "DeferredCheckpoints"]
+        self.assertEqual(len(bound), 1, "the entry's checkpoints call a DeferredCheckpoints constant")
         again = self.entry(VALID)
-        self.assertEqual(len([c for c in again.co_consts if type(c).__name__ == "FileCheckpoints"]), 1)
+        self.assertEqual(len([c for c in again.co_consts if type(c).__name__ == "DeferredCheckpoints"]), 1)
 
     def test_a_hit_reads_its_checkpoints_only_when_one_is_needed(self):
         from aiython_bridge.recovery import sources
 
         def table(code):
-            [bound] = [c for c in code.co_consts if type(c).__name__ == "FileCheckpoints"]
+            [bound] = [c for c in code.co_consts if type(c).__name__ == "DeferredCheckpoints"]
             return bound._table
 
         missed = table(self.entry(VALID))

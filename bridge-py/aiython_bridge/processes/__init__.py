@@ -50,10 +50,14 @@ def install(server, options):
     _State.server = server
     if not options.get("model_configured") and _State.program is None:
         return  # no model: nothing to hook until the mailbox asks (spawned.ensure_installed)
-    from . import child, spawned
+    from . import spawned
 
     spawned.install(server, options)
-    if _State.program is not None and child.is_multiprocessing_child(_State.program["target"]):
+    if _State.program is None:
+        return  # the run's first process: no parent's main module to plan
+    from . import child
+
+    if child.is_multiprocessing_child(_State.program["target"]):
         from . import spawn_main
 
         spawned.ensure_installed()  # the main module's exec is settled by the hook

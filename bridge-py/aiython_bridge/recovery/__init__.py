@@ -18,7 +18,9 @@ The package, by job:
   run another project function again;
 - pause.py: RecoveryPause, one consultation (mode "recovery"), and the target's expected type;
 - decision.py: Decision and the notes that mark an exception as decided;
-- sources.py: where decisions come from: the host (HostDecisions), and the process's runtime.
+- sources.py: where decisions come from: the host (HostDecisions), and the process's runtime,
+  a DeferredRuntime until a statement first fails (so that a run whose checkpoints never fail
+  never loads checkpoints.py and what it imports).
 
 Nothing is imported here: each importer names the module it uses, and the transform
 (instrument.py) loads none of the runtime.

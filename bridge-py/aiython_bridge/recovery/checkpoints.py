@@ -62,9 +62,12 @@ class CheckpointRuntime:
     def for_file(self, filename: str, checkpoints, ranges) -> "FileCheckpoints":
         """The handlers' object for one compiled file: `checkpoints` its table (a list of dicts,
         or packed: table.py), `ranges` its user try/with bodies."""
-        table = CheckpointTable(filename, checkpoints)
+        return self.adopt(CheckpointTable(filename, checkpoints), ranges)
+
+    def adopt(self, table: CheckpointTable, ranges) -> "FileCheckpoints":
+        """The handlers' object for a file whose table is made already (sources.DeferredRuntime)."""
         self._tables.append(table)
-        self.callers.register(filename, ranges)
+        self.callers.register(table.filename, ranges)
         return FileCheckpoints(self, table)
 
     def checkpoints(self) -> list:

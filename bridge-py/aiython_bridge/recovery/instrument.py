@@ -66,15 +66,13 @@ compile of the instrumented tree); this file's shape is the reference it is test
 
 from __future__ import annotations
 
-import ast
+from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 
 from .selection import (SIMPLE, Columns, Site, annotation_of, bodies, index_statements, merged_ranges, selected_sites,
                         single_target, suitable)
 
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
-RUNTIME = "\x00aiython:checkpoints:7f3c2a"
-EXCEPTION = "\x00aiython:Exception:7f3c2a"
-RECURSION_ERROR = "\x00aiython:RecursionError:7f3c2a"
+from ..code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR  # noqa: E402
 
 
 class Instrumented:

@@ -9,7 +9,7 @@ in one pass), the frontend's for one it plans.
 
 from __future__ import annotations
 
-import ast
+from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 import re
 
 SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Return, ast.Assert,

@@ -96,6 +96,11 @@ test("H: the modules preparation parses with are not the program's, and its own 
   assert.match(theirs.stdout, /^\[False, False, False\]\n/);
 });
 
+test("H2: a project module prepared with its checkpoints leaves none of preparation's modules to the program", async () => {
+  const theirs = await assertSameEverywhere("preparation_modules_import.py");
+  assert.match(theirs.stdout, /^12 4\n\[False, False, False, False, False, /);
+});
+
 test("L: a reader that goes away is CPython's BrokenPipeError, never a consultation", async () => {
   await assertSameEverywhere("many_lines_head.py", "PROG FILE | head -1");
 });

@@ -160,14 +160,14 @@ def _selected_in_bytecode(text, filename, tree, name, warns, plain):
         warns = warns or bool(caught)
     if not selected:
         return Compiled(plain, (), (), (), warns, None)
-    instrument = modules.load("aiython_bridge.recovery.instrument")
     bytecode = modules.load("aiython_bridge.recovery.bytecode_instrument")
-    code = bytecode.instrument_code(plain, selected, (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR))
+    placeholders = (code_constants.CHECKPOINTS, code_constants.EXCEPTION, code_constants.RECURSION_ERROR)
+    code = bytecode.instrument_code(plain, selected, placeholders)
     if code is None:
         return None
-    infos = []
+    infos, Return = [], modules.load("aiython_bridge.syntax_tree").Return
     for site, info in selected:
-        info["is_return"] = isinstance(site.node, ast.Return)
+        info["is_return"] = isinstance(site.node, Return)
         infos.append(info)
     return Compiled(code, infos, selection.merged_ranges(ranges), (), warns, None)
 

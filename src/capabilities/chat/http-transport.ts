@@ -19,7 +19,6 @@
 import http, { type IncomingMessage } from "node:http";
 import type * as Https from "node:https";
 import { Readable } from "node:stream";
-import { urlToHttpOptions } from "node:url";
 
 type Fetch = typeof fetch;
 export type Protocol = "http:" | "https:";
@@ -74,9 +73,7 @@ export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post
     const found = agentFor(url.protocol);
     const agent = found instanceof http.Agent ? found : await found;
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-    // What node:http makes of the URL at every request (urlToHttpOptions, then the options on top), made once per URL.
-    const options = { ...httpOptionsOf(url), method: init.method, headers, agent };
-    const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(options, onResponse);
+    const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(url, { method: init.method, headers, agent }, onResponse);
     if (signal) abortWith(request, signal);
     request.on("error", (error) => reject(isAbort(error) ? abortReason(signal, error) : new TypeError("fetch failed", { cause: error })));
     request.end(body);
@@ -93,16 +90,6 @@ export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post
       send(url, { method: "POST", headers, body, signal }, (response) => answerWhole(response, resolve, reject), reject).catch(reject);
     });
   return { fetch, post };
-}
-
-type UrlOptions = ReturnType<typeof urlToHttpOptions> & { href?: string };
-const httpOptions = new WeakMap<URL, UrlOptions>();
-
-/** node:http's options for a URL object (a route's is made once); its href is compared, since a URL can be changed in place. */
-function httpOptionsOf(url: URL): UrlOptions {
-  let found = httpOptions.get(url);
-  if (found === undefined || found.href !== url.href) httpOptions.set(url, (found = urlToHttpOptions(url)));
-  return found;
 }
 
 /** The response's status, or null after rejecting as fetch does when it is not one fetch accepts. */

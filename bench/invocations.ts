@@ -29,7 +29,10 @@
 //                           `node -e 0`, and for hello.py unconfigured and configured with
 //                           aiython.toml naming the loopback model; with NODE_EXTRA_CA_CERTS as the
 //                           environment has it.
-//   npm run build && node --import tsx bench/invocations.ts [pairs]
+//   against ROOT            with --against ROOT, that checkout's built CLI (its bin/aiython) runs the
+//                           same 100-against-10 pair in the same rounds, alternating with this one:
+//                           its cost per invocation, and this one's minus it, wall and CPU.
+//   npm run build && node --import tsx bench/invocations.ts [pairs] [--against ROOT]
 
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -41,7 +44,9 @@ import { echoFinishResponder, startLoopbackModel } from "../test/support/loopbac
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(here, "..", "bin", "aiython");
-const pairs = Number(process.argv[2] ?? 7);
+const againstAt = process.argv.indexOf("--against");
+const OTHER = againstAt > 0 ? path.join(path.resolve(process.argv[againstAt + 1]), "bin", "aiython") : null;
+const pairs = Number(process.argv[2] !== undefined && againstAt !== 2 ? process.argv[2] : 7);
 const BLOCKS = 100;
 /** Blocks of few.py: the same source as blocks.py, its loop run 10 times. */
 const FEW = 10;
@@ -63,14 +68,16 @@ for (const program of ["blocks.py", "plain.py", "few.py"]) fs.copyFileSync(path.
 /** GNU time, to read the CPU time of the CLI's process tree (host and bridge); wall clock alone otherwise. */
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 const CPU_LINE = "aiython cpu: ";
+/** Chat requests of this build's runs since counting began (the other build's are not the budget's). */
+const ours = { counting: false, chat: 0 };
 
 /** Runs the CLI asynchronously (the loopback model lives in this process and must keep answering). */
-function run(program: string, journal = false): Promise<{ ms: number; cpuMs: number; stdout: string }> {
+function run(program: string, journal = false, cli = CLI): Promise<{ ms: number; cpuMs: number; stdout: string }> {
   const served = model.requests.length;
   const start = process.hrtime.bigint();
   const args = journal ? ["--stats=json", path.join(journalled, program)] : ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
   const cwd = journal ? journalled : undefined;
-  const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(CLI, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, cli, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(cli, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -80,7 +87,8 @@ function run(program: string, journal = false): Promise<{ ms: number; cpuMs: num
       if (code !== 0) return reject(new Error(`${program} failed (${code}): ${stderr}`));
       const line = stderr.split("\n").find((l) => l.startsWith("aiython stats: "));
       const stats = line ? JSON.parse(line.slice("aiython stats: ".length)) : { invocations: [] };
-      if (program === "blocks.py" && !journal) {
+      if (cli === CLI && ours.counting) ours.chat += model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).length;
+      if (program === "blocks.py" && !journal && cli === CLI) {
         for (const inv of stats.invocations) outsideModel.push((inv.invocation_seconds - inv.provider_seconds) * 1000);
         oneLine.push(...model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).map((r) => Buffer.byteLength(r.rawBody)));
       }
@@ -102,6 +110,7 @@ await run("plain.py");
 await run("few.py");
 await run("blocks.py", true);
 model.requests.length = 0;
+ours.counting = true;
 const perBlock: number[] = [];
 const cpuPerBlock: number[] = [];
 const journalPerBlock: number[] = [];
@@ -109,13 +118,30 @@ const marginal: number[] = [];
 const marginalCpu: number[] = [];
 const first: number[] = [];
 const later: number[] = [];
+const other = { marginal: [] as number[], cpu: [] as number[], diff: [] as number[], diffCpu: [] as number[] };
+/** The other build's 100-against-10 pair: its marginal cost per invocation, wall and CPU. */
+async function otherPair(): Promise<{ ms: number; cpu: number } | null> {
+  if (!OTHER) return null;
+  if (other.marginal.length === 0) await run("blocks.py", false, OTHER);
+  const blocks = await run("blocks.py", false, OTHER);
+  const few = await run("few.py", false, OTHER);
+  return { ms: (blocks.ms - few.ms) / (BLOCKS - FEW), cpu: (blocks.cpuMs - few.cpuMs) / (BLOCKS - FEW) };
+}
 for (let i = 0; i < pairs; i++) {
   const [a, b] = i % 2 ? ["plain.py", "blocks.py"] : ["blocks.py", "plain.py"];
+  const otherFirst = i % 2 ? await otherPair() : null; // the other build goes first every other round
   const fewFirst = i % 2 ? await run("few.py") : null;
   const runs = { [a]: await run(a), [b]: await run(b) };
   const few = fewFirst ?? (await run("few.py"));
   marginal.push((runs["blocks.py"].ms - few.ms) / (BLOCKS - FEW));
   marginalCpu.push((runs["blocks.py"].cpuMs - few.cpuMs) / (BLOCKS - FEW));
+  const theirs = otherFirst ?? (await otherPair());
+  if (theirs) {
+    other.marginal.push(theirs.ms);
+    other.cpu.push(theirs.cpu);
+    other.diff.push(marginal[marginal.length - 1] - theirs.ms);
+    other.diffCpu.push(marginalCpu[marginalCpu.length - 1] - theirs.cpu);
+  }
   perBlock.push((runs["blocks.py"].ms - runs["plain.py"].ms) / BLOCKS);
   cpuPerBlock.push((runs["blocks.py"].cpuMs - runs["plain.py"].cpuMs) / BLOCKS);
   const withJournal = { [a]: await run(a, true), [b]: await run(b, true) };
@@ -124,8 +150,7 @@ for (let i = 0; i < pairs; i++) {
   first.push(timed.first_ms);
   later.push(timed.later_ms);
 }
-const chat = model.requests.filter((r) => r.path.endsWith("/chat/completions"));
-const requestsPerBlock = chat.length / (pairs * (2 * BLOCKS + FEW + 21));
+const requestsPerBlock = ours.chat / (pairs * (2 * BLOCKS + FEW + 21));
 const largest = Math.max(...oneLine);
 
 /** Peak RSS of the host process running `args`, in MiB, or null without GNU time. */
@@ -158,6 +183,10 @@ console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
 const perInvocation = median(marginal);
 console.log(`cost per invocation:         ${perInvocation.toFixed(2)} ms median, wall clock incl. loopback HTTP, 100 blocks against 10 of the same source (budget ≤ ${BUDGET_MS} ms) ${verdict(perInvocation <= BUDGET_MS)}`);
 if (!marginalCpu.some(Number.isNaN)) console.log(`CPU per invocation:          ${median(marginalCpu).toFixed(2)} ms median, user+sys of host and bridge, the same difference`);
+if (OTHER) {
+  console.log(`other build (${OTHER}): cost per invocation ${median(other.marginal).toFixed(2)} ms median, CPU ${median(other.cpu).toFixed(2)} ms`);
+  console.log(`this − other, per round:     ${median(other.diff).toFixed(2)} ms median wall, ${median(other.diffCpu).toFixed(2)} ms CPU; ratio of medians ${(perInvocation / median(other.marginal)).toFixed(2)} wall, ${(median(marginalCpu) / median(other.cpu)).toFixed(2)} CPU`);
+}
 console.log(`local cost per block:        ${local.toFixed(2)} ms median, 100 blocks against plain.py: the run's one-off costs of blocks included, spread over 100`);
 console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal`);
 if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);

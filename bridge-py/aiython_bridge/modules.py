@@ -12,12 +12,12 @@ put back by the first and hidden by the last, so no import finds the package gon
 What stays visible: modules of the standard library that the bridge imported (json, struct,
 fcntl, …; the program would get the very same module objects if it imported them), the
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
-Except PREPARATION_STDLIB: the modules that only parsing a source for its checkpoints brings
-in (a configured run's preparation, and on 3.11 the bytecode checkpoints' reading of code objects). The first hide() takes them out of sys.modules too, unless
-they were there before the bridge (a .pth file, sitecustomize), and keeps them here: the bridge
-goes on using them (`stdlib(name)`, and the modules that imported them hold them), and a
-program that imports one gets a fresh one of its own, as under python3 (the AST node classes are
-the interpreter's, shared by both). A visible() block puts them back while it lasts if the
+Except PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
+in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints). The first
+hide() takes them out of sys.modules too, unless they were there before the bridge (a .pth
+file, sitecustomize), and keeps them here: the bridge goes on using them (`stdlib(name)`, and
+the modules that imported them hold them), and a program that imports one gets a fresh one of
+its own, as under python3 (the AST node classes are the interpreter's, shared by both). A visible() block puts them back while it lasts if the
 program has none, and takes out again those it put back or that were imported during it.
 """
 
@@ -25,7 +25,8 @@ import _thread
 import sys
 
 PACKAGE = "aiython_bridge"
-PREPARATION_STDLIB = ("ast", "_ast", "__future__", "opcode", "_opcode", "bisect", "_bisect")  # the last four: 3.11's bytecode checkpoints
+# ast, _ast, __future__: parsing; opcode, _opcode, bisect, _bisect: 3.11's bytecode checkpoints
+PREPARATION_STDLIB = ("ast", "_ast", "__future__", "opcode", "_opcode", "bisect", "_bisect")
 _BEFORE_BRIDGE = frozenset(name for name in PREPARATION_STDLIB if name in sys.modules)
 _hidden = {}
 _stdlib = {}  # PREPARATION_STDLIB modules the bridge imported, out of sys.modules since the first hide()

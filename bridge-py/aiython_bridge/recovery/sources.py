@@ -4,9 +4,10 @@ A decision source has `consult(pause)` and `async aconsult(pause)`, each returni
 HostDecisions serves the pause to the host over the channel (the only one in the product);
 tests answer from a function in the process (tests/support.py).
 
-The process's runtime until one of its statements first fails (SPEC §12 start-up): a program whose checkpoints never fail needs none of checkpoints.py, nor what it imports (the
-callers rule and the handler index, eligibility, decisions, the AIError classes): a few
-milliseconds of imports at every configured start. So the runtime that preparation binds is a
+The process's runtime until one of its statements first fails (SPEC §12 start-up): a program
+whose checkpoints never fail needs none of checkpoints.py, nor what it imports (the callers
+rule and the handler index, eligibility, decisions, the AIError classes): a few milliseconds of
+imports at every configured start. So the runtime that preparation binds is a
 DeferredRuntime: each file's handlers get a DeferredCheckpoints that holds the file's table and
 try/with ranges. The first handler to run loads checkpoints.py, builds the real
 CheckpointRuntime and gives it every file bound so far, in order (the callers rule must know all
@@ -60,8 +61,6 @@ def runtime_for(server, options: dict):
         _runtime = DeferredRuntime(HostDecisions(server), project_root=options.get("project_root"),
                                    context_values=options.get("context_values", True))
     return _runtime
-
-
 
 
 class DeferredRuntime:

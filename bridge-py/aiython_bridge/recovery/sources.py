@@ -50,7 +50,7 @@ def _pauses():
     return modules.load("aiython_bridge.pauses")
 
 
-_runtime = None  # a DeferredRuntime (deferred.py), or a test's CheckpointRuntime
+_runtime = None  # a DeferredRuntime (below), or a test's CheckpointRuntime
 
 
 def runtime_for(server, options: dict):

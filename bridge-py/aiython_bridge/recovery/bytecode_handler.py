@@ -90,12 +90,7 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
     asm.op("POP_TOP")
     asm.op("RAISE_VARARGS", 0)
     asm.label(not_recursion)
-    asm.op("LOAD_CONST", exception)
-    asm.op("CHECK_EXC_MATCH")
-    asm.op("POP_JUMP_FORWARD_IF_FALSE", reraise)
-    asm.op("POP_TOP")
-    call("retry")
-    asm.op("POP_JUMP_FORWARD_IF_FALSE", decide)
+    _exception_then_retry(asm, call, exception, reraise, decide)
     _retry_loop(asm, point, call, decide, outer_body, exception)
     asm.label(reraise)
     asm.op("RERAISE", 0)
@@ -124,6 +119,16 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
     return start
 
 
+def _exception_then_retry(asm, call, exception, not_matching, declined) -> None:
+    """`except Exception:` (else to `not_matching`), then `if R.retry(K):` (else to `declined`)."""
+    asm.op("LOAD_CONST", exception)
+    asm.op("CHECK_EXC_MATCH")
+    asm.op("POP_JUMP_FORWARD_IF_FALSE", not_matching)
+    asm.op("POP_TOP")
+    call("retry")
+    asm.op("POP_JUMP_FORWARD_IF_FALSE", declined)
+
+
 def _retry_loop(asm, point, call, decide, outer_body, exception) -> None:
     """`try: while True: try: STMT / except Exception: if R.retry(K): continue / break` and
     `except: R.forget(K); raise` around it."""
@@ -146,12 +151,7 @@ def _retry_loop(asm, point, call, decide, outer_body, exception) -> None:
     asm.at(inner_body)
     asm.label(retry_handler)
     asm.op("PUSH_EXC_INFO")
-    asm.op("LOAD_CONST", exception)
-    asm.op("CHECK_EXC_MATCH")
-    asm.op("POP_JUMP_FORWARD_IF_FALSE", inner_reraise)
-    asm.op("POP_TOP")
-    call("retry")
-    asm.op("POP_JUMP_FORWARD_IF_FALSE", give_up)
+    _exception_then_retry(asm, call, exception, inner_reraise, give_up)
     asm.at(leaving)
     asm.op("POP_EXCEPT")
     asm.op("JUMP_BACKWARD", loop)  # continue

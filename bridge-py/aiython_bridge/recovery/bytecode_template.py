@@ -65,6 +65,15 @@ class _Shape:
     def mark(self, region) -> None:
         self.marks.append((self.side, self.units[self.side], region))
 
+    def exception_then_retry(self, not_matching: str, declined: str) -> None:
+        """`except Exception:` (else to `not_matching`), then `if R.retry(K):` (else to `declined`)."""
+        self.slotted("LOAD_CONST", ("const", "exception"))
+        self.fixed("CHECK_EXC_MATCH")
+        self.jump("POP_JUMP_FORWARD_IF_FALSE", not_matching)
+        self.fixed("POP_TOP")
+        self.call("retry")
+        self.jump("POP_JUMP_FORWARD_IF_FALSE", declined)
+
     def call(self, method: str, arguments: int = 1, head_only: bool = False) -> None:
         self.slotted("LOAD_CONST", ("const", "runtime"))
         self.slotted("LOAD_METHOD", ("const", method))
@@ -89,12 +98,7 @@ class _Shape:
         self.fixed("POP_JUMP_FORWARD_IF_FALSE", 2)
         self.fixed("POP_TOP")
         self.fixed("RAISE_VARARGS", 0)
-        self.slotted("LOAD_CONST", ("const", "exception"))
-        self.fixed("CHECK_EXC_MATCH")
-        self.jump("POP_JUMP_FORWARD_IF_FALSE", "reraise")
-        self.fixed("POP_TOP")
-        self.call("retry")
-        self.jump("POP_JUMP_FORWARD_IF_FALSE", "decide")
+        self.exception_then_retry("reraise", "decide")
         self.mark(retry)
         self.label("loop")
         if returns:
@@ -109,12 +113,7 @@ class _Shape:
         self.mark(inner)
         self.label("retry_handler")
         self.fixed("PUSH_EXC_INFO")
-        self.slotted("LOAD_CONST", ("const", "exception"))
-        self.fixed("CHECK_EXC_MATCH")
-        self.jump("POP_JUMP_FORWARD_IF_FALSE", "inner_reraise")
-        self.fixed("POP_TOP")
-        self.call("retry")
-        self.jump("POP_JUMP_FORWARD_IF_FALSE", "give_up")
+        self.exception_then_retry("inner_reraise", "give_up")
         self.mark(leaving)
         self.fixed("POP_EXCEPT")
         self.jump("JUMP_BACKWARD", "loop")

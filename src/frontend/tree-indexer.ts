@@ -75,13 +75,15 @@ export class TreeIndexer {
     const ctx = moduleContext(first);
     let isFirst = first;
     do {
-      if (cursor.endIndex <= range.start) continue;
-      if (cursor.startIndex >= range.end) break;
+      const end = cursor.endIndex;
+      if (end <= range.start) continue;
+      const start = cursor.startIndex;
+      if (start >= range.end) break;
       const type = statementTypeOf(cursor);
       if (type === null) continue;
-      if (cursor.startIndex < range.start || cursor.endIndex > range.end) return null;
+      if (start < range.start || end > range.end) return null;
       if (!range.clean && (type === "ERROR" || cursor.currentNode.hasError)) return null;
-      this.statement(ctx, isFirst, type);
+      this.statement(ctx, isFirst, type, start, end);
       isFirst = false;
     } while (cursor.gotoNextSibling());
     return this.part;
@@ -111,13 +113,13 @@ export class TreeIndexer {
     cursor.gotoParent();
   }
 
-  /** Cursor on a statement whose node type is `nodeType`. */
-  private statement(ctx: Context, first: boolean, nodeType: string): void {
+  /** Cursor on a statement whose node type is `nodeType` (and offsets `start`, `end`, when the caller has read them). */
+  private statement(ctx: Context, first: boolean, nodeType: string, start = this.cursor.startIndex, end = this.cursor.endIndex): void {
     const { cursor } = this;
-    const type = this.statementType(nodeType);
+    const type = this.statementType(nodeType, start);
     if (type === "case_clause") return this.clauses(ctx);
     const entry: StatementEntry = {
-      start: this.map(cursor.startIndex, "start"), end: this.map(cursor.endIndex, "end"), type, compound: !SIMPLE.has(type),
+      start: this.map(start, "start"), end: this.map(end, "end"), type, compound: !SIMPLE.has(type),
       topLevel: ctx.topLevel, inTryOrWith: ctx.inTryOrWith, docstring: false, future: type === "future_import_statement",
       target: null, annotation: null, ownAnnotation: null, scope: ctx.scope,
     };
@@ -146,9 +148,8 @@ export class TreeIndexer {
    * assignment whose target starts with a call of `type`) as a `type X = …` alias statement: a
    * real one has a space, then a name, after the soft keyword.
    */
-  private statementType(type: string): string {
+  private statementType(type: string, start: number): string {
     if (type !== "type_alias_statement") return type;
-    const start = this.cursor.startIndex;
     return /^type[ \t]+[^\W\d]/u.test(this.text.slice(start, start + 6)) ? type : "expression_statement";
   }
 
@@ -174,20 +175,28 @@ export class TreeIndexer {
     cursor.gotoParent();
   }
 
-  /** Cursor on an assignment node. */
+  /**
+   * Cursor on an assignment node. Its first child is always the `left` field (the grammar's
+   * order); when that is not a single name the statement has no target and no annotation to
+   * record, and the rest of its children are not read.
+   */
   private assignment(entry: StatementEntry, ctx: Context, kind: string): void {
-    let leftName: string | null = null;
+    const { cursor } = this;
+    if (!cursor.gotoFirstChild()) return;
+    if (fieldOf(cursor) !== "left" || typeOf(cursor) !== "identifier") return void cursor.gotoParent();
+    // CPython folds identifiers to NFKC: `ｗｉｄｔｈ = 1` binds `width`.
+    const leftName = this.slice().normalize("NFKC");
+    if (!leftName) return void cursor.gotoParent(); // a missing name (tree-sitter's recovery)
     let annotation: string | null = null;
     let chained = false;
-    this.eachChild(() => {
-      const f = fieldOf(this.cursor);
-      // CPython folds identifiers to NFKC: `ｗｉｄｔｈ = 1` binds `width`.
-      if (f === "left") leftName = typeOf(this.cursor) === "identifier" ? this.slice().normalize("NFKC") : null;
-      else if (f === "type") annotation = normaliseAnnotation(this.slice());
-      else if (f === "right" && typeOf(this.cursor) === "assignment") chained = true;
-    });
-    if (leftName && annotation && kind === "assignment") this.annotate(ctx.scope, leftName, entry.start, annotation);
-    if (leftName && !chained) {
+    while (cursor.gotoNextSibling()) {
+      const f = fieldOf(cursor);
+      if (f === "type") annotation = normaliseAnnotation(this.slice());
+      else if (f === "right" && typeOf(cursor) === "assignment") chained = true;
+    }
+    cursor.gotoParent();
+    if (annotation && kind === "assignment") this.annotate(ctx.scope, leftName, entry.start, annotation);
+    if (!chained) {
       entry.target = leftName;
       entry.ownAnnotation = annotation;
     }
@@ -297,11 +306,16 @@ export class TreeIndexer {
         break;
       }
       depth++;
-      while (typeOf(cursor) === "comment" && cursor.gotoPreviousSibling());
-      if (typeOf(cursor) === "comment") {
+      let type = typeOf(cursor);
+      while (type === "comment" && cursor.gotoPreviousSibling()) type = typeOf(cursor);
+      if (type === "comment") {
         // Only comments below this node: it ends where it ends.
         cursor.gotoParent();
         depth--;
+        end = cursor.endIndex;
+      } else if (SIMPLE.has(type)) {
+        // Comments trail only blocks (they come before the dedent that closes one), never a
+        // simple statement: it ends at its last token.
         end = cursor.endIndex;
       }
     }

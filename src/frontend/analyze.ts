@@ -8,10 +8,12 @@
 //      the window alone where that tree is not clean there, made once that index is needed),
 //      yielding between windows so the search's rounds interleave; the trees are dropped, the
 //      index kept;
-//   2. the search finishes; adjacent statement blocks merge; each block's scope is read from the
-//      placeholder program and the final calls are rendered (sync or awaited);
-//   3. the windows holding calls (and any the search did not see compile) are confirmed by the
-//      oracle as rendered; meanwhile their rewritten text is parsed and indexed;
+//   2. the search finishes (on a large file, usually while step 1 still indexes); adjacent
+//      statement blocks merge; each block's scope is read from the placeholder program and the
+//      final calls are rendered (sync or awaited);
+//   3. the windows holding calls (and any the search did not see compile) go to the oracle for
+//      confirmation as rendered, at once; once step 1 is done, their rewritten text is parsed and
+//      indexed while the oracle answers (if it still has not);
 //   4. if the confirmation fails (a bug), the search runs again over the whole file as one window,
 //      and if that fails too the whole file becomes one statement block. Never a refusal.
 // Types, checkpoints and directives are read from the rewritten program (valid Python). Bad input
@@ -64,11 +66,16 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   let windows: Window[];
   let searching: Promise<SearchResult>;
   let parsed: Map<number, Parsed>;
+  let early: Promise<FirstRendering | null>;
   try {
     windows = planWindows(source);
     phase("windows");
     searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
     searching.catch(() => undefined); // awaited below; an oracle failure must not go unhandled meanwhile
+    // The search usually ends before the index: its rendering goes to the oracle for confirmation
+    // at once, so the round trip runs while this thread still indexes.
+    early = searching.then((found) => (found.blocks.length > 0 ? firstRendering(args, found, index, runtimeName) : null));
+    early.catch(() => undefined);
     parsed = await indexWindows(source, windows, worker, nextTurn);
   } finally {
     worker?.close();
@@ -81,7 +88,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
     if (args.checkpoints) plan.checkpoints = checkpointsOfValid(source, search, parsed, index, args);
     return plan;
   }
-  const { rendering, groups } = await confirmedRendering(args, search, parsed, index, runtimeName);
+  const { rendering, groups } = await confirmedRendering(args, (await early) as FirstRendering, parsed, index, runtimeName);
   phase("confirmed");
   describe(plan, rendering, groups, index, args);
   phase("described");
@@ -120,15 +127,28 @@ function checkpointsOfValid(source: string, search: SearchResult, parsed: Map<nu
   return selectCheckpoints(mergeParts(parts), { displayName: args.displayName, entryModule: args.entryModule, original: index, statementBlocks: [] });
 }
 
+interface FirstRendering {
+  rendering: Rendering;
+  /** The oracle's confirmation of it, under way. */
+  confirming: Promise<boolean>;
+}
+
+/** Step 2 for the search's blocks: the rendering, and its confirmation sent to the oracle. */
+function firstRendering(args: AnalyzeArgs, search: SearchResult, index: LineIndex, runtimeName: string): FirstRendering {
+  const rendering = renderProgram(args.source, mergeStatementBlocks(search.blocks, index), search.windows, runtimeName);
+  const confirming = confirm(args, rendering, index);
+  confirming.catch(() => undefined); // awaited in confirmedRendering
+  return { rendering, confirming };
+}
+
 /** Steps 2–4: the rendering the oracle confirmed, falling back to a whole-file search, then one block. */
 async function confirmedRendering(
-  args: AnalyzeArgs, first: SearchResult, parsed: Map<number, Parsed>, index: LineIndex, runtimeName: string,
+  args: AnalyzeArgs, first: FirstRendering, parsed: Map<number, Parsed>, index: LineIndex, runtimeName: string,
 ): Promise<{ rendering: Rendering; groups: ParsedGroup[] }> {
   const { source } = args;
-  let rendering = renderProgram(source, mergeStatementBlocks(first.blocks, index), first.windows, runtimeName);
-  const confirming = confirm(args, rendering, index); // the oracle compiles while the groups are parsed
-  const groups = parseGroups(source, rendering, parsed);
-  if (await confirming) return { rendering, groups };
+  let { rendering } = first;
+  const groups = parseGroups(source, rendering, parsed); // while the oracle compiles, if it still does
+  if (await first.confirming) return { rendering, groups };
   const again = await findBlocks({ source, filename: args.filename, oracle: args.oracle, runtimeName });
   rendering = renderProgram(source, mergeStatementBlocks(again.blocks, index), again.windows, runtimeName);
   if (!(await confirm(args, rendering, index))) {

@@ -53,6 +53,15 @@ test("a source that uses the worker gets every block and the checkpoints of ever
   assert.ok(lines.every((l, i) => i === 0 || l > lines[i - 1]), "checkpoints in source order");
 });
 
+test("the plan is the same with the worker as without it", async () => {
+  const { source } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
+  const plans = [];
+  for (const cores of [1, 4]) {
+    plans.push(await analyzeSource({ source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, cores }));
+  }
+  assert.deepEqual(plans[1], plans[0]);
+});
+
 test("the worker is used for sources of 512 KB to 2 MB, and only on three cores or more", () => {
   assert.equal(usesIndexWorker(WORKER_MIN_LENGTH, 4), true);
   assert.equal(usesIndexWorker(WORKER_MAX_LENGTH, 3), true);

@@ -7,25 +7,21 @@ on the channel.
 """
 
 import _thread
-import json
 import os
 import struct
 
+from aiython_bridge.json_codec import decode, encode
 from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
 _HEADER = struct.Struct(">I")
-# Made once: json.dumps with these options would build an encoder for every frame. Encoding keeps
-# no state between calls, so the threads that send share them.
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
-_ENCODE_ASCII = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 
 
 def _frame(message):
-    text = _ENCODE(message)
+    text = encode(message)
     try:
         payload = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
-        payload = _ENCODE_ASCII(message).encode("ascii")
+        payload = encode(message, ensure_ascii=True).encode("ascii")
     if len(payload) > MAX_FRAME:
         raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
     return _HEADER.pack(len(payload)) + payload
@@ -83,7 +79,7 @@ class Channel:
             raise ChannelClosed(clean=True)
         if length > MAX_FRAME:
             raise ProtocolViolation("incoming frame of %d bytes exceeds the %d-byte cap" % (length, MAX_FRAME))
-        message = json.loads(self._read_exact(length).decode("utf-8"))
+        message = decode(self._read_exact(length).decode("utf-8"))
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise ProtocolViolation("a frame did not hold a message object with a type")
         return check_host_message(message)

@@ -12,7 +12,10 @@ printed traceback.
 
 import os
 import sys
-from importlib.machinery import SourceFileLoader
+try:  # importlib.machinery's own class, without importing importlib.machinery (SPEC §2: sys.modules)
+    from _frozen_importlib_external import SourceFileLoader
+except ImportError:
+    from importlib.machinery import SourceFileLoader
 
 from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
 

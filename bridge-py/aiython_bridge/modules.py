@@ -9,7 +9,7 @@ sys.modules only for the few milliseconds of such an import and hide it again. T
 load at once (several threads reaching their first AI block together) are counted: the table is
 put back by the first and hidden by the last, so no import finds the package gone mid-way.
 
-What stays visible: modules of the standard library that the bridge imported (json, struct,
+What stays visible: modules of the standard library that the bridge imported (_json, struct,
 fcntl, …; the program would get the very same module objects if it imported them), the
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
 Except PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings

@@ -18,6 +18,8 @@ CONTROL_FD = 3
 SIGNAL_FD = 4
 MIN_VERSION = (3, 11)
 HIGH_FD = 200
+# What the program would find in sys.modules under python3 too (modules.drop_start_extensions).
+PRESENT_AT_START = frozenset(sys.modules)
 
 
 def _send_raw(fd, payload):
@@ -126,4 +128,5 @@ def hand_over():
     from aiython_bridge.runner import ProgramContext
 
     modules.hide()
+    modules.drop_start_extensions(PRESENT_AT_START)
     return ProgramContext.current.program

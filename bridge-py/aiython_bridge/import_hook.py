@@ -42,8 +42,11 @@ import io
 import os
 import sys
 from importlib import _bootstrap_external
-from importlib.machinery import (BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES, ExtensionFileLoader,
-                                 FileFinder, SourceFileLoader, SourcelessFileLoader)
+# importlib.machinery's names, from where it takes them: importing it would put it in sys.modules
+_m = _bootstrap_external
+BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES = _m.BYTECODE_SUFFIXES, _m.EXTENSION_SUFFIXES, _m.SOURCE_SUFFIXES
+ExtensionFileLoader, FileFinder, SourceFileLoader, SourcelessFileLoader = (
+    _m.ExtensionFileLoader, _m.FileFinder, _m.SourceFileLoader, _m.SourcelessFileLoader)
 
 from . import modules, paths
 

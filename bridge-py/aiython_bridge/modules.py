@@ -9,8 +9,8 @@ sys.modules only for the few milliseconds of such an import and hide it again. T
 load at once (several threads reaching their first AI block together) are counted: the table is
 put back by the first and hidden by the last, so no import finds the package gone mid-way.
 
-What stays visible: modules of the standard library that the bridge imported (_json, struct,
-fcntl, …; the program would get the very same module objects if it imported them), the
+What stays visible: modules of the standard library that the bridge imported (struct, _thread,
+…; the program would get the very same module objects if it imported them), the
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
 Except PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
 in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints). The first
@@ -48,6 +48,19 @@ def hide():
         _hidden[name] = sys.modules.pop(name)
     if first:
         _take_stdlib([name for name in PREPARATION_STDLIB if name not in _BEFORE_BRIDGE])
+
+
+# Extension modules of the standard library that the bridge's start imports (json_codec.py's
+# _json, boot.py's fcntl); the bridge keeps what it took from them.
+START_EXTENSIONS = ("_json", "fcntl")
+
+
+def drop_start_extensions(present_at_start):
+    """Takes START_EXTENSIONS out of sys.modules unless they were there when the bridge started
+    (`present_at_start`): a program that imports one gets a module of its own, as under python3."""
+    for name in START_EXTENSIONS:
+        if name not in present_at_start:
+            sys.modules.pop(name, None)
 
 
 def _take_stdlib(names):

@@ -11,7 +11,6 @@ program runs, and an exception leaving it passes the context's __exit__.
 """
 
 import os
-import struct
 import sys
 
 CONTROL_FD = 3
@@ -23,7 +22,7 @@ PRESENT_AT_START = frozenset(sys.modules)
 
 
 def _send_raw(fd, payload):
-    data = struct.pack(">I", len(payload)) + payload
+    data = len(payload).to_bytes(4, "big") + payload
     while data:
         n = os.write(fd, data)
         data = data[n:]

@@ -8,12 +8,12 @@ on the channel.
 
 import _thread
 import os
-import struct
 
 from aiython_bridge.json_codec import decode, encode
 from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
-_HEADER = struct.Struct(">I")
+# The frame header: a 4-byte big-endian length (int.to_bytes: the struct module is not imported)
+_HEADER_BYTES = 4
 
 
 def _frame(message):
@@ -24,7 +24,7 @@ def _frame(message):
         payload = encode(message, ensure_ascii=True).encode("ascii")
     if len(payload) > MAX_FRAME:
         raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
-    return _HEADER.pack(len(payload)) + payload
+    return len(payload).to_bytes(_HEADER_BYTES, "big") + payload
 
 
 class ChannelClosed(Exception):
@@ -51,7 +51,7 @@ class Channel:
         self._write(b"".join(_frame(message) for message in messages))
 
     def send_end_of_stream(self):
-        self._write(_HEADER.pack(0))
+        self._write(bytes(_HEADER_BYTES))
 
     def _write(self, data):
         if self.closed or os.getpid() != self.owner_pid:
@@ -74,7 +74,7 @@ class Channel:
 
     def recv(self):
         """Next message, or raise ChannelClosed."""
-        (length,) = _HEADER.unpack(self._read_exact(4))
+        length = int.from_bytes(self._read_exact(_HEADER_BYTES), "big")
         if length == 0:
             raise ChannelClosed(clean=True)
         if length > MAX_FRAME:

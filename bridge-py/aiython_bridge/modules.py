@@ -50,9 +50,11 @@ def hide():
         _take_stdlib([name for name in PREPARATION_STDLIB if name not in _BEFORE_BRIDGE])
 
 
-# Extension modules of the standard library that the bridge's start imports (json_codec.py's
-# _json, boot.py's fcntl); the bridge keeps what it took from them.
-START_EXTENSIONS = ("_json", "fcntl")
+# Built-in and extension modules of the standard library that the bridge's start imports
+# (json_codec.py's _json, boot.py's fcntl, runner.py's atexit, whose callbacks are the
+# interpreter's, not the module object's, and _functools for the program's partial); the
+# bridge keeps what it took from them.
+START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools")
 
 
 def drop_start_extensions(present_at_start):

@@ -65,6 +65,13 @@ def drop_start_extensions(present_at_start):
             sys.modules.pop(name, None)
 
 
+def _import(name):
+    """importlib.import_module(name) for an absolute name, without importing importlib (a bare
+    interpreter's start has not: it would show in the program's sys.modules)."""
+    __import__(name)
+    return sys.modules[name]
+
+
 def _take_stdlib(names):
     for name in names:
         module = sys.modules.pop(name, None)
@@ -106,10 +113,8 @@ def load(name):
     module = _hidden.get(name) if _hiding[0] else sys.modules.get(name)
     if module is not None:
         return module
-    import importlib
-
     with visible():
-        return importlib.import_module(name)
+        return _import(name)
 
 
 def stdlib(name):
@@ -119,10 +124,8 @@ def stdlib(name):
     module = _stdlib.get(name) or sys.modules.get(name)
     if module is not None:
         return module
-    import importlib
-
     with visible():
-        return importlib.import_module(name)
+        return _import(name)
 
 
 def loaded(name):

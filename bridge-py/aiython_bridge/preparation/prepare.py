@@ -184,7 +184,7 @@ _CODE = type(_compiles.__code__)
 
 
 def _decode(data: bytes):
-    from importlib.util import decode_source
+    from _frozen_importlib_external import decode_source  # importlib.util's, without importing it
 
     try:
         return decode_source(data)

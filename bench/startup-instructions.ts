@@ -12,8 +12,12 @@
 // the threads' interleaving), and the differences of their means, configured − unconfigured and
 // unconfigured − python3, are printed in millions; about 0.4 ms per million on this machine's 3.11 (ast's import: 6.1 M,
 // 2.4 ms). The host (Node) is not counted: its JIT makes its counts vary by about 1 %.
-// With --against ROOT, that checkout's bin/aiython is counted too, in projects of its own.
-//   npm run build && node --import tsx bench/startup-instructions.ts [--against /path/to/other/checkout]
+// With --against ROOT, that checkout's bin/aiython is counted too, in projects of its own. With
+// --python PATH, that interpreter is counted instead of python3 (3.12 and 3.13 here have no site
+// packages that import re, enum, functools… at start, so what the bridge imports shows in full);
+// its bytecode of the bridge must be written first (one run with PYTHONDONTWRITEBYTECODE unset),
+// or the counts include compiling the bridge.
+//   npm run build && node --import tsx bench/startup-instructions.ts [--against /path/to/other/checkout] [--python PATH]
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -30,7 +34,8 @@ if (spawnSync("valgrind", ["--version"]).status !== 0) {
   console.error("bench/startup-instructions needs valgrind (apt-get install valgrind)");
   process.exit(2);
 }
-const python = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
+const pythonAt = process.argv.indexOf("--python");
+const python = spawnSync(pythonAt > 0 ? process.argv[pythonAt + 1] : "python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-instructions-"));
 const TOML = 'version = 3\nmodel = { model = "bench-model", api_base = "http://127.0.0.1:9/v1" }\n';
 

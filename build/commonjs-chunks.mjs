@@ -11,7 +11,8 @@
 //     gives (named exports and `default`). A package with both builds is read through its CommonJS
 //     one ("require" condition): only unpdf, whose index.cjs loads the same pdf.js as its index.mjs;
 //   - "use strict", as every ES module is;
-//   - import.meta.url is the file's own URL;
+//   - import.meta.url is the file's own URL, made on first use (pathToFileURL costs a start-up
+//     that never reads it);
 //   - esbuild's `// src/...` comments naming the sources a file holds are kept (tests read them);
 //   - a default or namespace import of a Node built-in (`import fs from "node:fs"`) is the
 //     built-in seen through an object whose `default` is the built-in itself, instead of esbuild's
@@ -22,7 +23,8 @@ import { transform } from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
 
-const MODULE_URL = "__aiythonModuleUrl";
+const MODULE_URL = "__aiythonModule.url";
+const MODULE_URL_BANNER = 'const __aiythonModule = { get url() { const url = require("node:url").pathToFileURL(__filename).href; Object.defineProperty(this, "url", { value: url }); return url; } };';
 /** esbuild's comment naming a source a file holds (kept through the transform as a legal comment). */
 const SOURCE_COMMENT = /^\/\/ ((?:src|node_modules)\/\S+)$/gm;
 const KEPT_COMMENT = /^\/\/! ((?:src|node_modules)\/\S+)$/gm;
@@ -48,7 +50,7 @@ async function convert(file) {
     sourcefile: path.basename(file),
     legalComments: "inline",
     define: { "import.meta.url": MODULE_URL },
-    banner: `"use strict";${usesUrl ? `\nconst ${MODULE_URL} = require("node:url").pathToFileURL(__filename).href;` : ""}`,
+    banner: `"use strict";${usesUrl ? `\n${MODULE_URL_BANNER}` : ""}`,
     logLevel: "silent",
   });
   if (warnings.length > 0) throw new Error(`${file}: ${warnings.map((w) => w.text).join("; ")}`);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { earlyStart } from "../src/cli/early-start.js";
 import { splitArgv } from "../src/cli/split-argv.js";
-import { BRIDGE_DIR } from "../src/recovery/bridge/start-bridge.js";
+import { bridgeDir } from "../src/recovery/bridge/start-bridge.js";
 import { VERSION } from "../src/version.js";
 import { aiython, assertSame, cleanEnv, PROGRAMS, PYTHON } from "./support/run-cli.js";
 import { tempProject } from "./support/temp-project.js";
@@ -58,10 +58,10 @@ test("-i, -x and -V are read inside clusters; -W and -X need a value", () => {
 });
 
 test("the interpreter still starts early for a run with CPython's options, not for -V", () => {
-  const started = earlyStart(["-u", "-W", "error", "x.py"], BRIDGE_DIR, []);
+  const started = earlyStart(["-u", "-W", "error", "x.py"], bridgeDir(), []);
   assert.ok(started, "started before the CLI loads");
   started.kill("SIGKILL");
-  const query = earlyStart(["-V"], BRIDGE_DIR, []);
+  const query = earlyStart(["-V"], bridgeDir(), []);
   query?.kill("SIGKILL");
   assert.equal(query, undefined, "-V runs no program");
 });

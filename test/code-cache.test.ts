@@ -6,9 +6,11 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import Module from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { execa } from "execa";
+import { installCodeCache, type CommonJsModuleClass } from "../src/cli/code-cache.js";
 import { cleanEnv, ROOT } from "./support/run-cli.js";
 import { tempProject } from "./support/temp-project.js";
 
@@ -83,4 +85,17 @@ test("cached data V8 cannot use, a truncated cache and a missing one change noth
   fs.rmSync(cacheOf(build, programName));
   const second = await run(build);
   for (const file of [runName, programName]) assert.deepEqual(second.find((c) => c.file === file), { file, cached: false, rejected: false });
+});
+
+test("a file's require of another file of its folder finds it, and of a missing one fails as Node's own", () => {
+  const dir = fs.realpathSync(tempProject({
+    "a.js": 'module.exports = { b: require("./b.js"), resolved: require.resolve("./b.js"), sub: require("./sub/c.js") };',
+    "b.js": "module.exports = 42;",
+    "sub/c.js": 'module.exports = "c";',
+    "broken.js": 'require("./missing.js");',
+  }, { git: false, prefix: "aiython-siblings-" }));
+  installCodeCache(dir, Module as unknown as CommonJsModuleClass);
+  const required = Module.createRequire(path.join(dir, "index.js"));
+  assert.deepEqual(required("./a.js"), { b: 42, resolved: path.join(dir, "b.js"), sub: "c" });
+  assert.throws(() => required("./broken.js"), (error: NodeJS.ErrnoException) => error.code === "MODULE_NOT_FOUND" && /missing\.js/.test(error.message));
 });

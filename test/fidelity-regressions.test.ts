@@ -91,6 +91,11 @@ test("G: warnings at module level and sys.modules see no bridge", async () => {
   assert.match(theirs.stderr, /^sys:1: UserWarning: module level/);
 });
 
+test("G2: sys.modules holds exactly what it holds under python3, and a later import of json works", async () => {
+  const theirs = await assertSameEverywhere("all_modules.py");
+  assert.match(theirs.stdout, /^\['__main__', .*'sys'.*\]\n\{"a": \[1, "\\u00e9"\]\} \[1\.5\] True\n$/);
+});
+
 test("H: the modules preparation parses with are not the program's, and its own import of them works", async () => {
   const theirs = await assertSameEverywhere("preparation_modules.py");
   assert.match(theirs.stdout, /^\[False, False, False\]\n/);

@@ -11,17 +11,18 @@ program runs, and an exception leaving it passes the context's __exit__.
 """
 
 import os
-import struct
 import sys
 
 CONTROL_FD = 3
 SIGNAL_FD = 4
 MIN_VERSION = (3, 11)
 HIGH_FD = 200
+# What the program would find in sys.modules under python3 too (modules.drop_start_extensions).
+PRESENT_AT_START = frozenset(sys.modules)
 
 
 def _send_raw(fd, payload):
-    data = struct.pack(">I", len(payload)) + payload
+    data = len(payload).to_bytes(4, "big") + payload
     while data:
         n = os.write(fd, data)
         data = data[n:]
@@ -67,15 +68,25 @@ def address_space():
 START_ADDRESS_SPACE = address_space()
 
 
-def main():
+def _encode_hello(hello):
+    """The hello as JSON text; without the json package where the bridge can run (its import is
+    a good part of the bridge's start-up), with it on an older Python, which only hears why not."""
+    if tuple(sys.version_info[:2]) >= MIN_VERSION:
+        from aiython_bridge.json_codec import encode
+
+        return encode(hello, ensure_ascii=True)
     import json
 
+    return json.dumps(hello)
+
+
+def main():
     if len(sys.argv) > 1:
         # A child of the run: `python [OPTIONS] BOOT FOLDER PROGRAM...` (processes/child.py).
         from aiython_bridge.processes.child import start_spawned
 
         control, hello = start_spawned(sys.argv[1])
-        _send_raw(control, json.dumps(hello).encode("utf-8"))
+        _send_raw(control, _encode_hello(hello).encode("utf-8"))
         from aiython_bridge.runner import ProgramContext
         from aiython_bridge.server import serve
 
@@ -98,7 +109,7 @@ def main():
             "implementation": getattr(getattr(sys, "implementation", None), "name", "cpython"),
         },
     }
-    _send_raw(control, json.dumps(hello).encode("utf-8"))
+    _send_raw(control, _encode_hello(hello).encode("utf-8"))
     if tuple(info[:2]) < MIN_VERSION:
         _send_raw(control, b"")  # end of stream; the host explains the refusal
         wait_for_host_close(control)
@@ -116,4 +127,5 @@ def hand_over():
     from aiython_bridge.runner import ProgramContext
 
     modules.hide()
+    modules.drop_start_extensions(PRESENT_AT_START)
     return ProgramContext.current.program

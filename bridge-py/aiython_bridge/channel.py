@@ -7,28 +7,24 @@ on the channel.
 """
 
 import _thread
-import json
 import os
-import struct
 
+from aiython_bridge.json_codec import decode, encode
 from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
-_HEADER = struct.Struct(">I")
-# Made once: json.dumps with these options would build an encoder for every frame. Encoding keeps
-# no state between calls, so the threads that send share them.
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
-_ENCODE_ASCII = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+# The frame header: a 4-byte big-endian length (int.to_bytes: the struct module is not imported)
+_HEADER_BYTES = 4
 
 
 def _frame(message):
-    text = _ENCODE(message)
+    text = encode(message)
     try:
         payload = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
-        payload = _ENCODE_ASCII(message).encode("ascii")
+        payload = encode(message, ensure_ascii=True).encode("ascii")
     if len(payload) > MAX_FRAME:
         raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
-    return _HEADER.pack(len(payload)) + payload
+    return len(payload).to_bytes(_HEADER_BYTES, "big") + payload
 
 
 class ChannelClosed(Exception):
@@ -55,7 +51,7 @@ class Channel:
         self._write(b"".join(_frame(message) for message in messages))
 
     def send_end_of_stream(self):
-        self._write(_HEADER.pack(0))
+        self._write(bytes(_HEADER_BYTES))
 
     def _write(self, data):
         if self.closed or os.getpid() != self.owner_pid:
@@ -78,12 +74,12 @@ class Channel:
 
     def recv(self):
         """Next message, or raise ChannelClosed."""
-        (length,) = _HEADER.unpack(self._read_exact(4))
+        length = int.from_bytes(self._read_exact(_HEADER_BYTES), "big")
         if length == 0:
             raise ChannelClosed(clean=True)
         if length > MAX_FRAME:
             raise ProtocolViolation("incoming frame of %d bytes exceeds the %d-byte cap" % (length, MAX_FRAME))
-        message = json.loads(self._read_exact(length).decode("utf-8"))
+        message = decode(self._read_exact(length).decode("utf-8"))
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise ProtocolViolation("a frame did not hold a message object with a type")
         return check_host_message(message)

@@ -37,13 +37,16 @@ CheckpointRuntime). Which files are project code is paths.py's rule, shared with
 from __future__ import annotations
 
 import _imp
-import functools
 import io
 import os
 import sys
-from importlib import _bootstrap_external
-from importlib.machinery import (BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES, ExtensionFileLoader,
-                                 FileFinder, SourceFileLoader, SourcelessFileLoader)
+from _functools import partial  # functools.partial itself, without functools and what it imports
+import _frozen_importlib_external as _bootstrap_external  # importlib._bootstrap_external itself
+# importlib.machinery's names, from where it takes them: importing it would put it in sys.modules
+_m = _bootstrap_external
+BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES = _m.BYTECODE_SUFFIXES, _m.EXTENSION_SUFFIXES, _m.SOURCE_SUFFIXES
+ExtensionFileLoader, FileFinder, SourceFileLoader, SourcelessFileLoader = (
+    _m.ExtensionFileLoader, _m.FileFinder, _m.SourceFileLoader, _m.SourcelessFileLoader)
 
 from . import modules, paths
 
@@ -57,7 +60,7 @@ class ProjectModules:
         self.options = options
         root = options.get("project_root")
         self.project_root = os.path.realpath(root) if root else None
-        source_loader = functools.partial(ProjectLoader, modules=self)
+        source_loader = partial(ProjectLoader, modules=self)
         self._loaders = [(ExtensionFileLoader, EXTENSION_SUFFIXES), (source_loader, SOURCE_SUFFIXES),
                          (SourcelessFileLoader, BYTECODE_SUFFIXES)]  # importlib's own order
 

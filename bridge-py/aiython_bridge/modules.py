@@ -9,8 +9,8 @@ sys.modules only for the few milliseconds of such an import and hide it again. T
 load at once (several threads reaching their first AI block together) are counted: the table is
 put back by the first and hidden by the last, so no import finds the package gone mid-way.
 
-What stays visible: modules of the standard library that the bridge imported (json, struct,
-fcntl, …; the program would get the very same module objects if it imported them), the
+What stays visible: modules of the standard library that the bridge imported (struct, _thread,
+…; the program would get the very same module objects if it imported them), the
 finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
 Except PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
 in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints). The first
@@ -48,6 +48,28 @@ def hide():
         _hidden[name] = sys.modules.pop(name)
     if first:
         _take_stdlib([name for name in PREPARATION_STDLIB if name not in _BEFORE_BRIDGE])
+
+
+# Built-in and extension modules of the standard library that the bridge's start imports
+# (json_codec.py's _json, boot.py's fcntl, runner.py's atexit, whose callbacks are the
+# interpreter's, not the module object's, and _functools for the program's partial); the
+# bridge keeps what it took from them.
+START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools")
+
+
+def drop_start_extensions(present_at_start):
+    """Takes START_EXTENSIONS out of sys.modules unless they were there when the bridge started
+    (`present_at_start`): a program that imports one gets a module of its own, as under python3."""
+    for name in START_EXTENSIONS:
+        if name not in present_at_start:
+            sys.modules.pop(name, None)
+
+
+def _import(name):
+    """importlib.import_module(name) for an absolute name, without importing importlib (a bare
+    interpreter's start has not: it would show in the program's sys.modules)."""
+    __import__(name)
+    return sys.modules[name]
 
 
 def _take_stdlib(names):
@@ -91,10 +113,8 @@ def load(name):
     module = _hidden.get(name) if _hiding[0] else sys.modules.get(name)
     if module is not None:
         return module
-    import importlib
-
     with visible():
-        return importlib.import_module(name)
+        return _import(name)
 
 
 def stdlib(name):
@@ -104,10 +124,8 @@ def stdlib(name):
     module = _stdlib.get(name) or sys.modules.get(name)
     if module is not None:
         return module
-    import importlib
-
     with visible():
-        return importlib.import_module(name)
+        return _import(name)
 
 
 def loaded(name):

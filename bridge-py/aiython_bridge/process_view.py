@@ -63,7 +63,11 @@ def _drop_bridge_paths():
 def _main_namespace(file, compiled=False):
     """__main__'s namespace as CPython fills it, in its order, for a script (`file` a path; a
     .pyc when `compiled`), stdin ("<stdin>") or -c (None)."""
-    from importlib.machinery import BuiltinImporter, SourceFileLoader, SourcelessFileLoader
+    try:  # the classes importlib.machinery names, without importing it (python3 has not)
+        from _frozen_importlib import BuiltinImporter
+        from _frozen_importlib_external import SourceFileLoader, SourcelessFileLoader
+    except ImportError:
+        from importlib.machinery import BuiltinImporter, SourceFileLoader, SourcelessFileLoader
 
     main_dict = sys.modules["__main__"].__dict__
     builtins_module = main_dict["__builtins__"]

@@ -12,7 +12,10 @@ printed traceback.
 
 import os
 import sys
-from importlib.machinery import SourceFileLoader
+try:  # importlib.machinery's own class, without importing importlib.machinery (SPEC §2: sys.modules)
+    from _frozen_importlib_external import SourceFileLoader
+except ImportError:
+    from importlib.machinery import SourceFileLoader
 
 from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
 
@@ -145,7 +148,7 @@ def start_program(server, prepared):
     The callable is a functools.partial of exec (or of runpy for -m and folders): C code, so the
     program's frames sit directly on the boot script's (start/importlib_bootstrap.py)."""
     import atexit
-    import functools
+    from _functools import partial  # functools.partial itself, without functools and what it imports
 
     atexit.register(_report_exit, server)  # registered first, so it runs last
     _install_public_module()
@@ -158,15 +161,15 @@ def start_program(server, prepared):
         _limit_memory(prepared.options["memory_limit"])
     if prepared.kind == "console":
         session = modules.load("aiython_bridge.console.session")
-        return functools.partial(session.run_bare, server, prepared.options)
+        return partial(session.run_bare, server, prepared.options)
     ProgramContext.server, ProgramContext.options = server, prepared.options
     if prepared.refused is not None:
-        return functools.partial(_raise, prepared.refused.with_traceback(None))
+        return partial(_raise, prepared.refused.with_traceback(None))
     if prepared.module is not None:
         import runpy
 
-        return functools.partial(runpy._run_module_as_main, prepared.module, alter_argv=prepared.kind == "module")
-    return functools.partial(exec, prepared.code, sys.modules["__main__"].__dict__)
+        return partial(runpy._run_module_as_main, prepared.module, alter_argv=prepared.kind == "module")
+    return partial(exec, prepared.code, sys.modules["__main__"].__dict__)
 
 
 def _raise(exc):

@@ -20,8 +20,9 @@ A compiled file (`.pyc`, or CPython's magic number in its first two bytes, not l
 import _io
 import codecs
 import marshal
-import re
-from importlib.util import MAGIC_NUMBER, decode_source
+# importlib.util's own two, from where it takes them: importlib.util, and re below, would cost
+# a start on an interpreter whose site imports neither, and show in the program's sys.modules
+from _frozen_importlib_external import MAGIC_NUMBER, decode_source
 
 _BOM = codecs.BOM_UTF8
 _PATTERNS = []  # (cookie, blank line), compiled at the first look for a cookie: a plain run never looks
@@ -137,6 +138,8 @@ def _refusal(data, filename, seekable):
 
 def _patterns():
     if not _PATTERNS:
+        import re
+
         _PATTERNS.append((re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII), re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)", re.ASCII)))
     return _PATTERNS[0]
 

@@ -6,7 +6,9 @@
 // the cache) is compiled as Node would, and so is one whose data V8 rejects (another Node or V8
 // flags). Nothing is written at run time.
 // Only files directly in dist/ with the .js extension go through it; everything else (packages,
-// dist/*.cjs) loads as usual.
+// dist/*.cjs) loads as usual. The same loader resolves a dist/ file's `require("./NAME.js")` of
+// another file of dist/ (how the chunks name each other) to that file directly, as Node's own
+// resolution would, without its search (a listing of dist/ read once says which files exist).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +22,10 @@ const LENGTH_BYTES = 4;
 export interface CommonJsModuleClass {
   _extensions: Record<string, (module: { exports: unknown }, filename: string) => void>;
   createRequire(filename: string): NodeJS.Require;
+  _resolveFilename(request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]): string;
 }
+
+const SIBLING = /^\.\/[\w.-]+\.js$/;
 
 /** CommonJS's own wrapper (Node's Module.wrap), the same at build time and at run time. */
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
@@ -36,6 +41,20 @@ export function installCodeCache(distDir: string, Module: CommonJsModuleClass): 
     const script = new vm.Script(wrap(bytes.toString("utf8")), { filename, cachedData });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void;
     wrapper.call(module.exports, module.exports, Module.createRequire(filename), module, filename, distDir);
+  };
+  resolveSiblingsDirectly(distDir, Module);
+}
+
+function resolveSiblingsDirectly(distDir: string, Module: CommonJsModuleClass): void {
+  const resolve = Module._resolveFilename;
+  let files: Set<string> | undefined;
+  Module._resolveFilename = function (request, parent, ...rest) {
+    if (SIBLING.test(request) && parent?.filename && path.dirname(parent.filename) === distDir) {
+      files ??= new Set(fs.readdirSync(distDir));
+      const name = request.slice(2);
+      if (files.has(name)) return path.join(distDir, name);
+    }
+    return resolve.call(this, request, parent, ...rest);
   };
 }
 

@@ -5,7 +5,7 @@
 
 import { ExitStatus, InternalError, isAiythonError, UsageError, type RunOutcome } from "../errors.js";
 import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
-import { BRIDGE_DIR } from "../recovery/bridge/start-bridge.js";
+import { bridgeDir } from "../recovery/bridge/start-bridge.js";
 import { earlyStart, takeHandoff } from "./early-start.js";
 import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 import type { CliOptions } from "./options.js";
@@ -16,7 +16,7 @@ async function main(argv: string[]): Promise<RunOutcome> {
   const handoff = takeHandoff(argv);
   const ignoredSignals = handoff?.ignoredSignals ?? takeInheritedSignals(process.env);
   outliveSignals(ignoredSignals);
-  const early = handoff ? handoff.bridge : earlyStart(argv, BRIDGE_DIR, ignoredSignals);
+  const early = handoff ? handoff.bridge : earlyStart(argv, bridgeDir(), ignoredSignals);
   try {
     return await dispatch(split, early, ignoredSignals);
   } catch (error) {

@@ -11,7 +11,7 @@ import type { ChildLink } from "../recovery/bridge/child-link.js";
 import type { ChildrenRequest, HostMessage, RunOptions } from "../recovery/bridge/protocol.js";
 import { PROTOCOL_VERSION } from "../recovery/bridge/protocol.js";
 import type { RunFolder } from "../recovery/bridge/run-folder.js";
-import { BRIDGE_DIR } from "../recovery/bridge/start-bridge.js";
+import { bridgeDir } from "../recovery/bridge/start-bridge.js";
 
 /** Where a link's messages go once it is accepted; `ended` when its process has gone. */
 export interface LinkServer {
@@ -28,7 +28,7 @@ export class ChildProcesses {
   answer(from: Pick<BridgeProcess, "send">, message: ChildrenRequest): void {
     // Loaded here: a run whose program never forks or spawns never pays for it (SPEC §12 start-up).
     this.folder ??= import("../recovery/bridge/run-folder.js").then(({ RunFolder }) =>
-      RunFolder.open({ bridgeDir: BRIDGE_DIR, executable: message.executable, onChild: (link) => this.accept(link) }));
+      RunFolder.open({ bridgeDir: bridgeDir(), executable: message.executable, onChild: (link) => this.accept(link) }));
     this.folder.then(
       (folder) => from.send({ type: "result", id: message.id, ok: true, value: { dir: folder.dir, secret: folder.secret } }),
       (error: Error) => from.send({ type: "result", id: message.id, ok: false, error: { type: "OSError", message: `cannot make the run folder: ${error.message}` } }),

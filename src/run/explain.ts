@@ -8,7 +8,7 @@ import { configSummaryForExplain, loadConfig } from "../config/index.js";
 import { analyzeSource, type Plan } from "../frontend/index.js";
 import { BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import { chooseInterpreter } from "../recovery/bridge/interpreter.js";
-import { BRIDGE_DIR } from "../recovery/bridge/start-bridge.js";
+import { bridgeDir } from "../recovery/bridge/start-bridge.js";
 import { bridgeOracle, displayName, formatDiagnostics } from "./plan-source.js";
 
 export interface ExplainRequest {
@@ -58,7 +58,7 @@ export async function explainPlan(request: ExplainRequest): Promise<Explained> {
 
 async function startOracle(request: ExplainRequest, configuring: Promise<unknown>): Promise<BridgeProcess> {
   try {
-    return new BridgeProcess(chooseInterpreter(request.python, request.env), BRIDGE_DIR, { env: request.env, stdin: "ignore" });
+    return new BridgeProcess(chooseInterpreter(request.python, request.env), bridgeDir(), { env: request.env, stdin: "ignore" });
   } catch (error) {
     await configuring;
     throw error;

@@ -16,17 +16,24 @@ silently and the process stops writing; the run is never affected. Nothing is wr
 `max_bytes`, the entries least recently used (mtime; a hit touches its entry) are removed until
 it is back under LOW_WATER of the bound.
 
-Only standard modules that importlib has already loaded are used (marshal, os, sys, _imp via
-importlib.util), so the cache adds nothing to what a program finds in sys.modules.
+Only standard modules that importlib has already loaded are used (marshal, os, sys, _imp and
+importlib's frozen _bootstrap_external, whose MAGIC_NUMBER and source hash importlib.util hands
+out), so the cache adds nothing to what a program finds in sys.modules.
 """
 
 from __future__ import annotations
 
+import _imp
 import marshal
 import os
 import sys
 import time
-from importlib.util import MAGIC_NUMBER, source_hash
+from _frozen_importlib_external import _RAW_MAGIC_NUMBER, MAGIC_NUMBER
+
+
+def source_hash(data):
+    """importlib.util.source_hash, without importing importlib.util."""
+    return _imp.source_hash(_RAW_MAGIC_NUMBER, data)
 
 MAGIC = b"AIYP"
 FORMAT = 1

@@ -125,7 +125,7 @@ def _without_collections(work, *args):
 
 def _collector():
     if not _gc:
-        from importlib.machinery import BuiltinImporter
+        from _frozen_importlib import BuiltinImporter  # importlib.machinery's, without importing it
 
         _gc.append(sys.modules.get("gc") or _imp.create_builtin(BuiltinImporter.find_spec("gc")))
     return _gc[0]
@@ -184,7 +184,7 @@ _CODE = type(_compiles.__code__)
 
 
 def _decode(data: bytes):
-    from importlib.util import decode_source
+    from _frozen_importlib_external import decode_source  # importlib.util's, without importing it
 
     try:
         return decode_source(data)

@@ -10,7 +10,6 @@ in one pass), the frontend's for one it plans.
 from __future__ import annotations
 
 from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
-import re
 
 SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Return, ast.Assert,
           ast.Import, ast.ImportFrom)
@@ -19,7 +18,12 @@ COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, a
 NEVER = (ast.Global, ast.Nonlocal, ast.Pass, ast.Break, ast.Continue)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _split_lines(source):
+    """re.split(r"\r\n|\r|\n", source), without importing re (SPEC §2: the program's sys.modules)."""
+    return source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
 
 class Site:
     """Where a statement sits: its scope kind, whether it is top level, in a try/with body, a docstring."""
@@ -135,7 +139,7 @@ class Columns:
 
     def __init__(self, source: str):
         # CPython's line breaks; a source with no "\r" (most) splits the same on "\n" alone, faster
-        self.lines = source.split("\n") if "\r" not in source else _LINE_BREAK.split(source)
+        self.lines = source.split("\n") if "\r" not in source else _split_lines(source)
 
     def char(self, lineno: int, byte_col: int) -> int:
         if not 0 < lineno <= len(self.lines):

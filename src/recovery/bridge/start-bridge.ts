@@ -7,8 +7,15 @@ import { fileURLToPath } from "node:url";
 import { BridgeProcess } from "./bridge-process.js";
 import { chooseInterpreter } from "./interpreter.js";
 
-/** bridge-py/ sits at the package root, above both src/ (development) and dist/ (the built CLI). */
-export const BRIDGE_DIR = findBridgeDir(path.dirname(fileURLToPath(import.meta.url)));
+let found: string | undefined;
+
+/** bridge-py/ sits at the package root, above both src/ (development) and dist/ (the built CLI).
+ * Looked for on first use: a run that bin/aiython started early never needs it (its file URL and
+ * the folder walk are start-up time). */
+export function bridgeDir(): string {
+  found ??= findBridgeDir(path.dirname(fileURLToPath(import.meta.url)));
+  return found;
+}
 
 function findBridgeDir(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -23,5 +30,5 @@ export function startBridge(
   env: NodeJS.ProcessEnv,
   options: { interpreterArgs: readonly string[]; ignoredSignals: readonly number[] },
 ): BridgeProcess {
-  return new BridgeProcess(chooseInterpreter(python, env), BRIDGE_DIR, { env, ...options });
+  return new BridgeProcess(chooseInterpreter(python, env), bridgeDir(), { env, ...options });
 }

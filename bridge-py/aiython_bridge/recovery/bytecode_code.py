@@ -26,20 +26,21 @@ RETURN_GENERATOR = OP["RETURN_GENERATOR"]
 
 class Instruction:
     """One instruction: `start` (its first unit, an EXTENDED_ARG prefix if any), `op`, `arg`,
-    `end` (the unit after its caches) and, for a jump, `target`."""
+    `end` (the unit after its caches) and, for a jump, `target` (else None)."""
 
     __slots__ = ("start", "op", "arg", "end", "target", "unit")
 
-    def __init__(self, start, unit, op, arg, end):
-        self.start, self.unit, self.op, self.arg, self.end = start, unit, op, arg, end
-        self.target = None
-        if op in JUMPS:
-            after = unit + 1 + CACHES[op]
-            self.target = after - arg if op in BACKWARD else after + arg
+    def __init__(self, start, unit, op, arg, end, target):
+        self.start, self.unit, self.op, self.arg, self.end, self.target = start, unit, op, arg, end, target
+
+
+_SIZES = tuple(1 + CACHES[op] for op in range(256))  # units of an instruction, by opcode
+_DIRECTION = tuple(-1 if op in BACKWARD else 1 if op in JUMPS else 0 for op in range(256))  # of its jump
 
 
 def instructions(raw: bytes) -> list[Instruction]:
     found, start, arg, unit = [], 0, 0, 0
+    append, sizes, direction = found.append, _SIZES, _DIRECTION
     units = len(raw) // 2
     while unit < units:
         op = raw[2 * unit]
@@ -48,8 +49,9 @@ def instructions(raw: bytes) -> list[Instruction]:
             arg <<= 8
             unit += 1
             continue
-        end = unit + 1 + CACHES[op]
-        found.append(Instruction(start, unit, op, arg, end))
+        end = unit + sizes[op]
+        way = direction[op]
+        append(Instruction(start, unit, op, arg, end, end + way * arg if way else None))
         start = unit = end
         arg = 0
     return found
@@ -114,38 +116,50 @@ def depths(found: list[Instruction], entries) -> dict | None:
     pending = [(0, 0)]
     for start, end, target, depth, lasti in entries:
         pending.append((target, depth + lasti + 1))
-    stack_effect = opcode.stack_effect
+    effects, count = _EFFECTS, len(found)
     while pending:
         unit, depth = pending.pop()
         index = by_start.get(unit)
         while index is not None:
             ins = found[index]
-            known = depth_at.get(ins.start)
+            start = ins.start
+            known = depth_at.get(start)
             if known is not None:
                 if known != depth:
                     return None
                 break
-            depth_at[ins.start] = depth
-            op = ins.op
-            if op == RETURN_GENERATOR:
-                after = depth + 1  # resumed, it leaves the sent value for the POP_TOP after it
-            else:
-                argument = ins.arg if op >= opcode.HAVE_ARGUMENT else None
-                if ins.target is not None:
-                    pending.append((ins.target, depth + stack_effect(op, argument, jump=True)))
-                    if op in UNCONDITIONAL:
-                        break
-                    after = depth + stack_effect(op, argument, jump=False)
-                else:
-                    after = depth + stack_effect(op, argument)
+            depth_at[start] = depth
+            effect = effects.get((ins.op, ins.arg)) or _effect(ins.op, ins.arg)
+            if ins.target is not None:
+                pending.append((ins.target, depth + effect[1]))
+            after = depth + effect[0]
             if after < 0:
                 return None
-            if op in TERMINAL:
+            if effect[2]:  # RETURN_VALUE, RAISE_VARARGS, RERAISE; an unconditional jump
                 break
             depth, index = after, index + 1
-            if index >= len(found):
+            if index >= count:
                 break
     return depth_at
+
+
+_EFFECTS: dict = {}  # (op, arg): (effect falling through, effect jumping, ends the block)
+
+
+def _effect(op: int, arg: int) -> tuple:
+    stack_effect = opcode.stack_effect
+    if op == RETURN_GENERATOR:
+        effect = (1, 0, False)  # resumed, it leaves the sent value for the POP_TOP after it
+    else:
+        argument = arg if op >= opcode.HAVE_ARGUMENT else None
+        if op in JUMPS:
+            effect = (stack_effect(op, argument, jump=False), stack_effect(op, argument, jump=True), op in UNCONDITIONAL)
+        else:
+            effect = (stack_effect(op, argument), 0, False)
+        if op in TERMINAL:
+            effect = (effect[0], effect[1], True)
+    _EFFECTS[(op, arg)] = effect
+    return effect
 
 
 def _varint_le(value: int, out: bytearray) -> None:
@@ -174,13 +188,21 @@ def location_entries(segments, line: int) -> tuple[bytes, int]:
 def _run(out: bytearray, count: int, position, line: int) -> int:
     start, end_line, column, end_column = position
     delta = start - line
+    zigzag = (delta << 1) if delta >= 0 else ((-delta) << 1) | 1
+    span, column, end_column = end_line - start, column + 1, end_column + 1
+    if span < 64 and column < 64 and end_column < 64:
+        rest = bytes((span, column, end_column))  # each varint one byte
+    else:
+        rest = bytearray()
+        _varint_le(span, rest)
+        _varint_le(column, rest)
+        _varint_le(end_column, rest)
     first = min(8, count)
     out.append(128 | (14 << 3) | (first - 1))
-    _varint_le((delta << 1) if delta >= 0 else ((-delta) << 1) | 1, out)
-    rest = bytearray()
-    _varint_le(end_line - start, rest)
-    _varint_le(column + 1, rest)
-    _varint_le(end_column + 1, rest)
+    if zigzag < 64:
+        out.append(zigzag)
+    else:
+        _varint_le(zigzag, out)
     out += rest
     count -= first
     if count:

@@ -187,6 +187,8 @@ def location_entries(segments, line: int) -> tuple[bytes, int]:
 
 def _run(out: bytearray, count: int, position, line: int) -> int:
     start, end_line, column, end_column = position
+    if start is None or column is None:
+        return _partial_run(out, count, start, line)
     delta = start - line
     zigzag = (delta << 1) if delta >= 0 else ((-delta) << 1) | 1
     span, column, end_column = end_line - start, column + 1, end_column + 1
@@ -211,3 +213,19 @@ def _run(out: bytearray, count: int, position, line: int) -> int:
         if left:
             out += bytes((128 | (14 << 3) | (left - 1), 0)) + rest
     return start
+
+
+def _partial_run(out: bytearray, count: int, start, line: int) -> int:
+    """`count` units without a position (a constant the compiler loads before it sets one), or
+    with a line only."""
+    while count:
+        units = min(8, count)
+        if start is None:
+            out.append(128 | (15 << 3) | (units - 1))
+        else:
+            out.append(128 | (13 << 3) | (units - 1))
+            delta = start - line
+            _varint_le((delta << 1) if delta >= 0 else ((-delta) << 1) | 1, out)
+            line = start
+        count -= units
+    return line

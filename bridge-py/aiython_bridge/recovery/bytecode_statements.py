@@ -50,6 +50,26 @@ def runs_by_statement(found, positions, points):
     return members
 
 
+def claim_hoisted(found, members, points, targets) -> None:
+    """Give each statement the LOAD_CONST just before its first instruction when it carries no
+    position or the position of the statement before (which is not a `return`): the compiler
+    loads the first constant of a `'…%s…' % (…)` it makes a BUILD_STRING before it sets the
+    statement's position. Not when the statement's first instruction is a jump target; the
+    stack checks of `checkpoint` then prove both statements' runs."""
+    owner = {number: slot for slot, numbers in enumerate(members) for number in numbers}
+    for slot, numbers in enumerate(members):
+        before = numbers[0] - 1 if numbers else -1
+        if before < 0 or found[before].op != LOAD_CONST or found[numbers[0]].start in targets:
+            continue
+        other = owner.get(before)
+        if other is not None:
+            if isinstance(points[other][1].node, ast.Return):
+                continue
+            members[other].remove(before)
+        numbers.insert(0, before)
+        owner[before] = slot
+
+
 def split_runs(members):
     run = [members[0]]
     for number in members[1:]:
@@ -111,14 +131,16 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
 
 def _check_neighbours(found, positions, run) -> None:
     """An instruction without a position next to the run may be the statement's own: refused
-    when control passes between it and the run."""
+    when control passes between it and the run. Not a constant: it cannot fail, and the stack
+    checks refuse a run that leaves out one of its own."""
     first, last = found[run[0]], found[run[-1]]
     before = found[run[0] - 1] if run[0] else None
     after = found[run[-1] + 1] if run[-1] + 1 < len(found) else None
     passes = _falls_through(before) if before is not None else False
     for neighbour, reached in ((before, passes),
                                (after, _falls_through(last) or any(found[n].target == last.end for n in run))):
-        if neighbour is not None and neighbour.op not in _NOT_STATEMENTS and (reached or neighbour.target == first.start):
+        if neighbour is not None and neighbour.op not in _NOT_STATEMENTS and neighbour.op != LOAD_CONST \
+                and (reached or neighbour.target == first.start):
             line, _, column, _ = positions[neighbour.unit]
             if line is None or column is None:
                 raise Unsuitable
@@ -132,17 +154,26 @@ def _cut_epilogue(code, found, run) -> None:
     """Drop from a simple statement's run what follows it with its position: from the first
     POP_EXCEPT, RERAISE or RETURN_VALUE (an except body's end, a finally's, the implicit
     `return None`), none of which a simple statement other than `return` compiles to; then
-    trailing unconditional jumps (a loop's back edge, a jump over an `else`)."""
+    trailing unconditional jumps (a loop's back edge, a jump over an `else`) and constants
+    (which cannot fail: the stack check at the run's end proves they are not its own)."""
     for cut, number in enumerate(run):
         op = found[number].op
         if op in _EPILOGUE:
-            if op == RETURN_VALUE and cut and found[run[cut - 1]].op == LOAD_CONST \
-                    and code.co_consts[found[run[cut - 1]].arg] is None:
-                cut -= 1
+            if op == RETURN_VALUE and cut and found[run[cut - 1]].op == LOAD_CONST:
+                cut -= 1  # the implicit `return None`, or the value of a `return CONST` a finally body ran before
+            elif op == RETURN_VALUE and cut >= 3 and _class_cell(code, [found[n] for n in run[cut - 3:cut]]):
+                cut -= 3  # a class body's implicit return of its __classcell__
             del run[cut:]
             break
-    while run and found[run[-1]].op in _JUMPS_AFTER:
-        del run[-1]
+    while run and (found[run[-1]].op in _JUMPS_AFTER or found[run[-1]].op == LOAD_CONST):
+        del run[-1]  # a LOAD_CONST: the next statement's first constant, hoisted (claim_hoisted)
+
+
+def _class_cell(code, three) -> bool:
+    return [ins.op for ins in three] == _CLASS_CELL and three[1].arg == 1 and code.co_names[three[2].arg] == "__classcell__"
+
+
+_CLASS_CELL = [bc.OP["LOAD_CLOSURE"], bc.OP["COPY"], bc.OP["STORE_NAME"]]
 
 
 def _return_value(found, run, depth, depth_at, targets):

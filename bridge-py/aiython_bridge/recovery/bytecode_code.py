@@ -38,8 +38,10 @@ _SIZES = tuple(1 + CACHES[op] for op in range(256))  # units of an instruction, 
 _DIRECTION = tuple(-1 if op in BACKWARD else 1 if op in JUMPS else 0 for op in range(256))  # of its jump
 
 
-def instructions(raw: bytes) -> list[Instruction]:
-    found, start, arg, unit = [], 0, 0, 0
+def instructions(raw: bytes):
+    """(the instructions, {start unit: index}, {jump target or handler unit: [source start, …]}):
+    one pass over `raw`; the caller adds the exception table's handlers to the targets."""
+    found, by_start, targets, start, arg, unit = [], {}, {}, 0, 0, 0
     append, sizes, direction = found.append, _SIZES, _DIRECTION
     units = len(raw) // 2
     while unit < units:
@@ -51,10 +53,20 @@ def instructions(raw: bytes) -> list[Instruction]:
             continue
         end = unit + sizes[op]
         way = direction[op]
-        append(Instruction(start, unit, op, arg, end, end + way * arg if way else None))
+        by_start[start] = len(found)
+        if way:
+            target = end + way * arg
+            append(Instruction(start, unit, op, arg, end, target))
+            sources = targets.get(target)
+            if sources is None:
+                targets[target] = [start]
+            else:
+                sources.append(start)
+        else:
+            append(Instruction(start, unit, op, arg, end, None))
         start = unit = end
         arg = 0
-    return found
+    return found, by_start, targets
 
 
 def _varint_be(value: int, out: bytearray, first: bool) -> None:
@@ -108,39 +120,38 @@ def encode_exception_entries(entries) -> bytes:
     return b"".join(parts)
 
 
-def depths(found: list[Instruction], entries) -> dict | None:
-    """The stack depth before each instruction, by its start unit (reachable ones), or None when
-    the code does not simulate consistently (then nothing is instrumented)."""
-    by_start = {ins.start: index for index, ins in enumerate(found)}
-    depth_at: dict = {}
+def depths(found: list[Instruction], by_start, entries) -> dict | None:
+    """The stack depth before each instruction, by its start unit (None: unreached), or None when the code does not simulate consistently (then nothing is
+    instrumented)."""
+    count = len(found)
+    at = [None] * count
     pending = [(0, 0)]
     for start, end, target, depth, lasti in entries:
         pending.append((target, depth + lasti + 1))
-    effects, count = _EFFECTS, len(found)
+    effects = _EFFECTS
     while pending:
         unit, depth = pending.pop()
         index = by_start.get(unit)
-        while index is not None:
-            ins = found[index]
-            start = ins.start
-            known = depth_at.get(start)
+        if index is None:
+            continue
+        while index < count:
+            known = at[index]
             if known is not None:
                 if known != depth:
                     return None
                 break
-            depth_at[start] = depth
+            at[index] = depth
+            ins = found[index]
             effect = effects.get((ins.op, ins.arg)) or _effect(ins.op, ins.arg)
             if ins.target is not None:
                 pending.append((ins.target, depth + effect[1]))
-            after = depth + effect[0]
-            if after < 0:
+            depth += effect[0]
+            if depth < 0:
                 return None
             if effect[2]:  # RETURN_VALUE, RAISE_VARARGS, RERAISE; an unconditional jump
                 break
-            depth, index = after, index + 1
-            if index >= count:
-                break
-    return depth_at
+            index += 1
+    return dict(zip(by_start, at))
 
 
 _EFFECTS: dict = {}  # (op, arg): (effect falling through, effect jumping, ends the block)

@@ -79,17 +79,13 @@ def _rewrite(code, wanted, placeholders):
 
 
 def _instrument(code, consts, points, placeholders):
-    found = bc.instructions(code.co_code)
+    found, by_start, targets = bc.instructions(code.co_code)
     positions = list(code.co_positions())
     entries = bc.exception_entries(code.co_exceptiontable)
-    depth_at = bc.depths(found, entries)
+    depth_at = bc.depths(found, by_start, entries)
     if depth_at is None:
         raise statements.Unsuitable
     runs = statements.runs_by_statement(found, positions, points)
-    targets: dict = {}
-    for ins in found:
-        if ins.target is not None:
-            targets.setdefault(ins.target, []).append(ins.start)
     for entry in entries:
         targets.setdefault(entry[2], []).append(-1)
     statements.claim_hoisted(found, runs, points, targets)

@@ -211,4 +211,4 @@ def _store(code, found, run, target):
 
 def peak(found, run, depth_at) -> int:
     units = [found[number].start for number in run] + [found[run[-1]].end]
-    return max(depth_at.get(unit, 0) for unit in units)
+    return max(depth_at.get(unit) or 0 for unit in units)

@@ -24,14 +24,10 @@ TERMINAL = frozenset(OP[name] for name in ("RETURN_VALUE", "RAISE_VARARGS", "RER
 RETURN_GENERATOR = OP["RETURN_GENERATOR"]
 
 
-class Instruction:
-    """One instruction: `start` (its first unit, an EXTENDED_ARG prefix if any), `op`, `arg`,
-    `end` (the unit after its caches) and, for a jump, `target` (else None)."""
-
-    __slots__ = ("start", "op", "arg", "end", "target", "unit")
-
-    def __init__(self, start, unit, op, arg, end, target):
-        self.start, self.unit, self.op, self.arg, self.end, self.target = start, unit, op, arg, end, target
+# An instruction is the tuple (start, unit, op, arg, end, target): `start` its first unit (an
+# EXTENDED_ARG prefix if any), `unit` the opcode's, `end` the unit after its caches and, for a
+# jump, `target` (else None). Plain tuples: a module's code holds thousands.
+START, UNIT, OPCODE, ARG, END, TARGET = range(6)
 
 
 _SIZES = tuple(1 + CACHES[op] for op in range(256))  # units of an instruction, by opcode
@@ -56,14 +52,14 @@ def instructions(raw: bytes):
         by_start[start] = len(found)
         if way:
             target = end + way * arg
-            append(Instruction(start, unit, op, arg, end, target))
+            append((start, unit, op, arg, end, target))
             sources = targets.get(target)
             if sources is None:
                 targets[target] = [start]
             else:
                 sources.append(start)
         else:
-            append(Instruction(start, unit, op, arg, end, None))
+            append((start, unit, op, arg, end, None))
         start = unit = end
         arg = 0
     return found, by_start, targets
@@ -120,7 +116,7 @@ def encode_exception_entries(entries) -> bytes:
     return b"".join(parts)
 
 
-def depths(found: list[Instruction], by_start, entries) -> dict | None:
+def depths(found: list[tuple], by_start, entries) -> dict | None:
     """The stack depth before each instruction, by its start unit (None: unreached), or None when the code does not simulate consistently (then nothing is
     instrumented)."""
     count = len(found)
@@ -141,10 +137,10 @@ def depths(found: list[Instruction], by_start, entries) -> dict | None:
                     return None
                 break
             at[index] = depth
-            ins = found[index]
-            effect = effects.get((ins.op, ins.arg)) or _effect(ins.op, ins.arg)
-            if ins.target is not None:
-                pending.append((ins.target, depth + effect[1]))
+            _, _, op, arg, _, target = found[index]
+            effect = effects.get((op, arg)) or _effect(op, arg)
+            if target is not None:
+                pending.append((target, depth + effect[1]))
             depth += effect[0]
             if depth < 0:
                 return None

@@ -10,6 +10,7 @@ from .. import syntax_tree as ast  # node classes only: ast.py is not imported
 import bisect
 
 from . import bytecode_code as bc
+from .bytecode_code import ARG, END, OPCODE, START, TARGET, UNIT
 from .bytecode_handler import Checkpoint
 
 
@@ -41,7 +42,7 @@ def runs_by_statement(found, positions, points):
     starts = [span[0] for span in spans]
     members = [[] for _ in points]
     for number, ins in enumerate(found):
-        line, end_line, column, end_column = positions[ins.unit]
+        line, end_line, column, end_column = positions[ins[UNIT]]
         if line is None or column is None:
             continue
         where = bisect.bisect_right(starts, (line, column)) - 1
@@ -59,7 +60,7 @@ def claim_hoisted(found, members, points, targets) -> None:
     owner = {number: slot for slot, numbers in enumerate(members) for number in numbers}
     for slot, numbers in enumerate(members):
         before = numbers[0] - 1 if numbers else -1
-        if before < 0 or found[before].op != LOAD_CONST or found[numbers[0]].start in targets:
+        if before < 0 or found[before][OPCODE] != LOAD_CONST or found[numbers[0]][START] in targets:
             continue
         other = owner.get(before)
         if other is not None:
@@ -91,13 +92,13 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
     _check_neighbours(found, positions, run)
     if not is_return:
         _cut_epilogue(code, found, run)
-        if not run or found[run[-1]].op in bc.TERMINAL or found[run[-1]].op in bc.UNCONDITIONAL:
+        if not run or found[run[-1]][OPCODE] in bc.TERMINAL or found[run[-1]][OPCODE] in bc.UNCONDITIONAL:
             raise Unsuitable
-    elif all(found[number].op in _CANNOT_FAIL for number in run):
+    elif all(found[number][OPCODE] in _CANNOT_FAIL for number in run):
         return None  # a bare `return`, a constant's: nothing in it can fail
     elif node.value is None:
         raise Unsuitable
-    a = found[run[0]].start
+    a = found[run[0]][START]
     depth = depth_at.get(a)
     if depth is None:
         raise Unsuitable
@@ -105,17 +106,17 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
     if is_return:
         run = _return_value(found, run, depth, depth_at, targets)
         point.returns = True
-    b = point.end = found[run[-1]].end
+    b = point.end = found[run[-1]][END]
     if not is_return and depth_at.get(b) != depth:  # a simple statement leaves the stack as it found it:
         raise Unsuitable                            # else an instruction of it lies outside its span
     first = True
     for number in run:
         ins = found[number]
-        if ins.target is not None and not a <= ins.target <= b:
+        if ins[TARGET] is not None and not a <= ins[TARGET] <= b:
             raise Unsuitable
         # entered only at its start: no jump or handler from outside to a later unit (only an
         # instruction's first unit, or the one after its EXTENDED_ARG prefixes, is jumped to)
-        for unit in ((ins.unit,) if first else (ins.start, ins.unit) if ins.unit != ins.start else (ins.start,)):
+        for unit in ((ins[UNIT],) if first else (ins[START], ins[UNIT]) if ins[UNIT] != ins[START] else (ins[START],)):
             sources = targets.get(unit)
             if sources is not None and unit > a:
                 for source in sources:
@@ -144,16 +145,16 @@ def _check_neighbours(found, positions, run) -> None:
     after = found[run[-1] + 1] if run[-1] + 1 < len(found) else None
     passes = _falls_through(before) if before is not None else False
     for neighbour, reached in ((before, passes),
-                               (after, _falls_through(last) or any(found[n].target == last.end for n in run))):
-        if neighbour is not None and neighbour.op not in _NOT_STATEMENTS and neighbour.op != LOAD_CONST \
-                and (reached or neighbour.target == first.start):
-            line, _, column, _ = positions[neighbour.unit]
+                               (after, _falls_through(last) or any(found[n][TARGET] == last[END] for n in run))):
+        if neighbour is not None and neighbour[OPCODE] not in _NOT_STATEMENTS and neighbour[OPCODE] != LOAD_CONST \
+                and (reached or neighbour[TARGET] == first[START]):
+            line, _, column, _ = positions[neighbour[UNIT]]
             if line is None or column is None:
                 raise Unsuitable
 
 
 def _falls_through(ins) -> bool:
-    return ins.op not in bc.TERMINAL and ins.op not in bc.UNCONDITIONAL
+    return ins[OPCODE] not in bc.TERMINAL and ins[OPCODE] not in bc.UNCONDITIONAL
 
 
 def _cut_epilogue(code, found, run) -> None:
@@ -163,20 +164,20 @@ def _cut_epilogue(code, found, run) -> None:
     trailing unconditional jumps (a loop's back edge, a jump over an `else`) and constants
     (which cannot fail: the stack check at the run's end proves they are not its own)."""
     for cut, number in enumerate(run):
-        op = found[number].op
+        op = found[number][OPCODE]
         if op in _EPILOGUE:
-            if op == RETURN_VALUE and cut and found[run[cut - 1]].op == LOAD_CONST:
+            if op == RETURN_VALUE and cut and found[run[cut - 1]][OPCODE] == LOAD_CONST:
                 cut -= 1  # the implicit `return None`, or the value of a `return CONST` a finally body ran before
             elif op == RETURN_VALUE and cut >= 3 and _class_cell(code, [found[n] for n in run[cut - 3:cut]]):
                 cut -= 3  # a class body's implicit return of its __classcell__
             del run[cut:]
             break
-    while run and (found[run[-1]].op in _JUMPS_AFTER or found[run[-1]].op == LOAD_CONST):
+    while run and (found[run[-1]][OPCODE] in _JUMPS_AFTER or found[run[-1]][OPCODE] == LOAD_CONST):
         del run[-1]  # a LOAD_CONST: the next statement's first constant, hoisted (claim_hoisted)
 
 
 def _class_cell(code, three) -> bool:
-    return [ins.op for ins in three] == _CLASS_CELL and three[1].arg == 1 and code.co_names[three[2].arg] == "__classcell__"
+    return [ins[OPCODE] for ins in three] == _CLASS_CELL and three[1][ARG] == 1 and code.co_names[three[2][ARG]] == "__classcell__"
 
 
 _CLASS_CELL = [bc.OP["LOAD_CLOSURE"], bc.OP["COPY"], bc.OP["STORE_NAME"]]
@@ -186,17 +187,17 @@ def _return_value(found, run, depth, depth_at, targets):
     """The run of a `return EXPR` up to where EXPR's value is computed: before the compiler's
     unwinding (`SWAP 2` then POP_TOP of `for` iterators, POP_EXCEPT and the clearing of an
     `except … as` name; then a `finally` body, and RETURN_VALUE), which nothing jumps into."""
-    end = len(run) - 1 if found[run[-1]].op == RETURN_VALUE else len(run)
+    end = len(run) - 1 if found[run[-1]][OPCODE] == RETURN_VALUE else len(run)
     cut = end
     if depth:
-        while cut > 1 and found[run[cut - 1]].op in _UNWIND:
+        while cut > 1 and found[run[cut - 1]][OPCODE] in _UNWIND:
             cut -= 1
-        while cut < end and not (found[run[cut]].op == SWAP and found[run[cut]].arg == 2
-                                 and depth_at.get(found[run[cut]].start) == depth + 1):
+        while cut < end and not (found[run[cut]][OPCODE] == SWAP and found[run[cut]][ARG] == 2
+                                 and depth_at.get(found[run[cut]][START]) == depth + 1):
             cut += 1
-    if cut == 0 or cut == len(run) or depth_at.get(found[run[cut]].start) != depth + 1:
+    if cut == 0 or cut == len(run) or depth_at.get(found[run[cut]][START]) != depth + 1:
         raise Unsuitable
-    if any(found[number].start in targets for number in run[cut + 1:]):
+    if any(found[number][START] in targets for number in run[cut + 1:]):
         raise Unsuitable
     return run[:cut]
 
@@ -205,16 +206,16 @@ def _store(code, found, run, target):
     stores = set()
     for number in run:
         ins = found[number]
-        if ins.op in _STORES:
-            name = code._varname_from_oparg(ins.arg) if ins.op in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
-                else code.co_names[ins.arg]
+        if ins[OPCODE] in _STORES:
+            name = code._varname_from_oparg(ins[ARG]) if ins[OPCODE] in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
+                else code.co_names[ins[ARG]]
             if name == target or (target.startswith("__") and name.startswith("_") and name.endswith(target)):
-                stores.add((bc.opcode.opname[ins.op], ins.arg))
+                stores.add((bc.opcode.opname[ins[OPCODE]], ins[ARG]))
     if len(stores) != 1:
         raise Unsuitable
     return stores.pop()
 
 
 def peak(found, run, depth_at) -> int:
-    units = [found[number].start for number in run] + [found[run[-1]].end]
+    units = [found[number][START] for number in run] + [found[run[-1]][END]]
     return max(depth_at.get(unit) or 0 for unit in units)

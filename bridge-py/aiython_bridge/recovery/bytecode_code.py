@@ -10,7 +10,6 @@ Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 from __future__ import annotations
 
 import opcode
-from itertools import groupby
 
 OP = opcode.opmap
 CACHES = opcode._inline_cache_entries
@@ -187,8 +186,16 @@ def location_entries(segments, line: int) -> tuple[bytes, int]:
             if count:
                 line = _run(out, count, position, line)
             continue
-        for position, units in groupby(segment):
-            line = _run(out, len(list(units)), position, line)
+        count, previous = 0, None
+        for position in segment:
+            if position == previous:
+                count += 1
+                continue
+            if count:
+                line = _run(out, count, previous, line)
+            count, previous = 1, position
+        if count:
+            line = _run(out, count, previous, line)
     return bytes(out), line
 
 
@@ -199,6 +206,9 @@ def _run(out: bytearray, count: int, position, line: int) -> int:
     delta = start - line
     zigzag = (delta << 1) if delta >= 0 else ((-delta) << 1) | 1
     span, column, end_column = end_line - start, column + 1, end_column + 1
+    if count <= 8 and zigzag < 64 and span < 64 and column < 64 and end_column < 64:  # the usual: one entry of 5 bytes
+        out += bytes((128 | (14 << 3) | (count - 1), zigzag, span, column, end_column))
+        return start
     if span < 64 and column < 64 and end_column < 64:
         rest = bytes((span, column, end_column))  # each varint one byte
     else:

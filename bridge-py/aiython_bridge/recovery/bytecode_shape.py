@@ -161,9 +161,23 @@ def shape(variant) -> _Shape:
     shape = _SHAPES.get(variant)
     if shape is None:
         shape = _SHAPES[variant] = _Shape(*variant)
-        shape.layout = [_layout(slots) for slots in shape.slots]
+        _combine(shape, [_layout(slots) for slots in shape.slots])
         shape.by_length = {}
     return shape
+
+
+def _combine(shape, layouts) -> None:
+    """One format for the whole handler, the copy as a `%b` between the two sides, and its
+    arguments: `names` (the constant's name at each slot, None: filled per handler), where the
+    copy, the key, the store and the jumps (constant, coefficient of n) go."""
+    (names, keys, jumps, stores), after = layouts
+    offset = len(names) + 1
+    shape.format = shape.formats[0] + b"%b" + shape.formats[1]
+    shape.names = names + [None] + after[0]
+    shape.copy_slot = len(names)
+    shape.keys = keys + [index + offset for index in after[1]]
+    shape.jumps = jumps + [(index + offset, constant, coefficient) for index, constant, coefficient in after[2]]
+    shape.stores = stores + [index + offset for index in after[3]]
 
 
 def _layout(slots) -> tuple:
@@ -186,18 +200,15 @@ def _layout(slots) -> tuple:
 
 
 def for_length(shape, n: int):
-    """Per side, the jump distances for a copy of n units ({index: distance}), and the regions
+    """The jump distances for a copy of n units ([(argument index, distance)]), and the regions
     as units after the handler's start (None: its end; handler None: the statement's own); None
     where a distance needs EXTENDED_ARG."""
     found = shape.by_length.get(n)
     if found is None:
-        distances = []
-        for names, keys, jumps, stores in shape.layout:
-            side = [(index, constant + coefficient * n) for index, constant, coefficient in jumps]
-            if not all(0 <= distance < 256 for _, distance in side):
-                shape.by_length[n] = False
-                return None
-            distances.append(side)
+        distances = [(index, constant + coefficient * n) for index, constant, coefficient in shape.jumps]
+        if not all(0 <= distance < 256 for _, distance in distances):
+            shape.by_length[n] = False
+            return None
         shift = shape.units[0] + n
         regions = [(start + side * shift, None if until is None else until + until_side * shift,
                     None if handler is None else handler + handler_side * shift, extra, lasti)

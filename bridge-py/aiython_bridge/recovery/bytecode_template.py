@@ -29,11 +29,11 @@ class Template:
         self._arguments: dict = {}
 
     def _prepared(self, variant):
-        """The shape and, per side, its arguments with the constants in place."""
+        """The shape and its arguments with the constants in place."""
         prepared = self._arguments.get(variant)
         if prepared is None:
             shape, values = _shape(variant), self.values
-            prepared = self._arguments[variant] = (shape, [[values[name] for name in layout[0]] for layout in shape.layout])
+            prepared = self._arguments[variant] = (shape, [values[name] for name in shape.names])
         return prepared
 
     def write(self, point, key: int, base: int):
@@ -41,32 +41,32 @@ class Template:
         store = point.store
         if key > 255 or (store is not None and (store[1] > 255 or CACHES[OP[store[0]]])):
             return None
-        shape, sides = self._prepared((store is not None, point.returns))
+        shape, base_arguments = self._prepared((store is not None, point.returns))
         n = len(point.copy) // 2
         lengths = for_length(shape, n)
         if lengths is None:
             return None
-        parts = []
-        for base_arguments, (_, keys, _, stores), distances, format_ in zip(sides, shape.layout, lengths[0], shape.formats):
-            arguments = base_arguments[:]
-            for index in keys:
-                arguments[index] = key
-            for index, distance in distances:
-                arguments[index] = distance
-            for index in stores:
-                arguments[index], arguments[index + 1] = OP[store[0]], store[1]
-            parts.append(format_ % tuple(arguments))
-        out = bytearray(parts[0] + point.copy + parts[1])
+        arguments = base_arguments[:]
+        for index in shape.keys:
+            arguments[index] = key
+        for index, distance in lengths[0]:
+            arguments[index] = distance
+        for index in shape.stores:
+            arguments[index], arguments[index + 1] = OP[store[0]], store[1]
+        arguments[shape.copy_slot] = point.copy
+        out = bytearray(shape.format % tuple(arguments))
         _jump_back(out, base + len(out) // 2, point.end)
         end = base + len(out) // 2
         depth, outer = point.depth, point.outer
-        entries = []
-        for start, until, handler, extra, lasti in lengths[1]:
-            if handler is None:
-                if outer is not None:
-                    entries.append([base + start, end if until is None else base + until, outer[2], outer[3], outer[4]])
-            else:
-                entries.append([base + start, end if until is None else base + until, base + handler, depth + extra, lasti])
+        if outer is None:
+            entries = [[base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
+                       for start, until, handler, extra, lasti in lengths[1] if handler is not None]
+        else:
+            target, outer_depth, outer_lasti = outer[2], outer[3], outer[4]
+            entries = [[base + start, end if until is None else base + until, target, outer_depth, outer_lasti]
+                       if handler is None else
+                       [base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
+                       for start, until, handler, extra, lasti in lengths[1]]
         prefix = shape.units[0]
         segments = [(prefix, point.position), point.copy_positions, (end - base - prefix - n, point.position)]
         return bytes(out), segments, entries

@@ -36,18 +36,22 @@ class Unsuitable(Exception):
 
 
 def runs_by_statement(found, positions, points):
-    """The indexes of the instructions inside each statement's span, per statement."""
-    spans = sorted(((site.node.lineno, site.node.col_offset), (site.node.end_lineno, site.node.end_col_offset), slot)
-                   for slot, (_, site, _) in enumerate(points))
+    """The indexes of the instructions inside each statement's span, per statement. A position
+    (line, column) is compared as the one integer line << 32 | column."""
+    spans = sorted((site.node.lineno << 32 | site.node.col_offset, site.node.end_lineno << 32 | site.node.end_col_offset,
+                    slot) for slot, (_, site, _) in enumerate(points))
     starts = [span[0] for span in spans]
+    ends = [span[1] for span in spans]
+    slots = [span[2] for span in spans]
     members = [[] for _ in points]
+    after = bisect.bisect_right
     for number, ins in enumerate(found):
         line, end_line, column, end_column = positions[ins[UNIT]]
         if line is None or column is None:
             continue
-        where = bisect.bisect_right(starts, (line, column)) - 1
-        if where >= 0 and (end_line, end_column) <= spans[where][1]:
-            members[spans[where][2]].append(number)
+        where = after(starts, line << 32 | column) - 1
+        if where >= 0 and end_line << 32 | end_column <= ends[where]:
+            members[slots[where]].append(number)
     return members
 
 

@@ -221,5 +221,10 @@ def _store(code, found, run, target):
 
 
 def peak(found, run, depth_at) -> int:
-    units = [found[number][START] for number in run] + [found[run[-1]][END]]
-    return max(depth_at.get(unit) or 0 for unit in units)
+    get = depth_at.get
+    highest = get(found[run[-1]][END]) or 0
+    for number in run:
+        depth = get(found[number][START])
+        if depth is not None and depth > highest:
+            highest = depth
+    return highest

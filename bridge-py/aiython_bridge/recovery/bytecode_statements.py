@@ -113,20 +113,18 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
     b = point.end = found[run[-1]][END]
     if not is_return and depth_at.get(b) != depth:  # a simple statement leaves the stack as it found it:
         raise Unsuitable                            # else an instruction of it lies outside its span
-    first = True
     for number in run:
         ins = found[number]
         if ins[TARGET] is not None and not a <= ins[TARGET] <= b:
             raise Unsuitable
         # entered only at its start: no jump or handler from outside to a later unit (only an
         # instruction's first unit, or the one after its EXTENDED_ARG prefixes, is jumped to)
-        for unit in ((ins[UNIT],) if first else (ins[START], ins[UNIT]) if ins[UNIT] != ins[START] else (ins[START],)):
+        for unit in (ins[START], ins[UNIT]):
             sources = targets.get(unit)
             if sources is not None and unit > a:
                 for source in sources:
                     if not a <= source < b:
                         raise Unsuitable
-        first = False
     for entry in entries:
         if entry[1] <= a or entry[0] >= b:
             continue

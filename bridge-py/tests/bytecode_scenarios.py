@@ -227,4 +227,27 @@ SCENARIOS = {
         print(next(g), g.send(None), g.send(None) if False else None)
     """, lambda request, op: (retry_after("data['offset'] = 10") if "offset" in request["statement"] else complete(1))(request, op),
         "10 11 None\n"),
+    "constants the compiler loads before a statement": ("""
+        data = {}
+        class Lexer:
+            pattern = r"[a-z]"
+            combined = "(%s)(%s)" % (pattern, data["k"])
+            tokens = {"root": [combined, data["t"]]}
+            def cls(self):
+                return __class__
+        def f(x):
+            try:
+                if x:
+                    level = ""
+                else:
+                    level = "{%s}" % data["n"]
+                shown = "<%s %r>" % (level, data["r"])
+                return 0
+            finally:
+                if x is not None:
+                    closed = data["c"] + 1
+        show("f", f, 0)
+        print(Lexer.combined, Lexer.tokens, Lexer().cls().__name__)
+    """, lambda request, op: retry_after("data.update(k='K', t=1, n=3, r='R', c=1)")(request, op),
+        "f 0 None\nf after None\n([a-z])(K) {'root': ['([a-z])(K)', 1]} Lexer\n"),
 }

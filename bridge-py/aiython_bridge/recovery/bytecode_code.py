@@ -10,7 +10,6 @@ Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 from __future__ import annotations
 
 import opcode
-from itertools import groupby
 
 OP = opcode.opmap
 CACHES = opcode._inline_cache_entries
@@ -24,22 +23,21 @@ TERMINAL = frozenset(OP[name] for name in ("RETURN_VALUE", "RAISE_VARARGS", "RER
 RETURN_GENERATOR = OP["RETURN_GENERATOR"]
 
 
-class Instruction:
-    """One instruction: `start` (its first unit, an EXTENDED_ARG prefix if any), `op`, `arg`,
-    `end` (the unit after its caches) and, for a jump, `target`."""
-
-    __slots__ = ("start", "op", "arg", "end", "target", "unit")
-
-    def __init__(self, start, unit, op, arg, end):
-        self.start, self.unit, self.op, self.arg, self.end = start, unit, op, arg, end
-        self.target = None
-        if op in JUMPS:
-            after = unit + 1 + CACHES[op]
-            self.target = after - arg if op in BACKWARD else after + arg
+# An instruction is the tuple (start, unit, op, arg, end, target): `start` its first unit (an
+# EXTENDED_ARG prefix if any), `unit` the opcode's, `end` the unit after its caches and, for a
+# jump, `target` (else None). Plain tuples: a module's code holds thousands.
+START, UNIT, OPCODE, ARG, END, TARGET = range(6)
 
 
-def instructions(raw: bytes) -> list[Instruction]:
-    found, start, arg, unit = [], 0, 0, 0
+_SIZES = tuple(1 + CACHES[op] for op in range(256))  # units of an instruction, by opcode
+_DIRECTION = tuple(-1 if op in BACKWARD else 1 if op in JUMPS else 0 for op in range(256))  # of its jump
+
+
+def instructions(raw: bytes):
+    """(the instructions, {start unit: index}, {jump target or handler unit: [source start, …]}):
+    one pass over `raw`; the caller adds the exception table's handlers to the targets."""
+    found, by_start, targets, start, arg, unit = [], {}, {}, 0, 0, 0
+    append, sizes, direction = found.append, _SIZES, _DIRECTION
     units = len(raw) // 2
     while unit < units:
         op = raw[2 * unit]
@@ -48,11 +46,22 @@ def instructions(raw: bytes) -> list[Instruction]:
             arg <<= 8
             unit += 1
             continue
-        end = unit + 1 + CACHES[op]
-        found.append(Instruction(start, unit, op, arg, end))
+        end = unit + sizes[op]
+        way = direction[op]
+        by_start[start] = len(found)
+        if way:
+            target = end + way * arg
+            append((start, unit, op, arg, end, target))
+            sources = targets.get(target)
+            if sources is None:
+                targets[target] = [start]
+            else:
+                sources.append(start)
+        else:
+            append((start, unit, op, arg, end, None))
         start = unit = end
         arg = 0
-    return found
+    return found, by_start, targets
 
 
 def _varint_be(value: int, out: bytearray, first: bool) -> None:
@@ -106,46 +115,57 @@ def encode_exception_entries(entries) -> bytes:
     return b"".join(parts)
 
 
-def depths(found: list[Instruction], entries) -> dict | None:
-    """The stack depth before each instruction, by its start unit (reachable ones), or None when
-    the code does not simulate consistently (then nothing is instrumented)."""
-    by_start = {ins.start: index for index, ins in enumerate(found)}
-    depth_at: dict = {}
+def depths(found: list[tuple], by_start, entries) -> dict | None:
+    """The stack depth before each instruction, by its start unit (None: unreached), or None when the code does not simulate consistently (then nothing is
+    instrumented)."""
+    count = len(found)
+    at = [None] * count
     pending = [(0, 0)]
     for start, end, target, depth, lasti in entries:
         pending.append((target, depth + lasti + 1))
-    stack_effect = opcode.stack_effect
+    effects = _EFFECTS
     while pending:
         unit, depth = pending.pop()
         index = by_start.get(unit)
-        while index is not None:
-            ins = found[index]
-            known = depth_at.get(ins.start)
+        if index is None:
+            continue
+        while index < count:
+            known = at[index]
             if known is not None:
                 if known != depth:
                     return None
                 break
-            depth_at[ins.start] = depth
-            op = ins.op
-            if op == RETURN_GENERATOR:
-                after = depth + 1  # resumed, it leaves the sent value for the POP_TOP after it
-            else:
-                argument = ins.arg if op >= opcode.HAVE_ARGUMENT else None
-                if ins.target is not None:
-                    pending.append((ins.target, depth + stack_effect(op, argument, jump=True)))
-                    if op in UNCONDITIONAL:
-                        break
-                    after = depth + stack_effect(op, argument, jump=False)
-                else:
-                    after = depth + stack_effect(op, argument)
-            if after < 0:
+            at[index] = depth
+            _, _, op, arg, _, target = found[index]
+            effect = effects.get((op, arg)) or _effect(op, arg)
+            if target is not None:
+                pending.append((target, depth + effect[1]))
+            depth += effect[0]
+            if depth < 0:
                 return None
-            if op in TERMINAL:
+            if effect[2]:  # RETURN_VALUE, RAISE_VARARGS, RERAISE; an unconditional jump
                 break
-            depth, index = after, index + 1
-            if index >= len(found):
-                break
-    return depth_at
+            index += 1
+    return dict(zip(by_start, at))
+
+
+_EFFECTS: dict = {}  # (op, arg): (effect falling through, effect jumping, ends the block)
+
+
+def _effect(op: int, arg: int) -> tuple:
+    stack_effect = opcode.stack_effect
+    if op == RETURN_GENERATOR:
+        effect = (1, 0, False)  # resumed, it leaves the sent value for the POP_TOP after it
+    else:
+        argument = arg if op >= opcode.HAVE_ARGUMENT else None
+        if op in JUMPS:
+            effect = (stack_effect(op, argument, jump=False), stack_effect(op, argument, jump=True), op in UNCONDITIONAL)
+        else:
+            effect = (stack_effect(op, argument), 0, False)
+        if op in TERMINAL:
+            effect = (effect[0], effect[1], True)
+    _EFFECTS[(op, arg)] = effect
+    return effect
 
 
 def _varint_le(value: int, out: bytearray) -> None:
@@ -166,21 +186,42 @@ def location_entries(segments, line: int) -> tuple[bytes, int]:
             if count:
                 line = _run(out, count, position, line)
             continue
-        for position, units in groupby(segment):
-            line = _run(out, len(list(units)), position, line)
+        count, previous = 0, None
+        for position in segment:
+            if position == previous:
+                count += 1
+                continue
+            if count:
+                line = _run(out, count, previous, line)
+            count, previous = 1, position
+        if count:
+            line = _run(out, count, previous, line)
     return bytes(out), line
 
 
 def _run(out: bytearray, count: int, position, line: int) -> int:
     start, end_line, column, end_column = position
+    if start is None or column is None:
+        return _partial_run(out, count, start, line)
     delta = start - line
+    zigzag = (delta << 1) if delta >= 0 else ((-delta) << 1) | 1
+    span, column, end_column = end_line - start, column + 1, end_column + 1
+    if count <= 8 and zigzag < 64 and span < 64 and column < 64 and end_column < 64:  # the usual: one entry of 5 bytes
+        out += bytes((128 | (14 << 3) | (count - 1), zigzag, span, column, end_column))
+        return start
+    if span < 64 and column < 64 and end_column < 64:
+        rest = bytes((span, column, end_column))  # each varint one byte
+    else:
+        rest = bytearray()
+        _varint_le(span, rest)
+        _varint_le(column, rest)
+        _varint_le(end_column, rest)
     first = min(8, count)
     out.append(128 | (14 << 3) | (first - 1))
-    _varint_le((delta << 1) if delta >= 0 else ((-delta) << 1) | 1, out)
-    rest = bytearray()
-    _varint_le(end_line - start, rest)
-    _varint_le(column + 1, rest)
-    _varint_le(end_column + 1, rest)
+    if zigzag < 64:
+        out.append(zigzag)
+    else:
+        _varint_le(zigzag, out)
     out += rest
     count -= first
     if count:
@@ -189,3 +230,19 @@ def _run(out: bytearray, count: int, position, line: int) -> int:
         if left:
             out += bytes((128 | (14 << 3) | (left - 1), 0)) + rest
     return start
+
+
+def _partial_run(out: bytearray, count: int, start, line: int) -> int:
+    """`count` units without a position (a constant the compiler loads before it sets one), or
+    with a line only."""
+    while count:
+        units = min(8, count)
+        if start is None:
+            out.append(128 | (15 << 3) | (units - 1))
+        else:
+            out.append(128 | (13 << 3) | (units - 1))
+            delta = start - line
+            _varint_le((delta << 1) if delta >= 0 else ((-delta) << 1) | 1, out)
+            line = start
+        count -= units
+    return line

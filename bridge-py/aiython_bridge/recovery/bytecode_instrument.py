@@ -11,7 +11,9 @@ span; a run falls through to its end (a trailing jump, RERAISE or implicit `retu
 carrying the same position is the enclosing statement's, left after the end); its jumps stay
 inside it and none from outside lands inside it; no exception-table entry partly overlaps it;
 the stack depth at its start is known and the statement leaves the stack as it found it (an
-instruction the compiler moved out of the span would not); its target's store instruction is
+instruction the compiler moved out of the span would not: the one it does move, the first
+constant of a `%`-format it builds as a string, is given back to its statement by
+bytecode_statements.claim_hoisted, and the stack check proves it); its target's store instruction is
 found; a `return EXPR` ends with the compiler's own unwinding (left in place: the handler jumps
 to it with the value). A statement with no instructions (a constant expression, an annotation
 in a function), a `return` of nothing or of a constant, cannot fail and gets no handler.
@@ -77,19 +79,16 @@ def _rewrite(code, wanted, placeholders):
 
 
 def _instrument(code, consts, points, placeholders):
-    found = bc.instructions(code.co_code)
+    found, by_start, targets = bc.instructions(code.co_code)
     positions = list(code.co_positions())
     entries = bc.exception_entries(code.co_exceptiontable)
-    depth_at = bc.depths(found, entries)
+    depth_at = bc.depths(found, by_start, entries)
     if depth_at is None:
         raise statements.Unsuitable
     runs = statements.runs_by_statement(found, positions, points)
-    targets: dict = {}
-    for ins in found:
-        if ins.target is not None:
-            targets.setdefault(ins.target, []).append(ins.start)
     for entry in entries:
         targets.setdefault(entry[2], []).append(-1)
+    statements.claim_hoisted(found, runs, points, targets)
     checkpoints, stack = [], code.co_stacksize
     for (index, site, info), members in zip(points, runs):
         node = site.node

@@ -10,6 +10,7 @@ from .. import syntax_tree as ast  # node classes only: ast.py is not imported
 import bisect
 
 from . import bytecode_code as bc
+from .bytecode_code import ARG, END, OPCODE, START, TARGET, UNIT
 from .bytecode_handler import Checkpoint
 
 
@@ -35,19 +36,43 @@ class Unsuitable(Exception):
 
 
 def runs_by_statement(found, positions, points):
-    """The indexes of the instructions inside each statement's span, per statement."""
-    spans = sorted(((site.node.lineno, site.node.col_offset), (site.node.end_lineno, site.node.end_col_offset), slot)
-                   for slot, (_, site, _) in enumerate(points))
+    """The indexes of the instructions inside each statement's span, per statement. A position
+    (line, column) is compared as the one integer line << 32 | column."""
+    spans = sorted((site.node.lineno << 32 | site.node.col_offset, site.node.end_lineno << 32 | site.node.end_col_offset,
+                    slot) for slot, (_, site, _) in enumerate(points))
     starts = [span[0] for span in spans]
+    ends = [span[1] for span in spans]
+    slots = [span[2] for span in spans]
     members = [[] for _ in points]
+    after = bisect.bisect_right
     for number, ins in enumerate(found):
-        line, end_line, column, end_column = positions[ins.unit]
+        line, end_line, column, end_column = positions[ins[UNIT]]
         if line is None or column is None:
             continue
-        where = bisect.bisect_right(starts, (line, column)) - 1
-        if where >= 0 and (end_line, end_column) <= spans[where][1]:
-            members[spans[where][2]].append(number)
+        where = after(starts, line << 32 | column) - 1
+        if where >= 0 and end_line << 32 | end_column <= ends[where]:
+            members[slots[where]].append(number)
     return members
+
+
+def claim_hoisted(found, members, points, targets) -> None:
+    """Give each statement the LOAD_CONST just before its first instruction when it carries no
+    position or the position of the statement before (which is not a `return`): the compiler
+    loads the first constant of a `'…%s…' % (…)` it makes a BUILD_STRING before it sets the
+    statement's position. Not when the statement's first instruction is a jump target; the
+    stack checks of `checkpoint` then prove both statements' runs."""
+    owner = {number: slot for slot, numbers in enumerate(members) for number in numbers}
+    for slot, numbers in enumerate(members):
+        before = numbers[0] - 1 if numbers else -1
+        if before < 0 or found[before][OPCODE] != LOAD_CONST or found[numbers[0]][START] in targets:
+            continue
+        other = owner.get(before)
+        if other is not None:
+            if isinstance(points[other][1].node, ast.Return):
+                continue
+            members[other].remove(before)
+        numbers.insert(0, before)
+        owner[before] = slot
 
 
 def split_runs(members):
@@ -71,13 +96,13 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
     _check_neighbours(found, positions, run)
     if not is_return:
         _cut_epilogue(code, found, run)
-        if not run or found[run[-1]].op in bc.TERMINAL or found[run[-1]].op in bc.UNCONDITIONAL:
+        if not run or found[run[-1]][OPCODE] in bc.TERMINAL or found[run[-1]][OPCODE] in bc.UNCONDITIONAL:
             raise Unsuitable
-    elif all(found[number].op in _CANNOT_FAIL for number in run):
+    elif all(found[number][OPCODE] in _CANNOT_FAIL for number in run):
         return None  # a bare `return`, a constant's: nothing in it can fail
     elif node.value is None:
         raise Unsuitable
-    a = found[run[0]].start
+    a = found[run[0]][START]
     depth = depth_at.get(a)
     if depth is None:
         raise Unsuitable
@@ -85,17 +110,21 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
     if is_return:
         run = _return_value(found, run, depth, depth_at, targets)
         point.returns = True
-    b = point.end = found[run[-1]].end
+    b = point.end = found[run[-1]][END]
     if not is_return and depth_at.get(b) != depth:  # a simple statement leaves the stack as it found it:
         raise Unsuitable                            # else an instruction of it lies outside its span
     for number in run:
         ins = found[number]
-        if ins.target is not None and not a <= ins.target <= b:
+        if ins[TARGET] is not None and not a <= ins[TARGET] <= b:
             raise Unsuitable
-    for unit in range(a + 1, b):  # entered only at its start
-        for source in targets.get(unit, ()):
-            if not a <= source < b:
-                raise Unsuitable
+        # entered only at its start: no jump or handler from outside to a later unit (only an
+        # instruction's first unit, or the one after its EXTENDED_ARG prefixes, is jumped to)
+        for unit in (ins[START], ins[UNIT]):
+            sources = targets.get(unit)
+            if sources is not None and unit > a:
+                for source in sources:
+                    if not a <= source < b:
+                        raise Unsuitable
     for entry in entries:
         if entry[1] <= a or entry[0] >= b:
             continue
@@ -111,55 +140,66 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
 
 def _check_neighbours(found, positions, run) -> None:
     """An instruction without a position next to the run may be the statement's own: refused
-    when control passes between it and the run."""
+    when control passes between it and the run. Not a constant: it cannot fail, and the stack
+    checks refuse a run that leaves out one of its own."""
     first, last = found[run[0]], found[run[-1]]
     before = found[run[0] - 1] if run[0] else None
     after = found[run[-1] + 1] if run[-1] + 1 < len(found) else None
     passes = _falls_through(before) if before is not None else False
     for neighbour, reached in ((before, passes),
-                               (after, _falls_through(last) or any(found[n].target == last.end for n in run))):
-        if neighbour is not None and neighbour.op not in _NOT_STATEMENTS and (reached or neighbour.target == first.start):
-            line, _, column, _ = positions[neighbour.unit]
+                               (after, _falls_through(last) or any(found[n][TARGET] == last[END] for n in run))):
+        if neighbour is not None and neighbour[OPCODE] not in _NOT_STATEMENTS and neighbour[OPCODE] != LOAD_CONST \
+                and (reached or neighbour[TARGET] == first[START]):
+            line, _, column, _ = positions[neighbour[UNIT]]
             if line is None or column is None:
                 raise Unsuitable
 
 
 def _falls_through(ins) -> bool:
-    return ins.op not in bc.TERMINAL and ins.op not in bc.UNCONDITIONAL
+    return ins[OPCODE] not in bc.TERMINAL and ins[OPCODE] not in bc.UNCONDITIONAL
 
 
 def _cut_epilogue(code, found, run) -> None:
     """Drop from a simple statement's run what follows it with its position: from the first
     POP_EXCEPT, RERAISE or RETURN_VALUE (an except body's end, a finally's, the implicit
     `return None`), none of which a simple statement other than `return` compiles to; then
-    trailing unconditional jumps (a loop's back edge, a jump over an `else`)."""
+    trailing unconditional jumps (a loop's back edge, a jump over an `else`) and constants
+    (which cannot fail: the stack check at the run's end proves they are not its own)."""
     for cut, number in enumerate(run):
-        op = found[number].op
+        op = found[number][OPCODE]
         if op in _EPILOGUE:
-            if op == RETURN_VALUE and cut and found[run[cut - 1]].op == LOAD_CONST \
-                    and code.co_consts[found[run[cut - 1]].arg] is None:
-                cut -= 1
+            if op == RETURN_VALUE and cut and found[run[cut - 1]][OPCODE] == LOAD_CONST:
+                cut -= 1  # the implicit `return None`, or the value of a `return CONST` a finally body ran before
+            elif op == RETURN_VALUE and cut >= 3 and _class_cell(code, [found[n] for n in run[cut - 3:cut]]):
+                cut -= 3  # a class body's implicit return of its __classcell__
             del run[cut:]
             break
-    while run and found[run[-1]].op in _JUMPS_AFTER:
-        del run[-1]
+    while run and (found[run[-1]][OPCODE] in _JUMPS_AFTER or found[run[-1]][OPCODE] == LOAD_CONST):
+        del run[-1]  # a LOAD_CONST: the next statement's first constant, hoisted (claim_hoisted)
+
+
+def _class_cell(code, three) -> bool:
+    return [ins[OPCODE] for ins in three] == _CLASS_CELL and three[1][ARG] == 1 and code.co_names[three[2][ARG]] == "__classcell__"
+
+
+_CLASS_CELL = [bc.OP["LOAD_CLOSURE"], bc.OP["COPY"], bc.OP["STORE_NAME"]]
 
 
 def _return_value(found, run, depth, depth_at, targets):
     """The run of a `return EXPR` up to where EXPR's value is computed: before the compiler's
     unwinding (`SWAP 2` then POP_TOP of `for` iterators, POP_EXCEPT and the clearing of an
     `except … as` name; then a `finally` body, and RETURN_VALUE), which nothing jumps into."""
-    end = len(run) - 1 if found[run[-1]].op == RETURN_VALUE else len(run)
+    end = len(run) - 1 if found[run[-1]][OPCODE] == RETURN_VALUE else len(run)
     cut = end
     if depth:
-        while cut > 1 and found[run[cut - 1]].op in _UNWIND:
+        while cut > 1 and found[run[cut - 1]][OPCODE] in _UNWIND:
             cut -= 1
-        while cut < end and not (found[run[cut]].op == SWAP and found[run[cut]].arg == 2
-                                 and depth_at.get(found[run[cut]].start) == depth + 1):
+        while cut < end and not (found[run[cut]][OPCODE] == SWAP and found[run[cut]][ARG] == 2
+                                 and depth_at.get(found[run[cut]][START]) == depth + 1):
             cut += 1
-    if cut == 0 or cut == len(run) or depth_at.get(found[run[cut]].start) != depth + 1:
+    if cut == 0 or cut == len(run) or depth_at.get(found[run[cut]][START]) != depth + 1:
         raise Unsuitable
-    if any(found[number].start in targets for number in run[cut + 1:]):
+    if any(found[number][START] in targets for number in run[cut + 1:]):
         raise Unsuitable
     return run[:cut]
 
@@ -168,16 +208,21 @@ def _store(code, found, run, target):
     stores = set()
     for number in run:
         ins = found[number]
-        if ins.op in _STORES:
-            name = code._varname_from_oparg(ins.arg) if ins.op in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
-                else code.co_names[ins.arg]
+        if ins[OPCODE] in _STORES:
+            name = code._varname_from_oparg(ins[ARG]) if ins[OPCODE] in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
+                else code.co_names[ins[ARG]]
             if name == target or (target.startswith("__") and name.startswith("_") and name.endswith(target)):
-                stores.add((bc.opcode.opname[ins.op], ins.arg))
+                stores.add((bc.opcode.opname[ins[OPCODE]], ins[ARG]))
     if len(stores) != 1:
         raise Unsuitable
     return stores.pop()
 
 
 def peak(found, run, depth_at) -> int:
-    units = [found[number].start for number in run] + [found[run[-1]].end]
-    return max(depth_at.get(unit, 0) for unit in units)
+    get = depth_at.get
+    highest = get(found[run[-1]][END]) or 0
+    for number in run:
+        depth = get(found[number][START])
+        if depth is not None and depth > highest:
+            highest = depth
+    return highest

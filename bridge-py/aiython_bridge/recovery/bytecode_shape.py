@@ -1,0 +1,217 @@
+"""The shapes bytecode_template.Template writes handlers from: each variant of
+bytecode_handler.write_handler's handler (with or without a binding, a `return` or not)
+recorded once per process by the same steps, around a copy of open length n, as two byte
+formats (before and after the copy) with `%c` slots and its exception-table regions; and, per
+copy length, the jump distances and the regions in units after the handler's start.
+"""
+
+from __future__ import annotations
+
+from .bytecode_code import CACHES, OP
+
+
+class _Shape:
+    """The handler of one variant, recorded by the same steps as write_handler takes."""
+
+    def __init__(self, store: bool, returns: bool):
+        self.formats, self.units = [bytearray(), bytearray()], [0, 0]
+        self.slots = [[], []]  # per side: ("const", name) | ("key",) | ("jump", constant, coefficient) | ("store",)
+        self.side, self.labels, self.marks, self.jumps = 0, {}, [], []
+        self._record(store, returns)
+        prefix = self.units[0]  # a unit u after the copy is at prefix + n + u
+        for source_side, after, label, backward, slot in self.jumps:
+            target_side, target = self.labels[label]
+            sides = source_side - target_side if backward else target_side - source_side
+            constant = after - target if backward else target - after
+            slot[1], slot[2] = constant + sides * prefix, sides  # distance: slot[1] + slot[2] * n
+        self.formats = [bytes(f) for f in self.formats]
+        # Each region as (start, its side, end, its side, handler, its side, extra depth, lasti), a
+        # unit on side 1 being at prefix + n + unit; the last region ends where the handler does.
+        self.regions = []
+        for index, (side, unit, region) in enumerate(self.marks):
+            following = self.marks[index + 1] if index + 1 < len(self.marks) else (None, None, None)
+            handler, extra, lasti = (self.labels[region[0]], region[1], region[2]) if region else ((None, None), 0, 0)
+            self.regions.append((unit, side, following[1], following[0], handler[1], handler[0], extra, lasti))
+
+    def fixed(self, name: str, arg: int = 0) -> None:
+        op = OP[name]
+        data = bytes((op, arg)) + bytes(2 * CACHES[op])
+        self.formats[self.side] += data.replace(b"%", b"%%")
+        self.units[self.side] += len(data) // 2
+
+    def slotted(self, name: str, slot: tuple) -> list:
+        op = OP[name]
+        self.formats[self.side] += bytes((op,)).replace(b"%", b"%%") + b"%c" + bytes(2 * CACHES[op])
+        self.units[self.side] += 1 + CACHES[op]
+        slot = list(slot)
+        self.slots[self.side].append(slot)
+        return slot
+
+    def jump(self, name: str, label: str) -> None:
+        slot = self.slotted(name, ("jump", 0, 0))
+        self.jumps.append((self.side, self.units[self.side], label, "BACKWARD" in name, slot))
+
+    def label(self, name: str) -> None:
+        self.labels[name] = (self.side, self.units[self.side])
+
+    def mark(self, region) -> None:
+        self.marks.append((self.side, self.units[self.side], region))
+
+    def exception_then_retry(self, not_matching: str, declined: str) -> None:
+        """`except Exception:` (else to `not_matching`), then `if R.retry(K):` (else to `declined`)."""
+        self.slotted("LOAD_CONST", ("const", "exception"))
+        self.fixed("CHECK_EXC_MATCH")
+        self.jump("POP_JUMP_FORWARD_IF_FALSE", not_matching)
+        self.fixed("POP_TOP")
+        self.call("retry")
+        self.jump("POP_JUMP_FORWARD_IF_FALSE", declined)
+
+    def call(self, method: str, arguments: int = 1, head_only: bool = False) -> None:
+        self.slotted("LOAD_CONST", ("const", "runtime"))
+        self.slotted("LOAD_METHOD", ("const", method))
+        self.slotted("LOAD_CONST", ("key",))
+        if not head_only:
+            self.fixed("PRECALL", arguments)
+            self.fixed("CALL", arguments)
+
+    def cleanup(self) -> None:
+        self.fixed("COPY", 3)
+        self.fixed("POP_EXCEPT")
+        self.fixed("RERAISE", 1)
+
+    def _record(self, store: bool, returns: bool) -> None:
+        # Regions: (handler label, depth over the statement's, lasti); None: the statement's own.
+        body, retry, leaving = ("cleanup", 1, 1), ("retry_handler", 1, 0), ("forget", 1, 0)
+        inner, forget_body = ("inner_cleanup", 2, 1), ("forget_cleanup", 2, 1)
+        self.mark(body)
+        self.fixed("PUSH_EXC_INFO")
+        self.slotted("LOAD_CONST", ("const", "recursion"))
+        self.fixed("CHECK_EXC_MATCH")
+        self.fixed("POP_JUMP_FORWARD_IF_FALSE", 2)
+        self.fixed("POP_TOP")
+        self.fixed("RAISE_VARARGS", 0)
+        self.exception_then_retry("reraise", "decide")
+        self.mark(retry)
+        self.label("loop")
+        if returns:
+            self.call("keep", head_only=True)
+        self.side = 1  # the copy goes here
+        if returns:
+            self.fixed("PRECALL", 2)
+            self.fixed("CALL", 2)
+            self.fixed("POP_TOP")
+        self.mark(leaving)
+        self.jump("JUMP_FORWARD", "decide")
+        self.mark(inner)
+        self.label("retry_handler")
+        self.fixed("PUSH_EXC_INFO")
+        self.exception_then_retry("inner_reraise", "give_up")
+        self.mark(leaving)
+        self.fixed("POP_EXCEPT")
+        self.jump("JUMP_BACKWARD", "loop")
+        self.label("give_up")
+        self.fixed("POP_EXCEPT")
+        self.jump("JUMP_FORWARD", "decide")
+        self.mark(inner)
+        self.label("inner_reraise")
+        self.fixed("RERAISE", 0)
+        self.mark(leaving)
+        self.label("inner_cleanup")
+        self.cleanup()
+        self.mark(forget_body)
+        self.label("forget")
+        self.fixed("PUSH_EXC_INFO")
+        self.fixed("POP_TOP")
+        self.call("forget")
+        self.fixed("POP_TOP")
+        self.fixed("RAISE_VARARGS", 0)
+        self.mark(body)
+        self.label("forget_cleanup")
+        self.cleanup()
+        self.label("reraise")
+        self.fixed("RERAISE", 0)
+        self.mark(None)
+        self.label("cleanup")
+        self.cleanup()
+        self.mark(body)
+        self.label("decide")
+        self.call("raising")
+        self.jump("POP_JUMP_FORWARD_IF_FALSE", "raising")
+        self.fixed("RAISE_VARARGS", 0)
+        self.label("raising")
+        if store:
+            self.call("binding")
+            self.jump("POP_JUMP_FORWARD_IF_FALSE", "done")
+            self.call("value")
+            self.formats[1] += b"%c%c"
+            self.units[1] += 1
+            self.slots[1].append(["store"])
+            self.label("done")
+        if returns:
+            self.call("returned")
+            self.fixed("SWAP", 2)
+        self.mark(None)
+        self.fixed("POP_EXCEPT")
+
+
+_SHAPES: dict = {}
+
+
+def shape(variant) -> _Shape:
+    shape = _SHAPES.get(variant)
+    if shape is None:
+        shape = _SHAPES[variant] = _Shape(*variant)
+        _combine(shape, [_layout(slots) for slots in shape.slots])
+        shape.by_length = {}
+    return shape
+
+
+def _combine(shape, layouts) -> None:
+    """One format for the whole handler, the copy as a `%b` between the two sides, and its
+    arguments: `names` (the constant's name at each slot, None: filled per handler), where the
+    copy, the key, the store and the jumps (constant, coefficient of n) go."""
+    (names, keys, jumps, stores), after = layouts
+    offset = len(names) + 1
+    shape.format = shape.formats[0] + b"%b" + shape.formats[1]
+    shape.names = names + [None] + after[0]
+    shape.copy_slot = len(names)
+    shape.keys = keys + [index + offset for index in after[1]]
+    shape.jumps = jumps + [(index + offset, constant, coefficient) for index, constant, coefficient in after[2]]
+    shape.stores = stores + [index + offset for index in after[3]]
+
+
+def _layout(slots) -> tuple:
+    """A side's arguments: the constant's name at each (None: filled per handler), and where the
+    key, the jumps (constant, coefficient of n) and the store go."""
+    names, keys, jumps, stores = [], [], [], []
+    for slot in slots:
+        if slot[0] == "const":
+            names.append(slot[1])
+        elif slot[0] == "key":
+            keys.append(len(names))
+            names.append(None)
+        elif slot[0] == "jump":
+            jumps.append((len(names), slot[1], slot[2]))
+            names.append(None)
+        else:
+            stores.append(len(names))
+            names += (None, None)
+    return names, keys, jumps, stores
+
+
+def for_length(shape, n: int):
+    """The jump distances for a copy of n units ([(argument index, distance)]), and the regions
+    as units after the handler's start (None: its end; handler None: the statement's own); None
+    where a distance needs EXTENDED_ARG."""
+    found = shape.by_length.get(n)
+    if found is None:
+        distances = [(index, constant + coefficient * n) for index, constant, coefficient in shape.jumps]
+        if not all(0 <= distance < 256 for _, distance in distances):
+            shape.by_length[n] = False
+            return None
+        shift = shape.units[0] + n
+        regions = [(start + side * shift, None if until is None else until + until_side * shift,
+                    None if handler is None else handler + handler_side * shift, extra, lasti)
+                   for start, side, until, until_side, handler, handler_side, extra, lasti in shape.regions]
+        found = shape.by_length[n] = (distances, regions)
+    return found or None

@@ -22,7 +22,10 @@ PRESENT_AT_START = frozenset(sys.modules)
 
 
 def _send_raw(fd, payload):
-    data = len(payload).to_bytes(4, "big") + payload
+    # The 4-byte big-endian length, without struct and in a form Python 2 runs too (it only
+    # hears why it is refused).
+    n = len(payload)
+    data = bytes(bytearray([(n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255])) + payload
     while data:
         n = os.write(fd, data)
         data = data[n:]

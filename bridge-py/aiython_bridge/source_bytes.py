@@ -20,12 +20,12 @@ A compiled file (`.pyc`, or CPython's magic number in its first two bytes, not l
 import _io
 import codecs
 import marshal
-# importlib.util's own two, from where it takes them: importlib.util, and re below, would cost
-# a start on an interpreter whose site imports neither, and show in the program's sys.modules
+# importlib.util's own two, from where it takes them: importlib.util (and re, for the cookie
+# below) would cost a start on an interpreter whose site imports neither, and show in the
+# program's sys.modules
 from _frozen_importlib_external import MAGIC_NUMBER, decode_source
 
 _BOM = codecs.BOM_UTF8
-_PATTERNS = []  # (cookie, blank line), compiled at the first look for a cookie: a plain run never looks
 _FIRST_CHUNK = 8192  # io.TextIOWrapper's first read, decoded at once after a cookie
 _NON_UTF8 = (
     "Non-UTF-8 code starting with '\\x%.2x' in file %s on line %d, but no encoding declared; "
@@ -136,24 +136,46 @@ def _refusal(data, filename, seekable):
     return None
 
 
-def _patterns():
-    if not _PATTERNS:
-        import re
+_NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 
-        _PATTERNS.append((re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII), re.compile(rb"^[ \t\f]*(?:[#\r\n]|$)", re.ASCII)))
-    return _PATTERNS[0]
+
+def _cookie_name(line):
+    """The name PEP 263's pattern `^[ \\t\\f]*#.*?coding[:=][ \\t]*([-\\w.]+)` (ASCII) finds in
+    `line`, or None: read as CPython's tokenizer reads it, without the re module."""
+    line = line.split(b"\n", 1)[0]  # the pattern's `.` stops at a line feed
+    if not line.lstrip(b" \t\f").startswith(b"#"):
+        return None
+    at = line.find(b"coding")
+    while at >= 0:
+        start = at + 6
+        if line[start:start + 1] in (b":", b"="):
+            start += 1
+            while line[start:start + 1] in (b" ", b"\t"):
+                start += 1
+            end = start
+            while end < len(line) and line[end] in _NAME_CHARS:
+                end += 1
+            if end > start:
+                return line[start:end]
+        at = line.find(b"coding", at + 1)
+    return None
+
+
+def _blank(line):
+    """Whether `line` is blank or a comment: `^[ \\t\\f]*(?:[#\\r\\n]|$)`."""
+    rest = line.lstrip(b" \t\f")
+    return rest == b"" or rest[:1] in (b"#", b"\r", b"\n")
 
 
 def _cookie(lines):
     """(line number, CPython's name) of the coding cookie on line 1 or 2, or None."""
     if not any(b"coding" in line for line in lines[:2]):
         return None  # no cookie without the word: the common case, with no pattern compiled
-    cookie, blank = _patterns()
     for number, line in enumerate(lines[:2], 1):
-        match = cookie.match(line)
-        if match is not None:
-            return number, _normal_name(match.group(1).decode("ascii"))
-        if blank.match(line) is None:
+        name = _cookie_name(line)
+        if name is not None:
+            return number, _normal_name(name.decode("ascii"))
+        if not _blank(line):
             return None  # a line of code: no cookie after it
     return None
 

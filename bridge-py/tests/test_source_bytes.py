@@ -97,6 +97,21 @@ source_bytes.decoded(b"# coding: utf-8\\nx = 'caf\\xc3\\xa9'\\r\\n", "plain.py")
 sys.stderr.write(str("tokenize" in sys.modules) + "\\n")
 """
 
+# A UTF-8 cookie on line 1, and one on line 2 behind a comment: read with neither tokenize nor re
+# (an interpreter whose site imports neither, as 3.12's and 3.13's here, started with -S).
+COOKIES_WITHOUT_RE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from aiython_bridge import source_bytes
+source_bytes.decoded(b"# -*- coding: utf-8 -*-\\nx = 1\\n", "one.py")
+source_bytes.decoded(b"#!/usr/bin/env python\\n# vim: set fileencoding=utf-8 :\\nx = 1\\n", "two.py")
+sys.stderr.write(str([name for name in ("re", "tokenize") if name in sys.modules]) + "\\n")
+"""
+
+# PEP 263's own pattern, which the cookie reader must agree with line by line.
+COOKIE_PATTERN = rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)"
+BLANK_PATTERN = rb"^[ \t\f]*(?:[#\r\n]|$)"
+
 
 class DecodedTest(unittest.TestCase):
     def test_decoded_is_decode_source(self):
@@ -112,6 +127,40 @@ class DecodedTest(unittest.TestCase):
 
     def test_plain_utf8_needs_no_tokenize(self):
         self.assertEqual(run("-c", DECODES_WITHOUT_TOKENIZE, BRIDGE_PY), (0, b"False\n"))
+
+    def test_a_cookie_is_read_without_re(self):
+        self.assertEqual(run("-S", "-c", COOKIES_WITHOUT_RE, BRIDGE_PY), (0, b"[]\n"))
+
+
+class CookieLineTest(unittest.TestCase):
+    """The cookie reader finds what PEP 263's pattern finds, on made-up lines and on the first two
+    lines of every module of the standard library."""
+
+    def lines(self):
+        pieces = [b"", b" ", b"\t", b"\f", b"x", b"#", b"# ", b"coding", b"codin", b":", b"=", b": ",
+                  b"utf-8", b"latin_1", b"x.y", b"-*-", b"\r\n", b"\n", b"\r", b"\xe9", b"coding:", b"coding="]
+        made = [a + b + c + d for a in pieces[:6] for b in pieces for c in pieces for d in pieces[-6:]]
+        stdlib = os.path.dirname(os.__file__)
+        for name in sorted(os.listdir(stdlib)):
+            if name.endswith(".py"):
+                with open(os.path.join(stdlib, name), "rb") as f:
+                    made.extend(f.read(400).splitlines(keepends=True)[:2])
+        return made
+
+    def test_the_reader_agrees_with_the_pattern(self):
+        import re
+
+        sys.path.insert(0, BRIDGE_PY)
+        self.addCleanup(sys.path.remove, BRIDGE_PY)
+        from aiython_bridge import source_bytes
+
+        cookie, blank = re.compile(COOKIE_PATTERN, re.ASCII), re.compile(BLANK_PATTERN, re.ASCII)
+        lines = self.lines()
+        self.assertGreater(len(lines), 10000)
+        for line in lines:
+            match = cookie.match(line)
+            self.assertEqual(source_bytes._cookie_name(line), match.group(1) if match else None, line)
+            self.assertEqual(source_bytes._blank(line), blank.match(line) is not None, line)
 
 
 if __name__ == "__main__":

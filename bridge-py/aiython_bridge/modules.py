@@ -9,16 +9,20 @@ sys.modules only for the few milliseconds of such an import and hide it again. T
 load at once (several threads reaching their first AI block together) are counted: the table is
 put back by the first and hidden by the last, so no import finds the package gone mid-way.
 
-What stays visible: modules of the standard library that the bridge imported (struct, _thread,
-…; the program would get the very same module objects if it imported them), the
-finder of `import aiython` on sys.meta_path, and `aiython` itself once the program imports it.
-Except PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
+What stays visible: modules of the standard library that the bridge imports once the program
+runs (json at the first AI block, enum for a type contract, …; the program would get the very
+same module objects if it imported them), the finder of `import aiython` on sys.meta_path, and
+`aiython` itself once the program imports it. What the bridge's start imports is gone by then:
+it imports no Python module a bare interpreter's start has not, and START_EXTENSIONS leave
+sys.modules as the program starts (drop_start_extensions).
+Nor PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
 in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints). The first
 hide() takes them out of sys.modules too, unless they were there before the bridge (a .pth
 file, sitecustomize), and keeps them here: the bridge goes on using them (`stdlib(name)`, and
 the modules that imported them hold them), and a program that imports one gets a fresh one of
-its own, as under python3 (the AST node classes are the interpreter's, shared by both). A visible() block puts them back while it lasts if the
-program has none, and takes out again those it put back or that were imported during it.
+its own, as under python3 (the AST node classes are the interpreter's, shared by both). A
+visible() block puts them back while it lasts if the program has none, and takes out again
+those it put back or that were imported during it.
 """
 
 import _thread

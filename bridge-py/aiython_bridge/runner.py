@@ -1,25 +1,17 @@
 """Runs the program as CPython's own `python3` would: `__main__`, sys.argv, sys.path[0],
 `__file__`, `__spec__`, atexit, exit status and traceback text (SPEC §2, §4.1).
 
-prepare_run() turns a `run` request into a ready program (preparation/: checkpoints when a
-model is configured, the host's plan through the `plan` request when the source does not
-compile, the preparation cache); start_program() gives the callable that runs it. Exceptions
-from the program propagate out of the interpreter's top level exactly as they would from a
-script, so CPython itself applies its rules (SystemExit codes, the KeyboardInterrupt exit by
-SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's own frames from the
-printed traceback.
+prepare_run() turns a `run` request into a ready program (preparation/: checkpoints with a model
+configured, the host's plan when the source does not compile, the preparation cache);
+start_program() gives the callable that runs it. The program's exceptions leave the
+interpreter's top level as a script's would, so CPython applies its own rules (SystemExit codes,
+SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's frames.
 """
 
 import os
 import sys
-try:  # importlib.machinery's own class, without importing importlib.machinery (SPEC §2: sys.modules)
-    from _frozen_importlib_external import SourceFileLoader
-except ImportError:
-    from importlib.machinery import SourceFileLoader
 
 from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
-
-BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Prepared:
@@ -32,8 +24,7 @@ class Prepared:
         self.options = {}
 
 
-class _State:
-    source_cache = {}  # stdin programs can be read only once
+_source_cache = {}  # stdin programs can be read only once
 
 
 def _read_source(kind, target):
@@ -41,9 +32,9 @@ def _read_source(kind, target):
         with open(target["path"], "rb") as f:
             return f.read()
     if kind == "stdin":
-        if "stdin" not in _State.source_cache:
-            _State.source_cache["stdin"] = sys.stdin.buffer.read()
-        return _State.source_cache["stdin"]
+        if "stdin" not in _source_cache:
+            _source_cache["stdin"] = sys.stdin.buffer.read()
+        return _source_cache["stdin"]
     return target["code"]
 
 
@@ -158,7 +149,7 @@ def start_program(server, prepared):
 
         import_hook.install(server, prepared.options)
     if prepared.options.get("memory_limit"):
-        _limit_memory(prepared.options["memory_limit"])
+        modules.load("aiython_bridge.memory_limit").limit_memory(prepared.options["memory_limit"])
     if prepared.kind == "console":
         session = modules.load("aiython_bridge.console.session")
         return partial(session.run_bare, server, prepared.options)
@@ -174,26 +165,6 @@ def start_program(server, prepared):
 
 def _raise(exc):
     raise exc
-
-
-def _limit_memory(megabytes):
-    """`--memory-limit` (SPEC §9): the process's address space (RLIMIT_AS soft limit) capped right
-    before the program starts, so an allocation past it raises MemoryError in the program as
-    under `python3` with `ulimit -v`. What the bridge itself added to the process since the
-    interpreter started (its modules, reader thread, channel) is not the program's and is added
-    to the limit. The hard limit is kept; `resource` leaves sys.modules again unless the program
-    could already see it."""
-    from aiython_bridge import boot
-
-    had = "resource" in sys.modules
-    import resource
-
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    now, start = boot.address_space(), boot.START_ADDRESS_SPACE
-    wanted = megabytes * 1024 * 1024 + (max(0, now - start) if now is not None and start is not None else 0)
-    resource.setrlimit(resource.RLIMIT_AS, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
-    if not had:
-        sys.modules.pop("resource", None)
 
 
 class ProgramContext:
@@ -265,25 +236,14 @@ def _report_exit(server):
 
 
 class _PublicModuleFinder:
-    """Makes `import aiython` (AIError and friends) work without putting the bridge on sys.path."""
+    """Makes `import aiython` (AIError and friends) work without putting the bridge on sys.path
+    (public_module.py, loaded at the first such import)."""
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
         if name != "aiython":
             return None
-        from importlib.util import spec_from_file_location
-
-        path = os.path.join(BRIDGE_TOP, "aiython", "__init__.py")
-        return spec_from_file_location("aiython", path, loader=_PublicModuleLoader("aiython", path))
-
-
-class _PublicModuleLoader(SourceFileLoader):
-    """Runs aiython/__init__.py with the bridge's modules visible: it takes AIError and friends
-    from aiython_bridge.errors, so that they are the very classes the bridge raises."""
-
-    def exec_module(self, module):
-        with modules.visible():
-            super().exec_module(module)
+        return modules.load("aiython_bridge.public_module").spec()
 
 
 def _install_public_module():

@@ -5,16 +5,14 @@
 // protocol violation, a bug) ends the run by killing the interpreter and is reported instead of
 // the program's exit.
 
-import os from "node:os";
-import path from "node:path";
-import { loadConfig, profileFor, type ResolvedConfig } from "../config/index.js";
-import { ConfigError, ExitStatus, InternalError, type RunOutcome } from "../errors.js";
-import { ENV_NO_CACHE, KILL_GRACE_MS, PREPARATION_CACHE_DIR, PREPARATION_CACHE_MAX_BYTES, QUIET_SIGNALS } from "../defaults.js";
+import { loadConfig, type ResolvedConfig } from "../config/index.js";
+import { ConfigError, ExitStatus, type RunOutcome } from "../errors.js";
+import { KILL_GRACE_MS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../recovery/bridge/bridge-process.js";
 import type { ChildLink } from "../recovery/bridge/child-link.js";
 import type { PauseCoordinator } from "../recovery/bridge/pause-coordinator.js";
-import type { BridgeMessage, HostMessage, MailRequest, PlanRequest, PreparationCacheOptions, RunOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
+import type { BridgeMessage, HostMessage, MailRequest, PlanRequest, RunOptions, RunRequest, RunTarget } from "../recovery/bridge/protocol.js";
 import { relaySignals } from "../recovery/bridge/signal-relay.js";
 import { ChildProcesses } from "./child-processes.js";
 import type { PlanLink } from "./plan-source.js";
@@ -22,9 +20,9 @@ import type { Observers } from "./observers.js";
 import { RunMailbox } from "./mailbox-wiring.js";
 import type { RunCommand } from "./run-program.js";
 import { scriptPathOf } from "./target.js";
-import { CACHE_VERSION } from "../version.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";
+import { internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
 
 /** Exit status of a run ended by its time limit (SPEC §2). */
 const TIME_LIMIT_STATUS = 124;
@@ -98,7 +96,7 @@ export class ProgramRun {
       });
       this.warmUp = shared.warmUp;
       this.coordinatorFor = (send) => {
-        const coordinator = pauseCoordinator(shared.runner, send, (error) => this.stop(internal((error as Error).message)));
+        const coordinator = pauseCoordinator(shared.runner, send, (error) => this.stop(internalOutcome((error as Error).message)));
         this.coordinators.add(coordinator);
         return coordinator;
       };
@@ -109,24 +107,8 @@ export class ProgramRun {
 
   private runRequest(config: ResolvedConfig): RunRequest {
     const { command } = this;
-    const profile = config.modelConfigured ? profileFor(config, null) : null;
-    this.options = {
-      model_configured: config.modelConfigured,
-      inspect: command.interpreter.inspect,
-      skip_first_line: command.interpreter.skipFirstLine,
-      project_root: config.projectRoot,
-      context_values: profile?.contextValues ?? true,
-      cache: this.cacheOptions(config),
-      ...(this.limits.memory ? { memory_limit: this.limits.memory.mb } : {}),
-    };
+    this.options = runOptions(command, config, this.limits);
     return { type: "run", target: this.target, argv: command.programArgs, orig_argv: command.origArgv, options: this.options };
-  }
-
-  /** The preparation cache (SPEC §4.1) under the project root, unless `cache = false` or AIYTHON_NO_CACHE. */
-  private cacheOptions(config: ResolvedConfig): PreparationCacheOptions | null {
-    const off = this.command.env[ENV_NO_CACHE];
-    if ((off !== undefined && off !== "" && off !== "0") || !profileFor(config, null).cache) return null;
-    return { dir: path.join(config.projectRoot, PREPARATION_CACHE_DIR), version: CACHE_VERSION, max_bytes: PREPARATION_CACHE_MAX_BYTES };
   }
 
   /**
@@ -160,7 +142,7 @@ export class ProgramRun {
   private onMessage(message: BridgeMessage): void {
     if (this.coordinator?.handle(message)) return;
     if (this.serve(this.bridge, message, true)) return;
-    this.stop(internal(`unexpected ${message.type} message from the bridge`));
+    this.stop(internalOutcome(`unexpected ${message.type} message from the bridge`));
   }
 
   /** What any process of the run may ask besides pauses: plans, the run folder, the mailbox. */
@@ -213,7 +195,7 @@ export class ProgramRun {
       }
     } catch (error) {
       link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
-      fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internal((error as Error).message);
+      fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internalOutcome((error as Error).message);
     } finally {
       parsed();
     }
@@ -246,24 +228,4 @@ export class ProgramRun {
     if (!end.budgetExhausted || end.code !== ExitStatus.uncaughtException || !this.observers) return null;
     return { kind: "status", status: ExitStatus.budget, message: this.observers.budget.summary() };
   }
-}
-
-function internal(message: string): RunOutcome {
-  return { kind: "status", status: ExitStatus.internal, message: new InternalError(message).message };
-}
-
-function outcomeOf(end: BridgeEnd, relayed: NodeJS.Signals | null): RunOutcome {
-  if (end.fatal) return internal(end.fatal.message);
-  if (end.protocolError) return { kind: "status", status: ExitStatus.internal, message: end.protocolError.message };
-  if (end.signal) {
-    if (relayed) return { kind: "signal", signal: relayed };
-    if (QUIET_SIGNALS.has(end.signal)) return { kind: "signal", signal: end.signal };
-    const number = signalNumber(end.signal);
-    return { kind: "status", status: 128 + number, message: `the Python process ended unexpectedly (signal ${number})` };
-  }
-  return { kind: "status", status: end.code ?? ExitStatus.internal };
-}
-
-function signalNumber(signal: NodeJS.Signals): number {
-  return os.constants.signals[signal] ?? 0;
 }

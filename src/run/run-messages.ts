@@ -1,0 +1,55 @@
+// The run's two ends as the protocol has them (docs/protocol.md): the RunOptions of the `run`
+// request that starts the program in the bridge (from the configuration and the command line, the
+// preparation cache's place and bounds included, SPEC §4.1), and the RunOutcome made of how the
+// interpreter ended (SPEC §2): its exit status, a signal it died of (relayed from the user, quiet,
+// or unexpected: 128+n with a message), or a fault (a protocol violation, a fatal host error).
+
+import os from "node:os";
+import path from "node:path";
+import { profileFor, type ResolvedConfig } from "../config/index.js";
+import { ENV_NO_CACHE, PREPARATION_CACHE_DIR, PREPARATION_CACHE_MAX_BYTES, QUIET_SIGNALS } from "../defaults.js";
+import { ExitStatus, InternalError, type RunOutcome } from "../errors.js";
+import type { BridgeEnd } from "../recovery/bridge/bridge-process.js";
+import type { PreparationCacheOptions, RunOptions } from "../recovery/bridge/protocol.js";
+import { CACHE_VERSION } from "../version.js";
+import type { RunLimits } from "./run-limits.js";
+import type { RunCommand } from "./run-program.js";
+
+/** The program's RunOptions for this command and configuration. */
+export function runOptions(command: RunCommand, config: ResolvedConfig, limits: RunLimits): RunOptions {
+  const profile = config.modelConfigured ? profileFor(config, null) : null;
+  return {
+    model_configured: config.modelConfigured,
+    inspect: command.interpreter.inspect,
+    skip_first_line: command.interpreter.skipFirstLine,
+    project_root: config.projectRoot,
+    context_values: profile?.contextValues ?? true,
+    cache: cacheOptions(command, config),
+    ...(limits.memory ? { memory_limit: limits.memory.mb } : {}),
+  };
+}
+
+/** The preparation cache (SPEC §4.1) under the project root, unless `cache = false` or AIYTHON_NO_CACHE. */
+function cacheOptions(command: RunCommand, config: ResolvedConfig): PreparationCacheOptions | null {
+  const off = command.env[ENV_NO_CACHE];
+  if ((off !== undefined && off !== "" && off !== "0") || !profileFor(config, null).cache) return null;
+  return { dir: path.join(config.projectRoot, PREPARATION_CACHE_DIR), version: CACHE_VERSION, max_bytes: PREPARATION_CACHE_MAX_BYTES };
+}
+
+/** A bug or a broken promise of the protocol: exit 70 with the message of an InternalError. */
+export function internalOutcome(message: string): RunOutcome {
+  return { kind: "status", status: ExitStatus.internal, message: new InternalError(message).message };
+}
+
+/** The run's outcome from how the interpreter ended; `relayed` is the signal the host passed on to it. */
+export function outcomeOf(end: BridgeEnd, relayed: NodeJS.Signals | null): RunOutcome {
+  if (end.fatal) return internalOutcome(end.fatal.message);
+  if (end.protocolError) return { kind: "status", status: ExitStatus.internal, message: end.protocolError.message };
+  if (end.signal) {
+    if (relayed) return { kind: "signal", signal: relayed };
+    if (QUIET_SIGNALS.has(end.signal)) return { kind: "signal", signal: end.signal };
+    const number = os.constants.signals[end.signal] ?? 0;
+    return { kind: "status", status: 128 + number, message: `the Python process ended unexpectedly (signal ${number})` };
+  }
+  return { kind: "status", status: end.code ?? ExitStatus.internal };
+}

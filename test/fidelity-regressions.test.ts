@@ -96,6 +96,13 @@ test("G2: sys.modules holds exactly what it holds under python3, and a later imp
   assert.match(theirs.stdout, /^\['__main__', .*'sys'.*\]\n\{"a": \[1, "\\u00e9"\]\} \[1\.5\] True\n$/);
 });
 
+test("G3: a program whose compile warns shows it once, with python3's sys.modules, and catches later warnings itself", async () => {
+  const theirs = await assertSameEverywhere("compile_warning_modules.py");
+  // 3.11 warns with a DeprecationWarning, which python3 does not show at compile time; 3.12 and 3.13 show a SyntaxWarning.
+  assert.match(theirs.stderr, /^(|.*compile_warning_modules\.py:6: SyntaxWarning: invalid escape sequence '\\d'\n {2}pattern = "\\d\+"\n)$/);
+  assert.match(theirs.stdout, /\n\["invalid escape sequence '\\\\w'"\] \\d\+\n$/);
+});
+
 test("H: the modules preparation parses with are not the program's, and its own import of them works", async () => {
   const theirs = await assertSameEverywhere("preparation_modules.py");
   assert.match(theirs.stdout, /^\[False, False, False\]\n/);

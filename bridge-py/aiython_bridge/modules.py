@@ -16,7 +16,8 @@ same module objects if it imported them), the finder of `import aiython` on sys.
 it imports no Python module a bare interpreter's start has not, and START_EXTENSIONS leave
 sys.modules as the program starts (drop_start_extensions).
 Nor PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
-in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints). The first
+in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints), nor those
+preparation imports only when no one has (`adopt`: warnings, compiler_warnings.py). The first
 hide() takes them out of sys.modules too, unless they were there before the bridge (a .pth
 file, sitecustomize), and keeps them here: the bridge goes on using them (`stdlib(name)`, and
 the modules that imported them hold them), and a program that imports one gets a fresh one of
@@ -34,6 +35,7 @@ PREPARATION_STDLIB = ("ast", "_ast", "__future__", "opcode", "_opcode", "bisect"
 _BEFORE_BRIDGE = frozenset(name for name in PREPARATION_STDLIB if name in sys.modules)
 _hidden = {}
 _stdlib = {}  # PREPARATION_STDLIB modules the bridge imported, out of sys.modules since the first hide()
+_adopted = []  # standard-library modules adopt() imported: kept out of sys.modules as PREPARATION_STDLIB
 _absent = []  # PREPARATION_STDLIB names the program had not imported when the open visible() blocks began
 _hiding = [False]
 _depth = [0]  # visible() blocks open now, in any thread: only the last to end hides again
@@ -51,7 +53,7 @@ def hide():
     for name in [name for name in sys.modules if _ours(name)]:
         _hidden[name] = sys.modules.pop(name)
     if first:
-        _take_stdlib([name for name in PREPARATION_STDLIB if name not in _BEFORE_BRIDGE])
+        _take_stdlib([name for name in PREPARATION_STDLIB if name not in _BEFORE_BRIDGE] + _adopted)
 
 
 # Built-in and extension modules of the standard library that the bridge's start imports
@@ -59,13 +61,16 @@ def hide():
 # interpreter's, not the module object's, and _functools for the program's partial); the
 # bridge keeps what it took from them.
 START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools")
+# The standard-library module that imports each, if one does: CPython itself may import it before
+# the program starts (showing a compiler warning imports functools on 3.13), and it keeps it then.
+_IMPORTED_BY = {"_json": "json", "_functools": "functools"}
 
 
 def drop_start_extensions(present_at_start):
     """Takes START_EXTENSIONS out of sys.modules unless they were there when the bridge started
     (`present_at_start`): a program that imports one gets a module of its own, as under python3."""
     for name in START_EXTENSIONS:
-        if name not in present_at_start:
+        if name not in present_at_start and _IMPORTED_BY.get(name) not in sys.modules:
             sys.modules.pop(name, None)
 
 
@@ -92,7 +97,8 @@ class _Visible:
             _depth[0] += 1
             if _hiding[0]:
                 if _depth[0] == 1:
-                    _absent[:] = [name for name in PREPARATION_STDLIB if name not in sys.modules and name not in _BEFORE_BRIDGE]
+                    names = PREPARATION_STDLIB + tuple(_adopted)
+                    _absent[:] = [name for name in names if name not in sys.modules and name not in _BEFORE_BRIDGE]
                     for name in _absent:
                         if name in _stdlib:
                             sys.modules[name] = _stdlib[name]
@@ -130,6 +136,17 @@ def stdlib(name):
         return module
     with visible():
         return _import(name)
+
+
+def adopt(name):
+    """stdlib(name) of a module that no one has imported (not in sys.modules now) and that only
+    preparation needs: from now on it stays out of sys.modules as PREPARATION_STDLIB's do."""
+    with _depth_lock:
+        if name not in _adopted:
+            _adopted.append(name)
+        if _hiding[0] and _depth[0] > 0 and name not in _absent:
+            _absent.append(name)
+    return stdlib(name)
 
 
 def loaded(name):

@@ -11,9 +11,9 @@ placeholders (code_constants.bind). Nothing is bound in builtins or in the modul
 """
 
 import marshal
-import warnings
 
 from aiython_bridge import code_constants, modules, pycompat
+from aiython_bridge.compiler_warnings import held_back
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
 # file name -> the rewritten source it runs (files with AI blocks): their original text does not
@@ -107,10 +107,8 @@ def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, 
 def parse_quietly(text, filename):
     """The AST and whether parsing warned, without showing the SyntaxWarnings CPython's own
     compile of the source has already given (or, for a module with valid bytecode, never gives):
-    warnings are CPython's to emit, exactly once. (catch_warnings swaps the process's filters for
-    the duration.)"""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    warnings are CPython's to emit, exactly once (compiler_warnings.py)."""
+    with held_back() as caught:
         tree = pycompat.parse_ast(text, filename)
     return tree, bool(caught)
 
@@ -118,8 +116,7 @@ def parse_quietly(text, filename):
 def compile_unbound_quietly(*args, **kwargs):
     """compile_unbound without showing the compiler's warnings (the retry copies would repeat
     them); a warning marks the result `warns`."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with held_back() as caught:
         compiled = compile_unbound(*args, **kwargs)
     compiled.warns = compiled.warns or bool(caught)
     return compiled
@@ -137,8 +134,7 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, 
         if compiled is not None:
             return compiled
     instrument = modules.load("aiython_bridge.recovery.instrument")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with held_back() as caught:
         result, ranges = instrument.instrument_selected(tree, source=text, entry=entry, name=name)
         if result.checkpoints:
             code = compile(tree, filename, "exec", dont_inherit=True)
@@ -154,8 +150,7 @@ def _selected_in_bytecode(text, filename, tree, name, warns, plain):
     ranges: list = []
     selected = selection.selected_sites(selection.index_statements(tree, ranges), text, entry=False, name=name)
     if plain is None:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with held_back() as caught:
             plain = compile(text, filename, "exec", dont_inherit=True)
         warns = warns or bool(caught)
     if not selected:
@@ -174,8 +169,7 @@ def _selected_in_bytecode(text, filename, tree, name, warns, plain):
 
 def compile_plan_quietly(*args, **kwargs):
     """compile_plan without showing the compiler's warnings (the retry copies would repeat them)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with held_back(record=False):
         return compile_plan(*args, **kwargs)
 
 

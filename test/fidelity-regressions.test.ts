@@ -103,6 +103,12 @@ test("G3: a program whose compile warns shows it once, with python3's sys.module
   assert.match(theirs.stdout, /\n\["invalid escape sequence '\\\\w'"\] \\d\+\n$/);
 });
 
+test("G4: a script with a latin-1 cookie finds python3's sys.modules, its codec's module included", async () => {
+  const theirs = await assertSameEverywhere("latin1_modules.py");
+  assert.match(theirs.stdout, /^café \[.*'encodings\.latin_1'.*\]\n$/);
+  assert.doesNotMatch(theirs.stdout, /'tokenize'/);
+});
+
 test("H: the modules preparation parses with are not the program's, and its own import of them works", async () => {
   const theirs = await assertSameEverywhere("preparation_modules.py");
   assert.match(theirs.stdout, /^\[False, False, False\]\n/);

@@ -119,8 +119,8 @@ def _prepare_code(server, prepared, source, filename):
     error is raised."""
     options = prepared.options
     seekable = _seekable(prepared.kind)
-    if not seekable:
-        source_bytes.check(source, filename, seekable)  # a coding cookie CPython cannot apply to a pipe
+    if prepared.kind != "code":
+        source_bytes.as_opened(source, filename, seekable)
     if not options.get("model_configured"):
         try:
             return compile(source, filename, "exec", dont_inherit=True)

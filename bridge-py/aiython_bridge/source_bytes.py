@@ -23,7 +23,7 @@ import marshal
 # importlib.util's own two, from where it takes them: importlib.util (and re, for the cookie
 # below) would cost a start on an interpreter whose site imports neither, and show in the
 # program's sys.modules
-from _frozen_importlib_external import MAGIC_NUMBER, decode_source
+from _frozen_importlib_external import MAGIC_NUMBER, decode_source as _importlib_decode_source
 
 _BOM = codecs.BOM_UTF8
 _FIRST_CHUNK = 8192  # io.TextIOWrapper's first read, decoded at once after a cookie
@@ -69,12 +69,25 @@ def check(data, filename, seekable=True):
         raise refused
 
 
+def as_opened(data, filename, seekable):
+    """What python3's opening of a script (a file, stdin) does before it parses it: a coding
+    cookie it cannot apply to a pipe is refused (check), and one naming a codec other than UTF-8
+    is looked up (io.open), which imports that codec's `encodings` module (latin-1's too), where
+    compile() of the bytes would not. A codec that does not exist is compile()'s to report."""
+    if not seekable:
+        check(data, filename, seekable)
+    body = data[len(_BOM):] if data.startswith(_BOM) else data
+    cookie = _cookie(body.splitlines(keepends=True)[:2])
+    if cookie is not None and cookie[1] != "utf-8":
+        try:
+            codecs.lookup(cookie[1])
+        except LookupError:
+            pass
+
+
 def decoded(data, filename, seekable=True):
     """The text python3 would parse from `data`, or the SyntaxError it raises before parsing."""
     check(data, filename, seekable)
-    text = _plain_utf8(data)
-    if text is not None:
-        return text
     try:
         return decode_source(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
@@ -83,11 +96,19 @@ def decoded(data, filename, seekable=True):
     raise error
 
 
-def _plain_utf8(data):
-    """decode_source(data) for the common case (UTF-8, no NUL, no cookie but utf-8), without the
-    import of tokenize that decode_source makes (SPEC §12: ~2 ms of every configured start);
-    None for any other source. A lone CR in the first two lines is left to decode_source: its
-    lines end at LF only, where a cookie could hide behind a CR."""
+def decode_source(data):
+    """importlib.util.decode_source(data): the same text and errors, without tokenize and re for
+    the usual sources."""
+    text = _decoded_without_tokenize(data)
+    return text if text is not None else _importlib_decode_source(data)
+
+
+def _decoded_without_tokenize(data):
+    """decode_source(data) for the usual sources (no NUL; UTF-8, or the codec a coding cookie
+    names, as decode_source applies it), without the import of tokenize and re that
+    decode_source makes (SPEC §12: ~2 ms of every configured start; SPEC §2: the program's
+    sys.modules); None for any other source. A lone CR in the first two lines is left to
+    decode_source: its lines end at LF only, where a cookie could hide behind a CR."""
     if b"\0" in data:
         return None
     bom = data.startswith(_BOM)
@@ -96,11 +117,12 @@ def _plain_utf8(data):
     if any(b"\r" in (line[:-1] if line.endswith(b"\r") else line) for line in head):
         return None
     cookie = _cookie(body.splitlines(keepends=True)[:2])
-    if cookie is not None and cookie[1] != "utf-8":
+    codec = "utf-8" if cookie is None else cookie[1]
+    if bom and codec != "utf-8":
         return None
     try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
+        text = body.decode(codec)
+    except (UnicodeError, LookupError):
         return None
     return _io.IncrementalNewlineDecoder(None, True).decode(text)  # as decode_source translates
 

@@ -81,12 +81,15 @@ class SourceBytesTest(unittest.TestCase):
                 self.assertEqual(run("-c", BY_THE_BRIDGE, BRIDGE_PY, path), (0, b""))
 
 
-# decoded() takes a path of its own for plain UTF-8; every source here decodes as decode_source does.
+# decoded() takes a path of its own for UTF-8 and for the codec a cookie names; every source here
+# decodes as decode_source does.
 DECODED = [
     b"", b"x = 1\n", b"x = 1\r\n", b"x = 1\r", b"x = 1\ry = 2\n", b"x = 1\r\r\n\r", "x = 'caf\u00e9'\n".encode("utf-8"),
     b"\xef\xbb\xbfx = 1\n", b"\xef\xbb\xbf", b"# coding: utf-8\nx = 1\r\n\r", b"#!/usr/bin/env python\n# -*- coding: UTF_8 -*-\nx = 1\n",
     b"# coding: latin-1\nx = '\xe9'\n", b"#!x\r# coding: latin-1\nx = '\xe9'\n", b"x = 1\n\n# coding: latin-1\n",
     b"\xef\xbb\xbf# coding: utf-8\nx = 1\n", b"# coding: utf8\nx = 1\n",
+    b"# coding: cp1252\nx = '\x80'\r\n", b"# -*- coding: ISO-8859-15 -*-\nx = '\xa4'\n", b"# coding: latin-1\r\nx = 1\r",
+    b"# vim: set fileencoding=koi8-r :\n\n# coding: latin-1\ny = '\xc1'\n", b"#!/bin/sh\n# coding=ascii\nx = 1\n",
 ]
 
 DECODES_WITHOUT_TOKENIZE = """
@@ -94,6 +97,8 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from aiython_bridge import source_bytes
 source_bytes.decoded(b"# coding: utf-8\\nx = 'caf\\xc3\\xa9'\\r\\n", "plain.py")
+source_bytes.decoded(b"# coding: latin-1\\nx = 'caf\\xe9'\\r\\n", "latin.py")
+source_bytes.decode_source(b"# -*- coding: cp1252 -*-\\nx = '\\x80'\\n")
 sys.stderr.write(str("tokenize" in sys.modules) + "\\n")
 """
 
@@ -124,8 +129,9 @@ class DecodedTest(unittest.TestCase):
         for data in DECODED:
             with self.subTest(data=data):
                 self.assertEqual(source_bytes.decoded(data, "case.py"), decode_source(data))
+                self.assertEqual(source_bytes.decode_source(data), decode_source(data))
 
-    def test_plain_utf8_needs_no_tokenize(self):
+    def test_utf8_and_cookie_codecs_need_no_tokenize(self):
         self.assertEqual(run("-c", DECODES_WITHOUT_TOKENIZE, BRIDGE_PY), (0, b"False\n"))
 
     def test_a_cookie_is_read_without_re(self):

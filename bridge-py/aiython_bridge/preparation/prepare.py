@@ -25,7 +25,7 @@ import _imp
 import os
 import sys
 
-from aiython_bridge import modules, program_code
+from aiython_bridge import modules, program_code, source_bytes
 from aiython_bridge.preparation.cache import PreparationCache
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
@@ -184,10 +184,8 @@ _CODE = type(_compiles.__code__)
 
 
 def _decode(data: bytes):
-    from _frozen_importlib_external import decode_source  # importlib.util's, without importing it
-
     try:
-        return decode_source(data)
+        return source_bytes.decode_source(data)  # importlib.util's, without importing it
     except (SyntaxError, UnicodeDecodeError):
         return None  # CPython's compile reports the bad encoding
 

@@ -7,9 +7,8 @@ and turns a `finish` outcome into the block's value, type-checked by contracts/ 
 What a pause is, how it is announced and served, and the registry of open pauses are pauses.py's.
 """
 
-import json
 
-from aiython_bridge import contracts, guard, protocol
+from aiython_bridge import contracts, guard, json_codec, protocol
 from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
 from aiython_bridge.frameops import ToolError, plan_values
 
@@ -129,7 +128,7 @@ class PauseOps:
             value = outcome["value"]
             if isinstance(raw, str):
                 # The host's JSON parser cannot tell 3.0 from 3; Python's can (SPEC §6: int is not float).
-                value = json.loads(raw)["outcome"]["value"]
+                value = json_codec.decode(raw)["outcome"]["value"]
             if self.expected is _NO_TYPE:
                 return value
             return contracts.check_value(value, self.expected, path)

@@ -12,9 +12,10 @@ objects of the invocation, so the model can finish with their handles.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
+
+from aiython_bridge import json_codec
 
 from .tool_error import ToolError
 
@@ -104,5 +105,5 @@ def hold_values(invocation, texts) -> dict:
     for text in texts:
         if type(text) is not str:
             raise ToolError("TypeError", "values_json holds a non-string item")
-        descriptors.append(invocation.descriptor(json.loads(text)))
+        descriptors.append(invocation.descriptor(json_codec.decode(text)))
     return {"descriptors": descriptors}

@@ -10,13 +10,12 @@ it needs them, so recursive dataclasses and TypedDicts cost nothing here.
 """
 
 import collections.abc
-import dataclasses
 import enum
 import sys
 import types
 import typing
-from dataclasses import dataclass
 
+from .records import Field, Form
 from .repr import NoneType, class_name, is_finite_float, type_repr
 
 SUPPORTED = (
@@ -52,33 +51,6 @@ class Unsupported(Exception):
         super().__init__(reason)
         self.tp = tp
         self.reason = reason
-
-
-@dataclass(frozen=True)
-class Field:
-    """One key of a TypedDict or one init field of a dataclass."""
-
-    name: str
-    tp: object
-    required: bool
-
-
-@dataclass(frozen=True)
-class Form:
-    """What an annotation means to the checks.
-
-    args: child annotations (element, key/value, union members, Annotated/NewType inner type).
-    values: Literal values, or the members of an Enum.
-    text: the description of an Annotated; for a dataclass whose field annotations cannot be
-    resolved, why it cannot be built from JSON.
-    """
-
-    kind: str
-    args: tuple = ()
-    cls: type | None = None
-    fields: tuple = ()
-    values: tuple = ()
-    text: str | None = None
 
 
 def unsupported_message(annotation: str, error: Unsupported) -> str:
@@ -172,7 +144,7 @@ def _classify_class(cls: type) -> Form:
         return Form("dict", args=(typing.Any, typing.Any))
     if typing.is_typeddict(cls):
         return _classify_typeddict(cls)
-    if dataclasses.is_dataclass(cls):
+    if hasattr(cls, "__dataclass_fields__"):  # dataclasses.is_dataclass; dataclasses made it
         return _classify_dataclass(cls)
     if issubclass(cls, enum.Enum):
         return Form("enum", cls=cls, values=tuple(cls))
@@ -229,6 +201,8 @@ def _classify_typeddict(cls: type) -> Form:
 
 
 def _classify_dataclass(cls: type) -> Form:
+    import dataclasses  # the program's own: it made the class
+
     try:
         hints = class_hints(cls)
     except Exception as error:

@@ -7,7 +7,7 @@ import ast
 
 from aiython_bridge import program_code
 from aiython_bridge.recovery import instrument
-from tests.test_instrument import Program, program_traceback
+from tests.program_harness import Program, program_traceback
 
 PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)
 

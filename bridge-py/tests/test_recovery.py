@@ -9,7 +9,7 @@ import sys
 import unittest
 
 from tests.support import complete
-from tests.test_instrument import Program, program_traceback
+from tests.program_harness import Program, program_traceback
 
 
 class Decisions(unittest.TestCase):

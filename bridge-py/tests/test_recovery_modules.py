@@ -12,7 +12,7 @@ import unittest
 from aiython_bridge import import_hook
 from aiython_bridge.recovery import selection, sources
 from tests.support import LocalDecisions, complete
-from tests.test_instrument import Program
+from tests.program_harness import Program
 
 
 class FakeServer:

@@ -8,7 +8,7 @@ import asyncio
 import unittest
 
 from tests.support import complete
-from tests.test_instrument import Program
+from tests.program_harness import Program
 
 
 class Outcomes(unittest.TestCase):

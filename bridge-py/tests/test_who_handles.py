@@ -12,7 +12,7 @@ import textwrap
 import shutil
 import unittest
 
-from tests.test_instrument import Program
+from tests.program_harness import Program
 
 REFUSED = "consulted"
 

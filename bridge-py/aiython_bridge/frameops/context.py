@@ -9,6 +9,11 @@ caller gets its own copy of the dict.
 
 from __future__ import annotations
 
+# At the top, not at the first pause: pauses.py (and so this) is loaded while the host plans a
+# program with blocks, and linecache's import (tokenize's patterns) would otherwise be ~3 ms of
+# the first block. The program would find it in sys.modules from the first pause on anyway.
+import linecache
+
 from .. import pycompat
 from ..paths import display_path
 
@@ -22,8 +27,6 @@ _remembered: dict = {}  # (id(code), lineno, project_root) -> (code, lines it wa
 
 def code_context(frame, lineno: int, *, project_root: str | None = None) -> dict:
     """_code_context's answer for this frame's code, made once per code, line and source text."""
-    import linecache
-
     code = frame.f_code
     lines = linecache.getlines(code.co_filename, frame.f_globals)
     # By identity: equal code objects of two files compare equal (co_filename is not compared).

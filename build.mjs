@@ -59,8 +59,6 @@ await build({
 // Then each file becomes CommonJS (build/commonjs-chunks.mjs): the same chunks, loaded by
 // require(), without Node's ES module loader on the start-up path (SPEC §12).
 await commonjsChunks("dist");
-// And V8's compiled form of each, which dist/early.cjs hands to V8 (src/cli/code-cache.ts).
-await writeCodeCache("dist");
 // bin/aiython's entry: the interpreter is spawned before the rest of the CLI is even read
 // (src/early-start.ts).
 await build({
@@ -80,3 +78,8 @@ writeFileSync("dist/early.cjs", lightBuiltinImports(readFileSync("dist/early.cjs
 // PYTHONDONTWRITEBYTECODE keeps Python from caching it at run time. Optional: without python3
 // here, Python compiles the bridge when it first runs.
 spawnSync("python3", ["-m", "compileall", "-q", "bridge-py/aiython_bridge", "bridge-py/aiython"], { stdio: "ignore" });
+
+// Last, V8's compiled form of each file of dist/, which dist/early.cjs hands to V8
+// (src/cli/code-cache.ts): for the files start-up loads, taken after runs of the built CLI
+// (build/train-code-cache.mjs), hence after everything else is built.
+await writeCodeCache("dist");

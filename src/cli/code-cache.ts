@@ -22,9 +22,15 @@ const LENGTH_BYTES = 4;
 /** The parts of Node's CommonJS Module class the loader uses (`module.constructor` in a CommonJS
  * file: taking it from there spares loading the `node:module` built-in and what it pulls in). */
 export interface CommonJsModuleClass {
-  _extensions: Record<string, (module: { exports: unknown }, filename: string) => void>;
-  createRequire(filename: string): NodeJS.Require;
+  _extensions: Record<string, (module: CommonJsModule, filename: string) => void>;
+  _cache: NodeJS.Require["cache"];
   _resolveFilename(request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]): string;
+}
+
+interface CommonJsModule {
+  exports: unknown;
+  filename: string;
+  require(id: string): unknown;
 }
 
 const SIBLING = /^\.\/[\w.-]+\.js$/;
@@ -42,9 +48,20 @@ export function installCodeCache(distDir: string, Module: CommonJsModuleClass): 
     const cachedData = cachedDataFor(distDir, filename, bytes);
     const script = new vm.Script(wrap(bytes.toString("utf8")), { filename, cachedData });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void;
-    wrapper.call(module.exports, module.exports, Module.createRequire(filename), module, filename, distDir);
+    wrapper.call(module.exports, module.exports, requireOf(module, Module), module, filename, distDir);
   };
   resolveSiblingsDirectly(distDir, Module);
+}
+
+/** The module's own require, as Node's loader gives a file (its Module's require, resolution from
+ * it): Module.createRequire(filename) would build a second Module and search-path list for it. */
+function requireOf(module: CommonJsModule, Module: CommonJsModuleClass): NodeJS.Require {
+  const require = ((id: string) => module.require(id)) as NodeJS.Require;
+  const resolve = ((request: string, options?: { paths?: string[] }) => Module._resolveFilename(request, module, false, options)) as NodeJS.RequireResolve;
+  require.resolve = resolve;
+  require.cache = Module._cache;
+  require.main = process.mainModule; // as Node's own require of a file has it
+  return require;
 }
 
 function resolveSiblingsDirectly(distDir: string, Module: CommonJsModuleClass): void {

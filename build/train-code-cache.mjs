@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const RECORDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "code-cache-recorder.cjs");
+const RUN_TIMEOUT_MS = 60_000; // a run that hangs ends the training, as one that fails does
 const TOML = 'version = 3\nmodel = { model = "build-model", api_base = "http://127.0.0.1:9/v1" }\n';
 
 /** Runs hello.py through the CLI of `distDir` and hands each loaded file's data to `replace`; the runs that succeeded. */
@@ -59,7 +60,7 @@ function recordedRun(distDir, dir, run) {
   }
   Object.assign(env, run.env, { AIYTHON_BUILD_CACHE_RECORD: record, AIYTHON_BUILD_CACHE_DIST: distDir });
   const cli = path.join(distDir, "..", "bin", "aiython");
-  const result = spawnSync(process.execPath, ["-r", RECORDER, cli, "hello.py"], { cwd: run.cwd, env, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["-r", RECORDER, cli, "hello.py"], { cwd: run.cwd, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
   if (result.status !== 0 || result.stdout !== "hello\n" || !fs.existsSync(record)) return null;
   return JSON.parse(fs.readFileSync(record, "utf8"));
 }

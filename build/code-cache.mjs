@@ -11,5 +11,11 @@ export async function writeCodeCache(distDir) {
   const { writeCodeCache: writeAll, replaceCachedData } = await importTypeScript("src/cli/code-cache.ts");
   const dir = path.resolve(distDir);
   writeAll(dir);
-  return trainCodeCache(dir, replaceCachedData);
+  try {
+    return trainCodeCache(dir, replaceCachedData);
+  } catch (error) {
+    // No temporary folder, say: the files keep their compiled data, correct and only slower.
+    console.warn(`build: the code cache was not trained (${error instanceof Error ? error.message : error})`);
+    return 0;
+  }
 }

@@ -42,7 +42,8 @@ rmSync("dist", { recursive: true, force: true });
 const validators = standaloneValidatorsPlugin(await loadSpecs());
 await build({
   // The index worker is an entry of its own: a worker thread loads it by file (src/frontend/parallel-index.ts).
-  entryPoints: { cli: "src/cli/main.ts", "index-worker": "src/frontend/index-worker.ts" },
+  // dist/early.js is bin/aiython's start (src/cli/early-entry.ts), sharing its chunks with dist/cli.js.
+  entryPoints: { cli: "src/cli/main.ts", early: "src/cli/early-entry.ts", "index-worker": "src/frontend/index-worker.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -59,19 +60,17 @@ await build({
 // Then each file becomes CommonJS (build/commonjs-chunks.mjs): the same chunks, loaded by
 // require(), without Node's ES module loader on the start-up path (SPEC §12).
 await commonjsChunks("dist");
-// And V8's compiled form of each, which dist/early.cjs hands to V8 (src/cli/code-cache.ts).
-await writeCodeCache("dist");
-// bin/aiython's entry: the interpreter is spawned before the rest of the CLI is even read
-// (src/early-start.ts).
+// bin/aiython's first file: the code cache's loader, which then loads dist/early.js through it,
+// and that spawns the interpreter before the rest of the CLI is even read (src/cli/early-loader.ts).
 await build({
-  entryPoints: { early: "src/cli/early-entry.ts" },
+  entryPoints: { early: "src/cli/early-loader.ts" },
   outfile: "dist/early.cjs",
   bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20",
   legalComments: "none",
-  external: ["./cli.js"],
+  external: ["./early.js"],
   logLevel: "warning",
 });
 writeFileSync("dist/early.cjs", lightBuiltinImports(readFileSync("dist/early.cjs", "utf8")));
@@ -80,3 +79,8 @@ writeFileSync("dist/early.cjs", lightBuiltinImports(readFileSync("dist/early.cjs
 // PYTHONDONTWRITEBYTECODE keeps Python from caching it at run time. Optional: without python3
 // here, Python compiles the bridge when it first runs.
 spawnSync("python3", ["-m", "compileall", "-q", "bridge-py/aiython_bridge", "bridge-py/aiython"], { stdio: "ignore" });
+
+// Last, V8's compiled form of each file of dist/, which dist/early.cjs hands to V8
+// (src/cli/code-cache.ts): for the files start-up loads, taken after runs of the built CLI
+// (build/train-code-cache.mjs), hence after everything else is built.
+await writeCodeCache("dist");

@@ -16,7 +16,7 @@
 //   - esbuild's `// src/...` comments naming the sources a file holds are kept (tests read them);
 //   - a default or namespace import of a Node built-in (`import fs from "node:fs"`) is the
 //     built-in seen through an object whose `default` is the built-in itself, instead of esbuild's
-//     copy of every export as a getter (lightBuiltinImports; dist/early.cjs gets the same).
+//     copy of every export as a getter (lightBuiltinImports; dist/early.cjs, the loader, gets the same).
 // dist/package.json makes Node read dist/*.js as CommonJS.
 
 import { transform } from "esbuild";

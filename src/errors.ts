@@ -46,8 +46,8 @@ export class InternalError extends AiythonError {
 /** The bridge broke the wire protocol (bad frame, oversize frame, unknown message). */
 export class ProtocolError extends InternalError {}
 
-/** True for aiython's own errors, also those made by the CommonJS entry bundle (dist/early.cjs),
- * whose classes are copies: checked by shape, not by `instanceof`. */
+/** True for aiython's own errors, also those made by a copy of this module (another bundle of
+ * it, as a test may load): checked by shape as well as by `instanceof`. */
 export function isAiythonError(error: unknown): error is AiythonError {
   return error instanceof AiythonError || (error instanceof Error && typeof (error as { exitStatus?: unknown }).exitStatus === "number");
 }

@@ -2,12 +2,14 @@
 // a cache V8 accepts for every file a run loads, and a cache that no longer matches its file, or
 // whose data V8 cannot use, changes nothing but speed. Each case runs a copy of the built CLI
 // (bin/ and dist/, with the bridge and node_modules linked) under a hook that records, for every
-// script of dist/ compiled, whether it came with cached data and whether V8 rejected it.
+// script of dist/ compiled, whether it came with cached data and whether V8 rejected it. The data
+// of a file start-up loads is taken after the build's runs of hello.py (build/train-code-cache.mjs).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import Module from "node:module";
 import path from "node:path";
+import vm from "node:vm";
 import { test } from "node:test";
 import { execa } from "execa";
 import { installCodeCache, type CommonJsModuleClass } from "../src/cli/code-cache.js";
@@ -61,6 +63,17 @@ test("every file of dist/ a run loads comes with cached data that V8 accepts", a
   const compiled = await run(copyOfBuild());
   assert.ok(compiled.some((c) => c.file === "cli.js"), "dist/cli.js goes through the code cache");
   assert.deepEqual(compiled.filter((c) => !c.cached || c.rejected), []);
+});
+
+test("the cache of a file start-up loads holds more than its top level: the functions the build's runs of hello.py compiled", async () => {
+  const compiled = await run(copyOfBuild());
+  for (const file of ["cli.js", compiled.find((c) => c.file.startsWith("run-program-"))!.file]) {
+    const stored = fs.readFileSync(cacheOf(ROOT, file));
+    const source = fs.readFileSync(path.join(ROOT, "dist", file), "utf8");
+    const topLevel = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`).createCachedData();
+    const trained = stored.length - 4 - stored.readUInt32BE(0);
+    assert.ok(trained > topLevel.length * 1.3, `${file}: ${trained} bytes of data, ${topLevel.length} for its top level alone`);
+  }
 });
 
 test("a file that no longer matches its cache is compiled from its source", async () => {

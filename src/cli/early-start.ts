@@ -1,8 +1,8 @@
 // Starting the interpreter as early as possible (SPEC §12 start-up budget): for a plain program
 // run, Python's own start-up (~50 ms of site imports) should overlap with loading aiython itself.
-// bin/aiython runs dist/early.cjs (CommonJS: no ES module loader to initialise first), which
-// calls earlyStart and hands the started process to dist/cli.js; cli.ts falls back to calling it
-// itself when started another way.
+// bin/aiython runs dist/early.cjs (CommonJS: no ES module loader to initialise first), whose
+// dist/early.js calls earlyStart and hands the started process to dist/cli.js; cli.ts falls back
+// to calling it itself when started another way.
 
 import { splitArgv, type SplitArgs } from "./split-argv.js";
 import { BridgeProcess } from "../recovery/bridge/bridge-process.js";
@@ -46,7 +46,7 @@ export function handOff(handoff: EarlyHandoff): void {
   (globalThis as Record<string, unknown>)[HANDOFF] = handoff;
 }
 
-/** What dist/early.cjs found and started; its process only if it was started for exactly these arguments. */
+/** What dist/early.js found and started; its process only if it was started for exactly these arguments. */
 export function takeHandoff(argv: readonly string[]): { bridge: BridgeProcess | undefined; ignoredSignals: number[] } | undefined {
   const handoff = (globalThis as Record<string, unknown>)[HANDOFF] as EarlyHandoff | undefined;
   delete (globalThis as Record<string, unknown>)[HANDOFF];

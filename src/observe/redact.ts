@@ -26,6 +26,13 @@ export function secretsFrom(routeKeys: Iterable<string | null>, env: NodeJS.Proc
   return [...found].sort((a, b) => b.length - a.length);
 }
 
+/** A redactor that gathers its secrets on first use: reading every variable of the environment
+ * is start-up time, and a run that writes nothing about itself never redacts. */
+export function lazyRedactor(secrets: () => readonly string[]): Redactor {
+  let redact: Redactor | undefined;
+  return (text) => (redact ??= makeRedactor(secrets()))(text);
+}
+
 export function makeRedactor(secrets: readonly string[]): Redactor {
   if (secrets.length === 0) return (text) => text;
   return (text) => {

@@ -18,7 +18,7 @@ import type { RunBudget } from "../observe/budget.js";
 import { JournalSession } from "../observe/journal-session.js";
 import { otelSettings } from "../observe/otel/settings.js";
 import { OtelSink } from "../observe/otel/otel-sink.js";
-import { makeRedactor, secretsFrom, type Redactor } from "../observe/redact.js";
+import { lazyRedactor, secretsFrom, type Redactor } from "../observe/redact.js";
 import type { RunTimings } from "../observe/run-clock.js";
 import type { TraceWriter } from "../observe/trace-writer.js";
 import type { RunExit } from "../observe/types.js";
@@ -44,7 +44,7 @@ const warn = (message: string) => process.stderr.write(`aiython: ${message}\n`);
 
 export async function startObservers({ config, command }: { config: ResolvedConfig; command: RunCommand }): Promise<Observers> {
   const cwd = process.cwd();
-  const redact = makeRedactor(secretsFrom(routeKeys(config), command.env));
+  const redact = lazyRedactor(() => secretsFrom(routeKeys(config), command.env));
   const budget = runBudget(config, command);
   const trace = command.traceFile != null ? await openTrace(path.resolve(cwd, command.traceFile), redact) : null;
   const otel = otelFor(config, command, redact);

@@ -1,0 +1,66 @@
+// Build step: the V8 cache of the files start-up loads, taken after runs of hello.py (SPEC §12
+// start-up budgets). Compiling a file at build time gives V8's data for its top level only; every
+// function a run calls is then compiled at run time, at every start. So the built CLI runs
+// hello.py here, unconfigured and with a model in aiython.toml (cold and warm preparation cache;
+// the model at a loopback address is never contacted), each run under
+// build/code-cache-recorder.cjs, which takes each loaded file's data at exit; that data replaces
+// the file's cache (src/cli/code-cache.ts replaceCachedData), and the next run starts from it, so
+// the last holds what all of them compiled. A run that fails (no python3 here) ends the training,
+// and the files keep the data they had: correct, only slower to start.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const RECORDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "code-cache-recorder.cjs");
+const RUN_TIMEOUT_MS = 60_000; // a run that hangs ends the training, as one that fails does
+const TOML = 'version = 3\nmodel = { model = "build-model", api_base = "http://127.0.0.1:9/v1" }\n';
+
+/** Runs hello.py through the CLI of `distDir` and hands each loaded file's data to `replace`; the runs that succeeded. */
+export function trainCodeCache(distDir, replace) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-build-cache-"));
+  try {
+    const plain = project(dir, "plain", null);
+    const configured = project(dir, "configured", TOML);
+    const runs = [
+      { cwd: plain, env: { PYTHONDONTWRITEBYTECODE: "1" } },
+      { cwd: configured, env: { PYTHONDONTWRITEBYTECODE: "1" } },
+      { cwd: configured, env: {} }, // writes hello.py's preparation
+      { cwd: configured, env: {} }, // and finds it
+    ];
+    let done = 0;
+    for (const run of runs) {
+      const data = recordedRun(distDir, dir, run);
+      if (data === null) break;
+      for (const [name, base64] of Object.entries(data)) replace(distDir, name, Buffer.from(base64, "base64"));
+      done++;
+    }
+    return done;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function project(dir, name, toml) {
+  const root = path.join(dir, name);
+  fs.mkdirSync(path.join(root, ".git"), { recursive: true });
+  fs.writeFileSync(path.join(root, "hello.py"), 'print("hello")\n');
+  if (toml !== null) fs.writeFileSync(path.join(root, "aiython.toml"), toml);
+  return root;
+}
+
+function recordedRun(distDir, dir, run) {
+  const record = path.join(dir, "record.json");
+  fs.rmSync(record, { force: true });
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("AIYTHON_") || key.startsWith("OPENAI_") || key === "PYTHONDONTWRITEBYTECODE" || key === "NODE_OPTIONS") delete env[key];
+  }
+  Object.assign(env, run.env, { AIYTHON_BUILD_CACHE_RECORD: record, AIYTHON_BUILD_CACHE_DIST: distDir });
+  const cli = path.join(distDir, "..", "bin", "aiython");
+  const result = spawnSync(process.execPath, ["-r", RECORDER, cli, "hello.py"], { cwd: run.cwd, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
+  if (result.status !== 0 || result.stdout !== "hello\n" || !fs.existsSync(record)) return null;
+  return JSON.parse(fs.readFileSync(record, "utf8"));
+}

@@ -513,3 +513,20 @@ test("pauses of one kind share one fixed tool list; other kinds get their own", 
   assert.deepEqual(JSON.parse(JSON.stringify(recovery)), JSON.parse(JSON.stringify(offeredToolSpecs(toolContext(checkpoint(), permissions)))));
   assert.ok(recovery.some((t) => t.function.name === "recover") && !first.some((t) => t.function.name === "recover"));
 });
+
+test("the offered tool names shared between pauses are the tools unavailableReason lets each pause use", async () => {
+  const { TOOL_NAMES, offeredToolNames, toolContext, unavailableReason } = await import("../src/recovery/invocation/tools.js");
+  const mailbox = { status: () => ({ me: "a", peers: [], unread: 0 }) } as unknown as Parameters<typeof toolContext>[3];
+  const statements = ["pick a number", "find which function in helper.py sets LIMIT", "read the module docs"];
+  for (const pause of [...statements.map((statement) => expressionBlock({ statement })), checkpoint(), checkpoint({ retryAllowed: false })]) {
+    for (const permissions of [[], ["execute_code"], ["read_code"], ["execute_code", "read_code"]]) {
+      for (const box of [null, mailbox]) {
+        // Twice: the second answer comes from the shared list the first one made.
+        for (let i = 0; i < 2; i++) {
+          const ctx = toolContext(pause, new Set(permissions), null, box);
+          assert.deepEqual(offeredToolNames(ctx), TOOL_NAMES.filter((name) => unavailableReason(name, ctx) === null), `${pause.statement} ${permissions} ${box !== null}`);
+        }
+      }
+    }
+  }
+});

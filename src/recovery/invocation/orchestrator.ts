@@ -244,7 +244,6 @@ class InvocationLoop implements CallLoop {
     return failed(`the model did not finish within the ${this.args.settings.timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler`);
   }
 
-  /** Sends `event` to the listener; callers build an event only when there is one (args.onEvent). */
   emit(event: EventBody): void {
     this.args.onEvent?.({ ...event, invocation: this.args.id, at: this.now() } as InvocationEvent);
   }

@@ -8,7 +8,8 @@
 
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import http, { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import net from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 import { createModelClient } from "../src/capabilities/chat/model-client.js";
 import { keepAliveFetch, keepAliveTransport } from "../src/capabilities/chat/http-transport.js";
@@ -244,4 +245,47 @@ test("post aborted while the body arrives rejects with the signal's reason, and 
   const after = await post(new URL(`${server.url}/whole`), {}, "{}", new AbortController().signal);
   assert.deepEqual([after.status, after.text], [200, '{"ok":true}']);
   await server.close();
+});
+
+test("post writes the request head http.request writes for the URL and the same header object, byte for byte", async () => {
+  const heads: string[] = [];
+  const open = new Set<net.Socket>();
+  const raw = net.createServer((socket) => {
+    open.add(socket);
+    let seen = "";
+    socket.on("data", (chunk) => {
+      seen += chunk.toString("latin1");
+      const end = seen.indexOf("\r\n\r\n");
+      const length = end < 0 ? -1 : Number(/content-length: (\d+)/i.exec(seen.slice(0, end))?.[1] ?? 0);
+      if (end < 0 || seen.length < end + 4 + length) return;
+      heads.push(seen.slice(0, end + 4));
+      seen = seen.slice(end + 4 + length);
+      socket.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+    });
+  });
+  await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+  const { port } = raw.address() as AddressInfo;
+  const headers = () => ({ accept: "application/json", "content-type": "application/json", "user-agent": "aiython", authorization: "Bearer sk-x" });
+  const agent = new http.Agent({ keepAlive: true });
+  const plain = (url: URL, body: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(url, { method: "POST", headers: { ...headers(), "content-length": String(Buffer.byteLength(body)) }, agent }, (response) => response.resume().on("end", resolve));
+      request.on("error", reject);
+      request.end(body);
+    });
+  const { post } = keepAliveTransport();
+  try {
+    for (const base of [`http://127.0.0.1:${port}/v1/chat/completions`, `http://localhost:${port}/v1/chat/completions?x=1`]) {
+      const url = new URL(base);
+      await plain(url, "{\"é\":1}");
+      await post(url, headers(), "{\"é\":1}");
+      const [expected, sent] = heads.splice(0, 2);
+      assert.equal(sent, expected);
+      assert.match(sent, /^POST \/v1\/chat\/completions(\?x=1)? HTTP\/1\.1\r\n.*Host: (127\.0\.0\.1|localhost):\d+\r\nConnection: keep-alive\r\n\r\n$/s);
+    }
+  } finally {
+    agent.destroy();
+    for (const socket of open) socket.destroy();
+    await new Promise<void>((resolve) => raw.close(() => resolve()));
+  }
 });

@@ -513,3 +513,43 @@ test("pauses of one kind share one fixed tool list; other kinds get their own", 
   assert.deepEqual(JSON.parse(JSON.stringify(recovery)), JSON.parse(JSON.stringify(offeredToolSpecs(toolContext(checkpoint(), permissions)))));
   assert.ok(recovery.some((t) => t.function.name === "recover") && !first.some((t) => t.function.name === "recover"));
 });
+
+test("a block reached again gets the stable message of what it sends this time, remembered or not", async () => {
+  const { stableMessage } = await import("../src/recovery/invocation/prompt.js");
+  const expected = (request: PauseRequest, executeCode: boolean) =>
+    canonicalJson({
+      mode: request.mode, statement: request.statement, location: request.location, target: request.target, output_type: request.output_type,
+      output_schema: request.output_schema, requires_result: request.requires_result, hints: request.hints, code_context: request.code_context,
+      permissions: { execute_code: executeCode },
+    });
+  const visits = [
+    expressionBlock({ block_id: "again.py:1" }),
+    expressionBlock({ block_id: "again.py:1" }),
+    expressionBlock({ block_id: "again.py:1", code_context: { file: "tickets.py", start_line: 7, end_line: 11, source: "changed = 1\n" } }),
+    expressionBlock({ block_id: "again.py:1", hints: { prompts: ["be brief"] } }),
+    expressionBlock({ block_id: "again.py:1" }),
+  ];
+  for (const request of visits) {
+    for (const executeCode of [true, false, true]) {
+      const permissions = new Set(executeCode ? ["execute_code"] : []);
+      assert.equal(stableMessage(JSON.parse(JSON.stringify(request)), permissions), expected(request, executeCode));
+    }
+  }
+});
+
+test("the offered tool names shared between pauses are the tools unavailableReason lets each pause use", async () => {
+  const { TOOL_NAMES, offeredToolNames, toolContext, unavailableReason } = await import("../src/recovery/invocation/tools.js");
+  const mailbox = { status: () => ({ me: "a", peers: [], unread: 0 }) } as unknown as Parameters<typeof toolContext>[3];
+  const statements = ["pick a number", "find which function in helper.py sets LIMIT", "read the module docs"];
+  for (const pause of [...statements.map((statement) => expressionBlock({ statement })), checkpoint(), checkpoint({ retryAllowed: false })]) {
+    for (const permissions of [[], ["execute_code"], ["read_code"], ["execute_code", "read_code"]]) {
+      for (const box of [null, mailbox]) {
+        // Twice: the second answer comes from the shared list the first one made.
+        for (let i = 0; i < 2; i++) {
+          const ctx = toolContext(pause, new Set(permissions), null, box);
+          assert.deepEqual(offeredToolNames(ctx), TOOL_NAMES.filter((name) => unavailableReason(name, ctx) === null), `${pause.statement} ${permissions} ${box !== null}`);
+        }
+      }
+    }
+  }
+});

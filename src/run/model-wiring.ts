@@ -51,7 +51,9 @@ function composed(profile: ProfileSettings, live: () => ModelPort, wiring: Model
   return recorded();
 }
 
-/** A port whose code is still loading (it began when the port was made); calls wait for it. */
+/** A port whose code is still loading (it began when the port was made); calls wait for it, and once it has loaded they go straight to it. */
 function loadedPort(loading: Promise<ModelPort>): ModelPort {
-  return { complete: async (request, options) => (await loading).complete(request, options) };
+  let loaded: ModelPort | null = null;
+  loading.then((port) => (loaded = port), () => undefined);
+  return { complete: async (request, options) => (loaded ?? (await loading)).complete(request, options) };
 }

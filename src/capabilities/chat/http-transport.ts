@@ -19,6 +19,7 @@
 import http, { type IncomingMessage } from "node:http";
 import type * as Https from "node:https";
 import { Readable } from "node:stream";
+import { urlToHttpOptions } from "node:url";
 
 type Fetch = typeof fetch;
 export type Protocol = "http:" | "https:";
@@ -73,7 +74,8 @@ export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post
     const found = agentFor(url.protocol);
     const agent = found instanceof http.Agent ? found : await found;
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-    const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(url, { method: init.method, headers, agent }, onResponse);
+    const options = { ...requestOptions(url), method: init.method, headers: headerList(url, headers), agent };
+    const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(options, onResponse);
     if (signal) abortWith(request, signal);
     request.on("error", (error) => reject(isAbort(error) ? abortReason(signal, error) : new TypeError("fetch failed", { cause: error })));
     request.end(body);
@@ -90,6 +92,38 @@ export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post
       send(url, { method: "POST", headers, body, signal }, (response) => answerWhole(response, resolve, reject), reject).catch(reject);
     });
   return { fetch, post };
+}
+
+/**
+ * What http.request makes of a URL (urlToHttpOptions), made once per URL object: a route's URL is
+ * made once for the run (model-client.ts), so its requests skip the conversion. The result is the
+ * same as passing the URL itself.
+ */
+const optionsOfUrl = new WeakMap<URL, Readonly<http.RequestOptions>>();
+
+function requestOptions(url: URL): Readonly<http.RequestOptions> {
+  let options = optionsOfUrl.get(url);
+  if (!options) optionsOfUrl.set(url, (options = urlToHttpOptions(url)));
+  return options;
+}
+
+/**
+ * The request's headers as the raw list http.request takes, in the order and spelling it would
+ * write them for the object (each as given, then the Host it adds): it writes the list as it is,
+ * without keeping a header table per request. The object itself when http.request would add or
+ * treat a header otherwise (credentials in the URL, a Host or Expect header of the caller's).
+ */
+function headerList(url: URL, headers: Record<string, string>): Record<string, string> | string[] {
+  if (url.username !== "" || url.password !== "") return headers;
+  const list: string[] = [];
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === "host" || lower === "expect") return headers;
+    list.push(name, headers[name]);
+  }
+  // http.request's Host: the host name (IPv6 in brackets) and the port unless it is the scheme's, as URL.host writes it.
+  list.push("Host", url.host);
+  return list;
 }
 
 /** The response's status, or null after rejecting as fetch does when it is not one fetch accepts. */

@@ -173,10 +173,10 @@ function checkCall(
   if (idsInBatch.has(id)) return `tool call id ${quote(id)} appears twice in this response; every call needs a unique id`;
 
   const name = call.function?.name;
-  const offered = offeredToolNames(ctx);
-  if (typeof name !== "string" || !isToolName(name)) return `unknown tool ${quote(name)}; available tools: ${quoteList(offered)}`;
+  // The offered list is only for the message of a call that names a tool it may not use.
+  if (typeof name !== "string" || !isToolName(name)) return `unknown tool ${quote(name)}; available tools: ${quoteList(offeredToolNames(ctx))}`;
   const unavailable = unavailableReason(name, ctx);
-  if (unavailable) return `${unavailable}; available tools: ${quoteList(offered)}`;
+  if (unavailable) return `${unavailable}; available tools: ${quoteList(offeredToolNames(ctx))}`;
 
   const text = call.function.arguments;
   if (typeof text !== "string") return `${name}: arguments must be a JSON object string`;

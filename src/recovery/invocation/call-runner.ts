@@ -41,7 +41,7 @@ export interface CallLoop {
 
 /** Runs one validated call: the invocation's end, "failed" (the batch stops), or null (go on). */
 export async function runCall(loop: CallLoop, call: ParsedCall): Promise<Step | "failed" | null> {
-  loop.emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
+  if (loop.args.onEvent) loop.emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
   const outcome = call.args.outcome as Outcome | undefined;
   if (call.name === "finish" && outcome?.kind === "error") {
     // §5.2: the block fails with AIError(reason); the frame is not asked.

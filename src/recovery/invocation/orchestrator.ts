@@ -89,11 +89,11 @@ class InvocationLoop implements CallLoop {
 
   async run(): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
     const { request } = this.args;
-    this.emit({ type: "invocation_start", filename: request.location.file, line: request.location.line, mode: request.mode });
+    if (this.args.onEvent) this.emit({ type: "invocation_start", filename: request.location.file, line: request.location.line, mode: request.mode });
     let end: InvocationEnd | null = null;
     for (let round = 1; end === null; round += 1) end = await this.round(round);
     this.stats.invocation_seconds = (this.now() - this.started) / 1000;
-    this.emit({ type: "outcome", end });
+    if (this.args.onEvent) this.emit({ type: "outcome", end });
     this.ended = true;
     return { end, stats: this.stats };
   }
@@ -135,7 +135,7 @@ class InvocationLoop implements CallLoop {
     if (isStopped(response)) return this.stopEnd(response.stopped);
     countResponse(this.stats, response);
     const { content, tool_calls } = response.message;
-    this.emit({
+    if (this.args.onEvent) this.emit({
       type: "model_response", round, content, tool_calls: tool_calls ?? [], usage: response.usage,
       request_bytes: response.requestBytes, provider_seconds: response.providerSeconds, route: response.route,
     });
@@ -147,7 +147,7 @@ class InvocationLoop implements CallLoop {
     return {
       sent: (attempt) => {
         countAttempt(this.stats, attempt);
-        if (this.ended) return;
+        if (this.ended || !this.args.onEvent) return;
         this.emit({
           type: "model_attempt", round, attempt: attempt.attempt, route: attempt.route, server: attempt.server, status: attempt.status,
           outcome: attempt.outcome, request_bytes: attempt.requestBytes, ...(attempt.usage ? { usage: attempt.usage } : {}),
@@ -236,7 +236,7 @@ class InvocationLoop implements CallLoop {
   answer(call: { id: string; name: string }, result: ToolResult): void {
     const content = toolResultContent(result);
     this.messages.push({ role: "tool", tool_call_id: call.id, content });
-    this.emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
+    if (this.args.onEvent) this.emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
   }
 
   stopEnd(stopped: StopReason): InvocationEnd {

@@ -37,7 +37,7 @@ export { canonicalJson } from "../../canonical-json.js";
 
 /** The part of a pause that is the same every time this block is reached (§5.1). */
 export function stableMessage(request: PauseRequest, permissions: ReadonlySet<string>): string {
-  return canonicalJson({
+  const stable = {
     mode: request.mode,
     statement: request.statement,
     location: request.location,
@@ -48,8 +48,22 @@ export function stableMessage(request: PauseRequest, permissions: ReadonlySet<st
     hints: request.hints,
     code_context: request.code_context,
     permissions: { [EXECUTE_CODE_PERMISSION]: permissions.has(EXECUTE_CODE_PERMISSION) },
-  });
+  };
+  // A block reached again sends the same stable part: its canonical text is remembered under the
+  // plain JSON.stringify text of the same value (native, several times cheaper than sorting keys
+  // in JS), which is equal only for an equal value, as the bridge's JSON holds no NaN or Infinity.
+  const plain = JSON.stringify(stable);
+  const known = stableTexts.get(request.block_id);
+  if (known?.plain === plain) return known.canonical;
+  const canonical = canonicalJson(stable);
+  if (!known && stableTexts.size >= MAX_STABLE_TEXTS) stableTexts.delete(stableTexts.keys().next().value as string);
+  stableTexts.set(request.block_id, { plain, canonical });
+  return canonical;
 }
+
+/** The last stable part of each block, by block id; the oldest block's goes first beyond the cap. */
+const stableTexts = new Map<string, { plain: string; canonical: string }>();
+const MAX_STABLE_TEXTS = 256;
 
 /**
  * The part that changes between visits: object values, in recovery the failure (§5.1), and for a

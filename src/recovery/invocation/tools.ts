@@ -84,9 +84,20 @@ export function unavailableReason(name: ToolName, ctx: ToolContext): string | nu
   return null;
 }
 
-export function offeredToolNames(ctx: ToolContext): ToolName[] {
-  return TOOL_NAMES.filter((name) => unavailableReason(name, ctx) === null);
+export function offeredToolNames(ctx: ToolContext): readonly ToolName[] {
+  if (ctx.capabilities !== null) return TOOL_NAMES.filter((name) => unavailableReason(name, ctx) === null);
+  // Without capabilities, what unavailableReason decides follows from these alone (a run has a
+  // few such lists): each block does not build the reasons of a dozen tools it is not offered.
+  const mode = ctx.request.mode;
+  const code = Boolean(ctx.readCode) && mode === "syntax" && speaksOfCode(ctx.request.statement);
+  const key = `${mode}|${Boolean(ctx.executeCode)}|${Boolean(ctx.readCode)}|${code}|${ctx.mailbox !== null}`;
+  let names = sharedNames.get(key);
+  if (!names) sharedNames.set(key, (names = Object.freeze(TOOL_NAMES.filter((name) => unavailableReason(name, ctx) === null))));
+  return names;
 }
+
+/** Offered names by what decides them, for pauses without capabilities (at most 2 × 2 × 2 × 2 × 2 lists). */
+const sharedNames = new Map<string, readonly ToolName[]>();
 
 type Schema = Record<string, unknown>;
 
@@ -205,7 +216,7 @@ export function offeredToolSpecs(ctx: ToolContext): ToolSpec[] {
 const sharedSpecs = new Map<string, ToolSpec[]>();
 const MAX_SHARED_SPECS = 64;
 
-function toolSpecs(names: ToolName[], variant: Variant, recovery: boolean, ctx: ToolContext): ToolSpec[] {
+function toolSpecs(names: readonly ToolName[], variant: Variant, recovery: boolean, ctx: ToolContext): ToolSpec[] {
   return names.map((name) => {
     if (isCapabilityTool(name)) {
       const port = ctx.capabilities as CapabilityPort;

@@ -119,9 +119,34 @@ export class TreeIndexer {
     return /^type[ \t]+[^\W\d]/u.test(this.text.slice(start, start + 6)) ? type : "expression_statement";
   }
 
-  /** Cursor on a compound statement or clause: walks its own block with `body` (a `try` or
-   * `with` body is protected) and the blocks of its clauses with `ctx`. */
+  /**
+   * Cursor on a compound statement or clause: walks its own block with `body` (a `try` or
+   * `with` body is protected) and the blocks of its clauses with `ctx`. Its block is its last
+   * `block` child and only clauses and comments follow it, so the header before it (keyword,
+   * condition, `:`) is skipped: the walk finds the block from the end. Any other shape is walked
+   * child by child.
+   */
   private clauses(ctx: Context, body: Context = ctx): void {
+    const { cursor } = this;
+    if (!cursor.gotoLastChild()) return;
+    let after = 0;
+    for (let t = typeOf(cursor); t !== "block"; t = typeOf(cursor)) {
+      if ((t !== "comment" && !CLAUSES.has(t)) || !cursor.gotoPreviousSibling()) {
+        cursor.gotoParent();
+        return this.eachClause(ctx, body);
+      }
+      after++;
+    }
+    this.suite({ ...body, topLevel: false, docstrings: false });
+    for (; after > 0; after--) {
+      cursor.gotoNextSibling();
+      if (CLAUSES.has(typeOf(cursor))) this.clauses(ctx);
+    }
+    cursor.gotoParent();
+  }
+
+  /** `clauses` child by child. */
+  private eachClause(ctx: Context, body: Context): void {
     eachChild(this.cursor, () => {
       const t = typeOf(this.cursor);
       if (t === "block") this.suite({ ...body, topLevel: false, docstrings: false });
@@ -170,7 +195,8 @@ export class TreeIndexer {
 
   /**
    * Cursor on a function or class definition: its signature or name, then its body. One pass
-   * over its children: the body block comes after the name, parameters and return type.
+   * over its children: the body block (the `body` field, always a block) comes after the name,
+   * parameters and return type.
    */
   private definition(ctx: Context): void {
     const isFunction = typeOf(this.cursor) === "function_definition";
@@ -194,7 +220,7 @@ export class TreeIndexer {
       if (f === "name") name = this.slice();
       else if (f === "return_type") returns = normaliseAnnotation(this.slice());
       else if (f === "parameters") readParameters(this.cursor, this.text, params);
-      else if (typeOf(this.cursor) === "block") {
+      else if (f === "body") {
         if (!declared) declare();
         this.suite(isFunction ? body : { ...body, className: name || null });
       }

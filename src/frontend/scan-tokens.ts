@@ -108,7 +108,9 @@ export class TokenReader {
     else if ((c === 42 && c1 === 42) || (c === 47 && c1 === 47) || (c === 60 && c1 === 60) || (c === 62 && c1 === 62)) length = 2; // ** // << >>
     else if (OPERATORS_1.includes(text[at])) length = 1;
     if (length > 0) {
-      this.push("op", at, at + length, OPERATOR_TEXT.get(text.substr(at, length)) ?? text.substr(at, length));
+      // Without a token list only a line's first token and a `:` are read by their text.
+      const read = this.keep || this.count === this.lineFirst || c === 58;
+      this.push("op", at, at + length, read ? (OPERATOR_TEXT.get(text.substr(at, length)) ?? text.substr(at, length)) : "");
       this.pos += length;
       return;
     }

@@ -4,7 +4,7 @@
 // ever needed). The tree is dropped when this returns. Shared by the main thread and the index
 // worker (index-worker.ts), so a chunk is indexed the same way on either.
 
-import { indexTree, type IndexPart } from "./program-index.js";
+import { indexRange, type IndexPart } from "./program-index.js";
 import { parsePython } from "./syntax-tree.js";
 import { PARSE_CHUNK, type Window } from "./windows.js";
 
@@ -22,10 +22,11 @@ export async function indexChunk(text: string, base: number, windows: readonly W
   const tree = parsePython(text);
   const clean = !tree.rootNode.hasError;
   const map = (o: number): number => base + o;
+  const cursor = tree.walk();
   const out: WindowPart[] = [];
   for (const window of windows) {
     const range = { start: window.start - base, end: window.end - base, clean };
-    out.push({ start: window.start, part: indexTree(tree, text, map, window.start === 0, range) });
+    out.push({ start: window.start, part: indexRange(cursor, text, map, window.start === 0, range) });
     await each();
   }
   return out;

@@ -4,8 +4,8 @@
 
 import { normaliseAnnotation } from "./annotations.js";
 import type { IndexPart, Param, PartMap, Signature, StatementEntry, TopLevelRange } from "./program-index.js";
-import type { SyntaxTree, TreeCursor } from "./syntax-tree.js";
-import { CLAUSES, contentEnd, eachChild, fieldOf, isPlainString, SIMPLE, sliceOf, statementTypeOf, typeOf } from "./tree-cursor.js";
+import type { TreeCursor } from "./syntax-tree.js";
+import { CLAUSES, contentEnd, eachChild, fieldOf, isPlainString, SIMPLE, sliceOf, statementKind, statementTypeOf, typeOf } from "./tree-cursor.js";
 import { readParameters } from "./tree-parameters.js";
 
 interface Context {
@@ -22,8 +22,9 @@ export class TreeIndexer {
   private readonly part: IndexPart = { statements: [], annotations: new Map(), functions: new Map(), methods: new Map() };
   private readonly cursor: TreeCursor;
 
-  constructor(tree: SyntaxTree, private readonly text: string, private readonly map: PartMap) {
-    this.cursor = tree.walk();
+  /** `cursor` is on the root of the tree `text` was parsed from (one cursor may serve several parts). */
+  constructor(cursor: TreeCursor, private readonly text: string, private readonly map: PartMap) {
+    this.cursor = cursor;
   }
 
   /** The whole module. */
@@ -32,12 +33,23 @@ export class TreeIndexer {
     return this.part;
   }
 
-  /** The top-level statements inside `range`, or null where tree-sitter did not see clean Python. */
+  /**
+   * The top-level statements inside `range`, or null where tree-sitter did not see clean Python.
+   * The cursor is back on the root when this returns.
+   */
   range(first: boolean, range: TopLevelRange): IndexPart | null {
     const { cursor } = this;
     // The binding returns the child's index, or null when no child reaches the offset (its typings say boolean).
     const child = cursor.gotoFirstChildForIndex(range.start) as unknown as number | null;
     if (child === null) return this.part;
+    const clean = this.topLevel(first, range);
+    cursor.gotoParent();
+    return clean ? this.part : null;
+  }
+
+  /** Cursor on the first top-level node reaching `range.start`: indexes the range's statements; false where not clean. */
+  private topLevel(first: boolean, range: TopLevelRange): boolean {
+    const { cursor } = this;
     const ctx = moduleContext(first);
     let isFirst = first;
     do {
@@ -47,12 +59,12 @@ export class TreeIndexer {
       if (start >= range.end) break;
       const type = statementTypeOf(cursor);
       if (type === null) continue;
-      if (start < range.start || end > range.end) return null;
-      if (!range.clean && (type === "ERROR" || cursor.currentNode.hasError)) return null;
+      if (start < range.start || end > range.end) return false;
+      if (!range.clean && (type === "ERROR" || cursor.currentNode.hasError)) return false;
       this.statement(ctx, isFirst, type, start, end);
       isFirst = false;
     } while (cursor.gotoNextSibling());
-    return this.part;
+    return true;
   }
 
   private slice(): string {
@@ -82,7 +94,7 @@ export class TreeIndexer {
   /** Cursor on a statement whose node type is `nodeType` (and offsets `start`, `end`, when the caller has read them). */
   private statement(ctx: Context, first: boolean, nodeType: string, start = this.cursor.startIndex, end = this.cursor.endIndex): void {
     const { cursor } = this;
-    const type = this.statementType(nodeType, start);
+    const type = statementKind(nodeType, this.text, start);
     if (type === "case_clause") return this.clauses(ctx);
     const entry: StatementEntry = {
       start: this.map(start, "start"), end: this.map(end, "end"), type, compound: !SIMPLE.has(type),
@@ -107,16 +119,6 @@ export class TreeIndexer {
       const protectsBody = type === "try_statement" || type === "with_statement";
       this.clauses(inner, protectsBody ? { ...inner, inTryOrWith: true } : inner);
     }
-  }
-
-  /**
-   * The statement's node type, except that tree-sitter reads `type(x).attr = value` (an
-   * assignment whose target starts with a call of `type`) as a `type X = …` alias statement: a
-   * real one has a space, then a name, after the soft keyword.
-   */
-  private statementType(type: string, start: number): string {
-    if (type !== "type_alias_statement") return type;
-    return /^type[ \t]+[^\W\d]/u.test(this.text.slice(start, start + 6)) ? type : "expression_statement";
   }
 
   /**

@@ -21,11 +21,12 @@ export interface WindowPart {
 export async function indexChunk(text: string, base: number, windows: readonly Window[], each: () => Promise<void> | void): Promise<WindowPart[]> {
   const tree = parsePython(text);
   const clean = !tree.rootNode.hasError;
+  const topNodes = clean ? undefined : tree.rootNode.children; // one call for all, not one node each
   const map = (o: number): number => base + o;
   const cursor = tree.walk();
   const out: WindowPart[] = [];
   for (const window of windows) {
-    const range = { start: window.start - base, end: window.end - base, clean };
+    const range = { start: window.start - base, end: window.end - base, clean, topNodes };
     out.push({ start: window.start, part: indexRange(cursor, text, map, window.start === 0, range) });
     await each();
   }

@@ -89,6 +89,8 @@ export interface TopLevelRange {
   end: number;
   /** The tree has no error anywhere: skip the per-statement checks. */
   clean?: boolean;
+  /** The root's children (read at once), whose errors are then not asked node by node from the cursor. */
+  topNodes?: readonly SyntaxNode[];
 }
 
 /**

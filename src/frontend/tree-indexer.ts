@@ -42,13 +42,13 @@ export class TreeIndexer {
     // The binding returns the child's index, or null when no child reaches the offset (its typings say boolean).
     const child = cursor.gotoFirstChildForIndex(range.start) as unknown as number | null;
     if (child === null) return this.part;
-    const clean = this.topLevel(first, range);
+    const clean = this.topLevel(first, range, child);
     cursor.gotoParent();
     return clean ? this.part : null;
   }
 
-  /** Cursor on the first top-level node reaching `range.start`: indexes the range's statements; false where not clean. */
-  private topLevel(first: boolean, range: TopLevelRange): boolean {
+  /** Cursor on top-level node `i`, the first reaching `range.start`: indexes the range's statements; false where not clean. */
+  private topLevel(first: boolean, range: TopLevelRange, i: number): boolean {
     const { cursor } = this;
     const ctx = moduleContext(first);
     let isFirst = first;
@@ -60,10 +60,10 @@ export class TreeIndexer {
       const type = statementTypeOf(cursor);
       if (type === null) continue;
       if (start < range.start || end > range.end) return false;
-      if (!range.clean && (type === "ERROR" || cursor.currentNode.hasError)) return false;
+      if (!range.clean && (type === "ERROR" || (range.topNodes?.[i] ?? cursor.currentNode).hasError)) return false;
       this.statement(ctx, isFirst, type, start, end);
       isFirst = false;
-    } while (cursor.gotoNextSibling());
+    } while ((i++, cursor.gotoNextSibling()));
     return true;
   }
 

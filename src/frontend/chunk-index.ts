@@ -4,7 +4,7 @@
 // ever needed). The tree is dropped when this returns. Shared by the main thread and the index
 // worker (index-worker.ts), so a chunk is indexed the same way on either.
 
-import { indexTree, type IndexPart } from "./program-index.js";
+import { indexRange, type IndexPart } from "./program-index.js";
 import { parsePython } from "./syntax-tree.js";
 import { PARSE_CHUNK, type Window } from "./windows.js";
 
@@ -21,11 +21,13 @@ export interface WindowPart {
 export async function indexChunk(text: string, base: number, windows: readonly Window[], each: () => Promise<void> | void): Promise<WindowPart[]> {
   const tree = parsePython(text);
   const clean = !tree.rootNode.hasError;
+  const topNodes = clean ? undefined : tree.rootNode.children; // one call for all, not one node each
   const map = (o: number): number => base + o;
+  const cursor = tree.walk();
   const out: WindowPart[] = [];
   for (const window of windows) {
-    const range = { start: window.start - base, end: window.end - base, clean };
-    out.push({ start: window.start, part: indexTree(tree, text, map, window.start === 0, range) });
+    const range = { start: window.start - base, end: window.end - base, clean, topNodes };
+    out.push({ start: window.start, part: indexRange(cursor, text, map, window.start === 0, range) });
     await each();
   }
   return out;

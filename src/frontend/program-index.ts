@@ -11,7 +11,7 @@
 // holds whole top-level statements); the module scope does, which is why a statement's annotation
 // is resolved after the merge.
 
-import type { SyntaxNode, SyntaxTree } from "./syntax-tree.js";
+import type { SyntaxNode, SyntaxTree, TreeCursor } from "./syntax-tree.js";
 import { MODULE_SCOPE, push, TreeIndexer } from "./tree-indexer.js";
 
 export { MODULE_SCOPE };
@@ -89,6 +89,8 @@ export interface TopLevelRange {
   end: number;
   /** The tree has no error anywhere: skip the per-statement checks. */
   clean?: boolean;
+  /** The root's children (read at once), whose errors are then not asked node by node from the cursor. */
+  topNodes?: readonly SyntaxNode[];
 }
 
 /**
@@ -99,8 +101,16 @@ export interface TopLevelRange {
  * tree of a whole broken file is trusted only where tree-sitter saw valid Python).
  */
 export function indexTree(tree: SyntaxTree, text: string, map: PartMap, first: boolean, range?: TopLevelRange): IndexPart | null {
-  const indexer = new TreeIndexer(tree, text, map);
+  const indexer = new TreeIndexer(tree.walk(), text, map);
   return range ? indexer.range(first, range) : indexer.module(first);
+}
+
+/**
+ * indexTree with a range, from a cursor on the tree's root (left there): the windows of one
+ * parse chunk share one cursor instead of one each.
+ */
+export function indexRange(cursor: TreeCursor, text: string, map: PartMap, first: boolean, range: TopLevelRange): IndexPart | null {
+  return new TreeIndexer(cursor, text, map).range(first, range);
 }
 
 /** The program's index from its parts, given in source order. */

@@ -22,20 +22,13 @@
 // fails, runs this search again over the whole file as one window (no `windows`).
 
 import type { CompileError, CompileOracle, CompileVerdict } from "./oracle.js";
-import type { BlockKind } from "./plan.js";
 import { LineIndex } from "./positions.js";
 import { scan } from "./scanner.js";
 import { candidatesAt } from "./candidates.js";
-import { bulletBlock, lineAt } from "./suites.js";
-import { placeholderCall } from "./render.js";
 import type { Window } from "./windows.js";
+import { pastContent, toOriginal, trimmed, WindowBook, type FoundBlock, type Option, type WindowState } from "./search-windows.js";
 
-/** A block as a span of the original source (UTF-16 offsets). */
-export interface FoundBlock {
-  start: number;
-  end: number;
-  kind: BlockKind;
-}
+export { trimmed, type FoundBlock };
 
 export interface SearchResult {
   blocks: FoundBlock[];
@@ -58,67 +51,13 @@ export interface SearchArgs {
   /** The source's line index, when the caller has one. */
   index?: LineIndex;
 }
+
 const RUN_OFF = /^('.' was never closed|unterminated triple-quoted string|unexpected EOF)/;
 /** Candidates sent in the first stage of a search step. */
 const FIRST_STAGE = 3;
 const INDENTATION = /^(unexpected indent|expected an indented block|unindent does not match)/;
-/** Errors of CPython's tokenizer, which replace an earlier generic "invalid syntax". */
-const TOKENIZER = new RegExp(
-  "^(unterminated (triple-quoted )?string literal|invalid (decimal|hexadecimal|octal|binary|imaginary) literal|invalid digit|" +
-    "invalid character|invalid non-printable character|unmatched '|closing parenthesis|'.' was never closed|" +
-    "unindent does not match|inconsistent use of tabs|unexpected character after line continuation|leading zeros|" +
-    "too many nested parentheses|unexpected EOF)",
-);
-
-interface Segment {
-  curStart: number;
-  curEnd: number;
-  origStart: number;
-  origEnd: number;
-}
-
-/** A window's text with its blocks replaced by placeholder calls, cut at the window's limit. */
-interface Rendered {
-  text: string;
-  segments: Segment[];
-}
-
-interface WindowState {
-  start: number;
-  end: number;
-  /** Original offset (a line start) up to which the window is compiled; `end` when uncut. */
-  limit: number;
-  blocks: FoundBlock[];
-  rendered: Rendered;
-  /** null: compiles up to the limit; "unknown": to be compiled again. */
-  error: CompileError | null | "unknown";
-  /** Original offsets of tokenizer errors whose prefix was already checked. */
-  probed: Set<number>;
-  /** The last verdict was "compiles" for the whole window with the current blocks. */
-  verified: boolean;
-  /** Candidates for the current error not tried yet (the next stage), with the error's position. */
-  later: { pOrig: number; options: Option[] } | null;
-  rounds: number;
-  maxRounds: number;
-}
-
-interface Option {
-  block: FoundBlock;
-  blocks: FoundBlock[];
-  rendered: Rendered;
-}
 
 type Request = { kind: "recheck"; window: WindowState } | { kind: "candidates"; window: WindowState; pOrig: number; options: Option[] };
-
-/**
- * A block never ends in whitespace or a line break (a token that runs to the end of the text, like
- * an unterminated triple-quoted string, would otherwise take the last line break with it).
- */
-export function trimmed(source: string, block: FoundBlock): FoundBlock {
-  let end = block.end;
-  while (end > block.start && /\s/.test(source[end - 1])) end--;
-  return end === block.end ? block : { ...block, end };
-}
 
 export async function findBlocks(args: SearchArgs): Promise<SearchResult> {
   return new Search(args).run();
@@ -127,20 +66,21 @@ export async function findBlocks(args: SearchArgs): Promise<SearchResult> {
 class Search {
   private readonly source: string;
   private readonly index: LineIndex;
+  private readonly book: WindowBook;
   private compiles = 0;
   private checkedWholeFile = false;
 
   constructor(private readonly args: SearchArgs) {
     this.source = args.source;
     this.index = args.index ?? new LineIndex(args.source);
+    this.book = new WindowBook(args.source, this.index, args.runtimeName);
   }
-
   async run(): Promise<SearchResult> {
     const source = this.source;
     const ranges = this.args.windows ?? [{ start: 0, end: source.length }];
-    let windows = ranges.map((w) => this.newWindow(w.start, w.end, []));
+    let windows = ranges.map((w) => this.book.newWindow(w.start, w.end, []));
     const first = await this.check(windows.map((w) => w.rendered.text));
-    windows.forEach((w, i) => this.settle(w, first[i]));
+    windows.forEach((w, i) => this.book.settle(w, first[i]));
     if (windows.every((w) => w.error === null)) return this.result([]);
 
     for (let guard = 0; guard < 100_000; guard++) {
@@ -158,7 +98,7 @@ class Search {
       let k = 0;
       for (const r of requests) {
         if (r.kind === "recheck") {
-          this.settle(r.window, results[k++]);
+          this.book.settle(r.window, results[k++]);
         } else {
           this.accept(r, results.slice(k, k + r.options.length));
           k += r.options.length;
@@ -182,59 +122,6 @@ class Search {
     return this.args.oracle.check(texts.map((source) => ({ source, filename: this.args.filename })));
   }
 
-  private newWindow(start: number, end: number, blocks: FoundBlock[]): WindowState {
-    const lines = this.index.lineOf(end) - this.index.lineOf(start) + 1;
-    const w: WindowState = { start, end, limit: end, blocks, rendered: { text: "", segments: [] }, error: "unknown", probed: new Set(), verified: false, later: null, rounds: 0, maxRounds: 2 * lines + 8 };
-    w.rendered = this.render(w, blocks);
-    return w;
-  }
-
-  /** Records a verdict of the window's text (up to its limit), cutting or uncutting the limit. */
-  private settle(w: WindowState, v: CompileVerdict): void {
-    w.verified = v.ok && w.limit === w.end;
-    if (v.ok || (w.limit < w.end && this.pastContent(w.rendered.text, v.error))) {
-      if (w.limit < w.end) this.setLimit(w, w.end);
-      else w.error = null;
-      return;
-    }
-    const error = v.error;
-    if (TOKENIZER.test(error.message)) {
-      const local = new LineIndex(w.rendered.text);
-      const at = this.toOriginal(w, w.rendered, local.offset(error.line, error.column), "start");
-      if (!w.probed.has(at)) {
-        w.probed.add(at);
-        const cut = this.statementLineStart(w, w.rendered, local.offset(error.line, error.column));
-        if (cut > w.start && cut < w.limit) {
-          this.setLimit(w, cut);
-          return;
-        }
-      }
-    }
-    w.error = error;
-  }
-
-  private setLimit(w: WindowState, limit: number): void {
-    w.later = null;
-    w.limit = limit;
-    w.rendered = this.render(w, w.blocks);
-    w.error = "unknown";
-  }
-
-  /**
-   * Original offset of the start of the line where the statement holding `cur` begins: its logical
-   * line, or the header of the bullet list it is part of, so that a cut never splits a list
-   * (SPEC §3.1: the header and its bullets are one block).
-   */
-  private statementLineStart(w: WindowState, r: Rendered, cur: number): number {
-    const sc = scan(r.text, { tokens: false });
-    if (sc.lines.length === 0) return w.start;
-    const li = lineAt(sc.lines, cur);
-    const line = sc.lines[li];
-    if (line.start > cur) return this.toOriginal(w, r, cur, "start");
-    const bullets = bulletBlock(sc, li);
-    return this.toOriginal(w, r, sc.lines[bullets ? bullets.header : li].lineStart, "start");
-  }
-
   /** Merges windows whose first error needs the text after them; guards against misplaced boundaries. */
   private async mergeWhereNeeded(windows: WindowState[]): Promise<WindowState[]> {
     const out: WindowState[] = [];
@@ -242,7 +129,7 @@ class Search {
       let w = windows[i];
       while (w.error !== null && w.error !== "unknown" && w.limit === w.end && i + 1 < windows.length) {
         const error = w.error;
-        if (!this.pastContent(w.rendered.text, error)) {
+        if (!pastContent(w.rendered.text, error)) {
           if (RUN_OFF.test(error.message) && !this.checkedWholeFile) {
             this.checkedWholeFile = true;
             const [whole] = await this.check([this.source]);
@@ -251,22 +138,11 @@ class Search {
           break;
         }
         const next = windows[++i];
-        w = this.newWindow(w.start, next.end, [...w.blocks, ...next.blocks]);
+        w = this.book.newWindow(w.start, next.end, [...w.blocks, ...next.blocks]);
       }
       out.push(w);
     }
     return out;
-  }
-
-  /**
-   * The error only says that `text` ends too early: it lies after the last statement, or it is a
-   * header on the last line still waiting for its body.
-   */
-  private pastContent(text: string, error: CompileError): boolean {
-    const sc = scan(text, { tokens: false });
-    if (sc.lines.length === 0) return true;
-    const lastLine = new LineIndex(text).lineOf(sc.lines[sc.lines.length - 1].end);
-    return error.line > lastLine || (error.line === lastLine && /^(expected an indented block|unexpected EOF)/.test(error.message));
   }
 
   private request(w: WindowState): Request {
@@ -279,7 +155,7 @@ class Search {
     const error = w.error as CompileError;
     const text = w.rendered.text;
     const pCur = new LineIndex(text).offset(error.line, error.column);
-    const pOrig = this.toOriginal(w, w.rendered, pCur, "start");
+    const pOrig = toOriginal(w, w.rendered, pCur, "start");
     w.rounds++;
     if (w.rounds > w.maxRounds + 2) {
       // Give up on this window (unverified); the caller's confirmation catches it.
@@ -293,14 +169,14 @@ class Search {
       const key = `${block.start}:${block.end}`;
       if (block.end <= block.start || seen.has(key)) return;
       seen.add(key);
-      options.push(this.option(w, block));
+      options.push(this.book.option(w, block));
     };
     if (w.rounds <= w.maxRounds) {
       for (const c of candidatesAt(scan(text), pCur, error.message)) {
-        add({ start: this.toOriginal(w, w.rendered, c.start, "start"), end: this.toOriginal(w, w.rendered, c.end, "end"), kind: c.kind });
+        add({ start: toOriginal(w, w.rendered, c.start, "start"), end: toOriginal(w, w.rendered, c.end, "end"), kind: c.kind });
       }
     }
-    const whole = this.wholeWindowBlock(w);
+    const whole = this.book.wholeWindowBlock(w);
     if (whole) add(whole);
     // Two stages: the few smallest candidates first (usually one of them is the block), the rest
     // in the next round only if none of those was accepted. Halves what the oracle compiles.
@@ -311,90 +187,33 @@ class Search {
     return { kind: "candidates", window: w, pOrig, options };
   }
 
-  private option(w: WindowState, found: FoundBlock): Option {
-    const block = trimmed(this.source, found);
-    const blocks = w.blocks.filter((b) => b.end <= block.start || b.start >= block.end);
-    blocks.push(block);
-    blocks.sort((a, b) => a.start - b.start);
-    return { block, blocks, rendered: this.render(w, blocks) };
-  }
-
   private accept(r: Extract<Request, { kind: "candidates" }>, verdicts: CompileVerdict[]): void {
     const w = r.window;
     if (r.options.length === 0) return;
     for (let i = 0; i < r.options.length; i++) {
       const option = r.options[i];
       const v = verdicts[i];
-      if (!v.ok && !(w.limit < w.end && this.pastContent(option.rendered.text, v.error))) {
+      if (!v.ok && !(w.limit < w.end && pastContent(option.rendered.text, v.error))) {
         const error = v.error;
         const local = new LineIndex(option.rendered.text);
-        const eOrig = this.toOriginal(w, option.rendered, local.offset(error.line, error.column), "start");
+        const eOrig = toOriginal(w, option.rendered, local.offset(error.line, error.column), "start");
         if (!(eOrig > r.pOrig && eOrig >= option.block.end)) continue;
-        if (INDENTATION.test(error.message) && this.index.lineOf(eOrig) <= this.nextCodeLine(option.block.end)) continue;
+        if (INDENTATION.test(error.message) && this.index.lineOf(eOrig) <= this.book.nextCodeLine(option.block.end)) continue;
       }
       w.blocks = option.blocks;
       w.rendered = option.rendered;
       w.later = null;
-      this.settle(w, v);
+      this.book.settle(w, v);
       return;
     }
     if (w.later) return; // the next stage of candidates follows
     // Nothing moved the error (only possible past the round cap): the window becomes one block.
-    const whole = this.wholeWindowBlock(w);
+    const whole = this.book.wholeWindowBlock(w);
     w.blocks = whole ? [whole] : [];
     w.limit = w.end;
-    w.rendered = this.render(w, w.blocks);
+    w.rendered = this.book.render(w, w.blocks);
     w.error = "unknown";
     w.verified = false;
     w.maxRounds = 0;
-  }
-
-  /** The window's statements (up to its limit) as one statement block. */
-  private wholeWindowBlock(w: WindowState): FoundBlock | null {
-    const sc = scan(this.source.slice(w.start, w.limit), { tokens: false });
-    if (sc.lines.length === 0) return null;
-    const first = sc.lines[0];
-    // An indented first line at the very start of the file: the block starts at column 0.
-    const start = w.start === 0 && first.indent > 0 ? first.lineStart : first.start;
-    return trimmed(this.source, { start: w.start + start, end: w.start + sc.lines[sc.lines.length - 1].end, kind: "statement" });
-  }
-
-  /** First line after `offset`'s line that holds something other than blanks or a comment. */
-  private nextCodeLine(offset: number): number {
-    const index = this.index;
-    let line = index.lineOf(offset) + 1;
-    while (line <= index.lineCount && /^\s*(#.*)?$/.test(index.lineText(line))) line++;
-    return line;
-  }
-
-  private render(w: WindowState, blocks: FoundBlock[]): Rendered {
-    const source = this.source;
-    const parts: string[] = [];
-    const segments: Segment[] = [];
-    let at = w.start;
-    let cur = 0;
-    for (const b of blocks) {
-      if (b.start >= w.limit) break;
-      const before = source.slice(at, b.start);
-      parts.push(before);
-      cur += before.length;
-      const call = placeholderCall(source.slice(b.start, b.end), this.args.runtimeName);
-      parts.push(call);
-      segments.push({ curStart: cur, curEnd: cur + call.length, origStart: b.start, origEnd: b.end });
-      cur += call.length;
-      at = b.end;
-    }
-    parts.push(source.slice(at, Math.max(at, w.limit)));
-    return { text: parts.join(""), segments };
-  }
-
-  private toOriginal(w: WindowState, r: Rendered, cur: number, bias: "start" | "end"): number {
-    let growth = 0;
-    for (const s of r.segments) {
-      if (cur <= s.curStart) break;
-      if (cur < s.curEnd) return bias === "start" ? s.origStart : s.origEnd;
-      growth += s.curEnd - s.curStart - (s.origEnd - s.origStart);
-    }
-    return w.start + cur - growth;
   }
 }

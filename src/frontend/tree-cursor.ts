@@ -1,7 +1,7 @@
 // Reading tree-sitter's cursor cheaply, for the index walk (tree-indexer.ts): node types and field
-// names by numeric id, the statement kinds the walk tells apart, a node's children, its text, where
-// its code ends and whether a string is a plain docstring. Each function leaves the cursor where
-// it found it.
+// names by numeric id, the statement kinds the walk tells apart (and a misread `type` alias), a
+// node's children, its text, where its code ends and whether a string is a plain docstring. Each
+// function leaves the cursor where it found it.
 
 import type { TreeCursor } from "./syntax-tree.js";
 
@@ -37,6 +37,16 @@ export const SIMPLE = new Set([
   "raise_statement", "global_statement", "nonlocal_statement", "type_alias_statement", "print_statement", "exec_statement",
 ]);
 export const CLAUSES = new Set(["elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause", "case_clause"]);
+
+/**
+ * A statement's node type, except that tree-sitter reads `type(x).attr = value` (an assignment
+ * whose target starts with a call of `type`) as a `type X = …` alias statement: a real one has a
+ * space, then a name, after the soft keyword. `start` is the statement's offset in `text`.
+ */
+export function statementKind(type: string, text: string, start: number): string {
+  if (type !== "type_alias_statement") return type;
+  return /^type[ \t]+[^\W\d]/u.test(text.slice(start, start + 6)) ? type : "expression_statement";
+}
 
 /** The source text of the cursor's node. */
 export function sliceOf(cursor: TreeCursor, text: string): string {

@@ -4,8 +4,8 @@
 
 import { normaliseAnnotation } from "./annotations.js";
 import type { IndexPart, Param, PartMap, Signature, StatementEntry, TopLevelRange } from "./program-index.js";
-import type { SyntaxTree, TreeCursor } from "./syntax-tree.js";
-import { CLAUSES, contentEnd, eachChild, fieldOf, isPlainString, SIMPLE, sliceOf, statementTypeOf, typeOf } from "./tree-cursor.js";
+import type { TreeCursor } from "./syntax-tree.js";
+import { CLAUSES, contentEnd, eachChild, fieldOf, isPlainString, SIMPLE, sliceOf, statementKind, statementTypeOf, typeOf } from "./tree-cursor.js";
 import { readParameters } from "./tree-parameters.js";
 
 interface Context {
@@ -22,8 +22,9 @@ export class TreeIndexer {
   private readonly part: IndexPart = { statements: [], annotations: new Map(), functions: new Map(), methods: new Map() };
   private readonly cursor: TreeCursor;
 
-  constructor(tree: SyntaxTree, private readonly text: string, private readonly map: PartMap) {
-    this.cursor = tree.walk();
+  /** `cursor` is on the root of the tree `text` was parsed from (one cursor may serve several parts). */
+  constructor(cursor: TreeCursor, private readonly text: string, private readonly map: PartMap) {
+    this.cursor = cursor;
   }
 
   /** The whole module. */
@@ -32,12 +33,23 @@ export class TreeIndexer {
     return this.part;
   }
 
-  /** The top-level statements inside `range`, or null where tree-sitter did not see clean Python. */
+  /**
+   * The top-level statements inside `range`, or null where tree-sitter did not see clean Python.
+   * The cursor is back on the root when this returns.
+   */
   range(first: boolean, range: TopLevelRange): IndexPart | null {
     const { cursor } = this;
     // The binding returns the child's index, or null when no child reaches the offset (its typings say boolean).
     const child = cursor.gotoFirstChildForIndex(range.start) as unknown as number | null;
     if (child === null) return this.part;
+    const clean = this.topLevel(first, range, child);
+    cursor.gotoParent();
+    return clean ? this.part : null;
+  }
+
+  /** Cursor on top-level node `i`, the first reaching `range.start`: indexes the range's statements; false where not clean. */
+  private topLevel(first: boolean, range: TopLevelRange, i: number): boolean {
+    const { cursor } = this;
     const ctx = moduleContext(first);
     let isFirst = first;
     do {
@@ -47,12 +59,12 @@ export class TreeIndexer {
       if (start >= range.end) break;
       const type = statementTypeOf(cursor);
       if (type === null) continue;
-      if (start < range.start || end > range.end) return null;
-      if (!range.clean && (type === "ERROR" || cursor.currentNode.hasError)) return null;
+      if (start < range.start || end > range.end) return false;
+      if (!range.clean && (type === "ERROR" || (range.topNodes?.[i] ?? cursor.currentNode).hasError)) return false;
       this.statement(ctx, isFirst, type, start, end);
       isFirst = false;
-    } while (cursor.gotoNextSibling());
-    return this.part;
+    } while ((i++, cursor.gotoNextSibling()));
+    return true;
   }
 
   private slice(): string {
@@ -82,7 +94,7 @@ export class TreeIndexer {
   /** Cursor on a statement whose node type is `nodeType` (and offsets `start`, `end`, when the caller has read them). */
   private statement(ctx: Context, first: boolean, nodeType: string, start = this.cursor.startIndex, end = this.cursor.endIndex): void {
     const { cursor } = this;
-    const type = this.statementType(nodeType, start);
+    const type = statementKind(nodeType, this.text, start);
     if (type === "case_clause") return this.clauses(ctx);
     const entry: StatementEntry = {
       start: this.map(start, "start"), end: this.map(end, "end"), type, compound: !SIMPLE.has(type),
@@ -110,18 +122,33 @@ export class TreeIndexer {
   }
 
   /**
-   * The statement's node type, except that tree-sitter reads `type(x).attr = value` (an
-   * assignment whose target starts with a call of `type`) as a `type X = …` alias statement: a
-   * real one has a space, then a name, after the soft keyword.
+   * Cursor on a compound statement or clause: walks its own block with `body` (a `try` or
+   * `with` body is protected) and the blocks of its clauses with `ctx`. Its block is its last
+   * `block` child and only clauses and comments follow it, so the header before it (keyword,
+   * condition, `:`) is skipped: the walk finds the block from the end. Any other shape is walked
+   * child by child.
    */
-  private statementType(type: string, start: number): string {
-    if (type !== "type_alias_statement") return type;
-    return /^type[ \t]+[^\W\d]/u.test(this.text.slice(start, start + 6)) ? type : "expression_statement";
+  private clauses(ctx: Context, body: Context = ctx): void {
+    const { cursor } = this;
+    if (!cursor.gotoLastChild()) return;
+    let after = 0;
+    for (let t = typeOf(cursor); t !== "block"; t = typeOf(cursor)) {
+      if ((t !== "comment" && !CLAUSES.has(t)) || !cursor.gotoPreviousSibling()) {
+        cursor.gotoParent();
+        return this.eachClause(ctx, body);
+      }
+      after++;
+    }
+    this.suite({ ...body, topLevel: false, docstrings: false });
+    for (; after > 0; after--) {
+      cursor.gotoNextSibling();
+      if (CLAUSES.has(typeOf(cursor))) this.clauses(ctx);
+    }
+    cursor.gotoParent();
   }
 
-  /** Cursor on a compound statement or clause: walks its own block with `body` (a `try` or
-   * `with` body is protected) and the blocks of its clauses with `ctx`. */
-  private clauses(ctx: Context, body: Context = ctx): void {
+  /** `clauses` child by child. */
+  private eachClause(ctx: Context, body: Context): void {
     eachChild(this.cursor, () => {
       const t = typeOf(this.cursor);
       if (t === "block") this.suite({ ...body, topLevel: false, docstrings: false });
@@ -170,7 +197,8 @@ export class TreeIndexer {
 
   /**
    * Cursor on a function or class definition: its signature or name, then its body. One pass
-   * over its children: the body block comes after the name, parameters and return type.
+   * over its children: the body block (the `body` field, always a block) comes after the name,
+   * parameters and return type.
    */
   private definition(ctx: Context): void {
     const isFunction = typeOf(this.cursor) === "function_definition";
@@ -194,7 +222,7 @@ export class TreeIndexer {
       if (f === "name") name = this.slice();
       else if (f === "return_type") returns = normaliseAnnotation(this.slice());
       else if (f === "parameters") readParameters(this.cursor, this.text, params);
-      else if (typeOf(this.cursor) === "block") {
+      else if (f === "body") {
         if (!declared) declare();
         this.suite(isFunction ? body : { ...body, className: name || null });
       }

@@ -2,9 +2,10 @@
 (bytecode_shape.py): the same bytes, positions and exception-table entries as the Assembler
 lays out (a test compares the two on every handler it meets), at a fraction of the cost.
 
-A Template holds one code object's constant and name indexes for the shapes' `%c` slots; `write`
-fills in K's index, the store instruction and the jump distances of the copy's length, copies
-the statement's units between the two formats and gives the handler's entries. It gives None
+A Template holds one code object's two sides of each shape with its constant and name indexes
+in place; `write` sets K's index, the store instruction and the jump distances of the copy's
+length at their offsets, puts the statement's units between the two sides and gives the
+handler's entries. It gives None
 where an argument would need EXTENDED_ARG (a long copy, 256 or more constants or names);
 bytecode_instrument.py then uses the Assembler.
 """
@@ -29,11 +30,14 @@ class Template:
         self._arguments: dict = {}
 
     def _prepared(self, variant):
-        """The shape and its arguments with the constants in place."""
+        """The shape and the bytes of its two sides with the constants in place."""
         prepared = self._arguments.get(variant)
         if prepared is None:
             shape, values = _shape(variant), self.values
-            prepared = self._arguments[variant] = (shape, [values[name] for name in shape.names])
+            sides = [bytearray(side) for side in shape.raw]
+            for side, offset, name in shape.consts:
+                sides[side][offset] = values[name]
+            prepared = self._arguments[variant] = (shape, bytes(sides[0]), bytes(sides[1]))
         return prepared
 
     def write(self, point, key: int, base: int):
@@ -41,32 +45,36 @@ class Template:
         store = point.store
         if key > 255 or (store is not None and (store[1] > 255 or CACHES[OP[store[0]]])):
             return None
-        shape, base_arguments = self._prepared((store is not None, point.returns))
-        n = len(point.copy) // 2
+        shape, before, after = self._prepared((store is not None, point.returns))
+        copy = point.copy
+        n = len(copy) // 2
         lengths = for_length(shape, n)
         if lengths is None:
             return None
-        arguments = base_arguments[:]
-        for index in shape.keys:
-            arguments[index] = key
-        for index, distance in lengths[0]:
-            arguments[index] = distance
-        for index in shape.stores:
-            arguments[index], arguments[index + 1] = OP[store[0]], store[1]
-        arguments[shape.copy_slot] = point.copy
-        out = bytearray(shape.format % tuple(arguments))
+        before, after = bytearray(before), bytearray(after)
+        for offset in shape.keys[0]:
+            before[offset] = key
+        for offset in shape.keys[1]:
+            after[offset] = key
+        for _, offset, distance in lengths[0]:
+            before[offset] = distance
+        for _, offset, distance in lengths[1]:
+            after[offset] = distance
+        for offset in shape.stores:
+            after[offset], after[offset + 1] = OP[store[0]], store[1]
+        out = before + copy + after
         _jump_back(out, base + len(out) // 2, point.end)
         end = base + len(out) // 2
         depth, outer = point.depth, point.outer
         if outer is None:
             entries = [[base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
-                       for start, until, handler, extra, lasti in lengths[1] if handler is not None]
+                       for start, until, handler, extra, lasti in lengths[2] if handler is not None]
         else:
             target, outer_depth, outer_lasti = outer[2], outer[3], outer[4]
             entries = [[base + start, end if until is None else base + until, target, outer_depth, outer_lasti]
                        if handler is None else
                        [base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
-                       for start, until, handler, extra, lasti in lengths[1]]
+                       for start, until, handler, extra, lasti in lengths[2]]
         prefix = shape.units[0]
         segments = [(prefix, point.position), point.copy_positions, (end - base - prefix - n, point.position)]
         return bytes(out), segments, entries

@@ -89,6 +89,7 @@ def _instrument(code, consts, points, placeholders):
     for entry in entries:
         targets.setdefault(entry[2], []).append(-1)
     statements.claim_hoisted(found, runs, points, targets)
+    flow = statements.Flow(found, targets)
     checkpoints, stack = [], code.co_stacksize
     for (index, site, info), members in zip(points, runs):
         node = site.node
@@ -97,7 +98,8 @@ def _instrument(code, consts, points, placeholders):
                 raise statements.Unsuitable
             continue
         for run in statements.split_runs(members):
-            point = statements.checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries)
+            point = statements.checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries,
+                                             flow)
             if point is not None:
                 checkpoints.append(point)
                 stack = max(stack, point.depth + 5, statements.peak(found, run, depth_at) + (4 if point.returns else 1))

@@ -96,13 +96,13 @@ def _small_varints(mark: int) -> list:
             for value in range(4096)]
 
 
-_FIRST, _NEXT = _small_varints(128), _small_varints(0)  # every value under 4096, encoded
+FIRST_VARINTS, NEXT_VARINTS = _small_varints(128), _small_varints(0)  # every value under 4096, encoded
 
 
 def encode_exception_entries(entries) -> bytes:
     """The table of `entries` ([start, end, target, depth, lasti]), which must come sorted."""
     parts = []
-    first, following = _FIRST, _NEXT
+    first, following = FIRST_VARINTS, NEXT_VARINTS
     for start, end, target, depth, lasti in entries:
         packed = depth << 1 | lasti
         if start < 4096 and target < 4096 and end - start < 4096 and packed < 4096:

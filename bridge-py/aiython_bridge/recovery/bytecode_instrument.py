@@ -118,18 +118,18 @@ def _apply(code, consts, entries, positions, checkpoints, stack, placeholders):
         written = handler_code(point, table, template, placeholders, start)
         appended += written[0]
         segments += written[1]
-        handlers += written[2]
+        handlers.append(written[2])  # encoded; in order, after the code's own
         protected.append([point.start, point.end, start, point.depth, 0])
-    new_entries = sorted(_split(entries, checkpoints) + protected) + handlers  # handlers: in order, after the code
+    table_bytes = bc.encode_exception_entries(sorted(_split(entries, checkpoints) + protected)) + b"".join(handlers)
     line = next((p[0] for p in reversed(positions) if p[0] is not None), code.co_firstlineno)
     locations, _ = bc.location_entries(segments, line)
     return code.replace(co_code=code.co_code + bytes(appended), co_consts=tuple(table.consts),
-                        co_names=tuple(table.names), co_exceptiontable=bc.encode_exception_entries(new_entries),
+                        co_names=tuple(table.names), co_exceptiontable=table_bytes,
                         co_linetable=code.co_linetable + locations, co_stacksize=stack)
 
 
 def handler_code(point, table, template, placeholders, base, *, assembler=False):
-    """(bytes, position segments, entries) of one handler at unit `base`: from the template,
+    """(bytes, position segments, encoded entries) of one handler at unit `base`: from the template,
     or the Assembler where the template cannot write it (or `assembler`: tests compare them)."""
     key = table.const(point.index)
     written = None if assembler or not template.usable else template.write(point, key, base)
@@ -138,7 +138,7 @@ def handler_code(point, table, template, placeholders, base, *, assembler=False)
     asm = Assembler(base, point.position)
     write_handler(asm, point, table, placeholders)
     data, where, regions = assemble(asm)
-    return data, [where], region_entries(regions, base, point.outer)
+    return data, [where], bc.encode_exception_entries(region_entries(regions, base, point.outer))
 
 
 def _split(entries, checkpoints):

@@ -12,7 +12,7 @@ bytecode_instrument.py then uses the Assembler.
 
 from __future__ import annotations
 
-from .bytecode_code import CACHES, EXTENDED_ARG, OP
+from .bytecode_code import CACHES, EXTENDED_ARG, FIRST_VARINTS, NEXT_VARINTS, OP, encode_exception_entries
 from .bytecode_shape import for_length, shape as _shape
 
 METHODS = ("retry", "keep", "forget", "raising", "binding", "value", "returned")
@@ -41,7 +41,8 @@ class Template:
         return prepared
 
     def write(self, point, key: int, base: int):
-        """(bytes, position segments, entries) of `point`'s handler at unit `base`, or None."""
+        """(bytes, position segments, encoded exception-table entries) of `point`'s handler at
+        unit `base`, or None."""
         store = point.store
         if key > 255 or (store is not None and (store[1] > 255 or CACHES[OP[store[0]]])):
             return None
@@ -65,19 +66,29 @@ class Template:
         out = before + copy + after
         _jump_back(out, base + len(out) // 2, point.end)
         end = base + len(out) // 2
-        depth, outer = point.depth, point.outer
-        if outer is None:
-            entries = [[base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
-                       for start, until, handler, extra, lasti in lengths[2] if handler is not None]
-        else:
-            target, outer_depth, outer_lasti = outer[2], outer[3], outer[4]
-            entries = [[base + start, end if until is None else base + until, target, outer_depth, outer_lasti]
-                       if handler is None else
-                       [base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
-                       for start, until, handler, extra, lasti in lengths[2]]
         prefix = shape.units[0]
         segments = [(prefix, point.position), point.copy_positions, (end - base - prefix - n, point.position)]
-        return bytes(out), segments, entries
+        return bytes(out), segments, _entries(lengths[2], base, end, point.depth, point.outer)
+
+
+def _entries(regions, base: int, end: int, depth: int, outer) -> bytes:
+    """The exception-table entries of a handler's regions, encoded (values under 4096 from
+    bytecode_code's tables, as encode_exception_entries encodes them)."""
+    parts, first, following = [], FIRST_VARINTS, NEXT_VARINTS
+    for start, until, handler, extra, lasti in regions:
+        if handler is None:
+            if outer is None:
+                continue
+            target, packed = outer[2], outer[3] << 1 | outer[4]
+        else:
+            target, packed = base + handler, (depth + extra) << 1 | lasti
+        start += base
+        length = (end if until is None else base + until) - start
+        if start < 4096 and target < 4096 and length < 4096 and packed < 4096:
+            parts += (first[start], following[length], following[target], following[packed])
+        else:
+            parts.append(encode_exception_entries([[start, start + length, target, packed >> 1, packed & 1]]))
+    return b"".join(parts)
 
 
 def _jump_back(out: bytearray, unit: int, target: int) -> None:

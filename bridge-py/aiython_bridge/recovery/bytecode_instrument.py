@@ -26,6 +26,7 @@ from .. import syntax_tree as ast  # node classes only: ast.py is not imported
 from . import bytecode_code as bc
 from . import bytecode_statements as statements
 from .bytecode_assembly import Assembler, assemble, region_entries
+from .bytecode_depths import depths
 from .bytecode_handler import Constants, write_handler
 from .bytecode_template import Template
 
@@ -82,7 +83,7 @@ def _instrument(code, consts, points, placeholders):
     found, by_start, targets = bc.instructions(code.co_code)
     positions = list(code.co_positions())
     entries = bc.exception_entries(code.co_exceptiontable)
-    depth_at = bc.depths(found, by_start, entries)
+    depth_at = depths(found, by_start, entries)
     if depth_at is None:
         raise statements.Unsuitable
     runs = statements.runs_by_statement(found, positions, points)

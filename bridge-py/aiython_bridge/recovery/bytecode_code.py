@@ -10,7 +10,7 @@ Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 from __future__ import annotations
 
 import opcode
-from itertools import compress, groupby, repeat
+from itertools import groupby
 
 OP = opcode.opmap
 CACHES = opcode._inline_cache_entries
@@ -35,13 +35,8 @@ _DIRECTION = tuple(-1 if op in BACKWARD else 1 if op in JUMPS else 0 for op in r
 
 
 def instructions(raw: bytes):
-    """(the instructions, {start unit: index}, {jump target or handler unit: [source start, …]});
-    the caller adds the exception table's handlers to the targets."""
-    ops = raw[0::2]
-    if EXTENDED_ARG not in ops:
-        found = _without_prefixes(raw, ops)
-        if found is not None:
-            return found
+    """(the instructions, {start unit: index}, {jump target or handler unit: [source start, …]}):
+    one pass over `raw`; the caller adds the exception table's handlers to the targets."""
     found, by_start, targets, start, arg, unit = [], {}, {}, 0, 0, 0
     append, sizes, direction = found.append, _SIZES, _DIRECTION
     units = len(raw) // 2
@@ -68,35 +63,6 @@ def instructions(raw: bytes):
         start = unit = end
         arg = 0
     return found, by_start, targets
-
-
-_SIZE_BYTES = bytes(_SIZES)
-_WAY_BYTES = bytes(0 if way == 0 else 1 for way in _DIRECTION)
-
-
-def _without_prefixes(raw: bytes, ops: bytes):
-    """instructions() of code without EXTENDED_ARG, found in C: an instruction starts at each
-    unit whose opcode is not 0 (CACHE: its inline caches read as 0); None unless those
-    instructions and their caches tile the code exactly (then the loop reads it)."""
-    starts = list(compress(range(len(ops)), ops))
-    at = bytes(map(ops.__getitem__, starts))
-    ends = list(map(int.__add__, starts, at.translate(_SIZE_BYTES)))
-    if not starts or starts[0] != 0 or ends[-1] != len(ops) or ends[:-1] != starts[1:]:
-        return None
-    args = bytes(map(raw[1::2].__getitem__, starts))
-    found = list(zip(starts, starts, at, args, ends, repeat(None)))
-    targets: dict = {}
-    direction = _DIRECTION
-    for index in compress(range(len(starts)), at.translate(_WAY_BYTES)):  # the jumps
-        start, _, op, arg, end, _ = found[index]
-        target = end + direction[op] * arg
-        found[index] = (start, start, op, arg, end, target)
-        sources = targets.get(target)
-        if sources is None:
-            targets[target] = [start]
-        else:
-            sources.append(start)
-    return found, dict(zip(starts, range(len(starts)))), targets
 
 
 def _varint_be(value: int, out: bytearray, first: bool) -> None:

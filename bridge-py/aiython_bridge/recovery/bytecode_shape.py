@@ -17,7 +17,8 @@ class _Shape:
 
     def __init__(self, store: bool, returns: bool):
         self.raw, self.units = [bytearray(), bytearray()], [0, 0]
-        self.slots = []  # [kind, side, byte offset, …]: ("const", name) | ("key",) | ("jump", constant, coefficient) | ("store",)
+        # [kind, side, byte offset, …]: ("const", name) | ("key",) | ("jump", constant, coefficient) | ("store",)
+        self.slots = []
         self.side, self.labels, self.marks, self.jumps = 0, {}, [], []
         self._record(store, returns)
         prefix = self.units[0]  # a unit u after the copy is at prefix + n + u

@@ -90,7 +90,7 @@ def _instrument(code, consts, points, placeholders):
     for entry in entries:
         targets.setdefault(entry[2], []).append(-1)
     statements.claim_hoisted(found, runs, points, targets)
-    flow = statements.Flow(found, targets)
+    flow = statements.Flow(found, targets, entries)
     checkpoints, stack = [], code.co_stacksize
     for (index, site, info), members in zip(points, runs):
         node = site.node

@@ -92,14 +92,17 @@ def compiles_to_nothing(node) -> bool:
 
 
 class Flow:
-    """A code object's jumps for `checkpoint`: the numbers of its jump instructions and its jump
-    and handler targets, both sorted, so a run's are found by bisection."""
+    """A code object's jumps for `checkpoint`: the numbers of its jump instructions, its jump and
+    handler targets, and the starts of its exception-table entries (None unless they come
+    sorted and disjoint, as 3.11 writes them), all sorted, so a run's are found by bisection."""
 
-    __slots__ = ("jumps", "units")
+    __slots__ = ("jumps", "units", "entry_starts")
 
-    def __init__(self, found, targets):
+    def __init__(self, found, targets, entries):
         self.jumps = [number for number, ins in enumerate(found) if ins[TARGET] is not None]
         self.units = sorted(targets)
+        disjoint = all(entry[1] <= following[0] for entry, following in zip(entries, entries[1:]))
+        self.entry_starts = [entry[0] for entry in entries] if disjoint else None
 
 
 def checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries, flow):
@@ -134,6 +137,9 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
         for source in targets[unit]:
             if not a <= source < b:
                 raise Unsuitable
+    starts = flow.entry_starts  # sorted, disjoint: the last entry starting at or before a, those up to b
+    if starts is not None:
+        entries = entries[max(0, bisect.bisect_right(starts, a) - 1):bisect.bisect_left(starts, b)]
     for entry in entries:
         if entry[1] <= a or entry[0] >= b:
             continue

@@ -29,8 +29,8 @@ import _thread
 import sys
 
 PACKAGE = "aiython_bridge"
-# ast, _ast, __future__: parsing; opcode, _opcode, bisect, _bisect, itertools: 3.11's bytecode checkpoints
-PREPARATION_STDLIB = ("ast", "_ast", "__future__", "opcode", "_opcode", "bisect", "_bisect", "itertools")
+# ast, _ast, __future__: parsing; opcode, _opcode, bisect, _bisect: 3.11's bytecode checkpoints
+PREPARATION_STDLIB = ("ast", "_ast", "__future__", "opcode", "_opcode", "bisect", "_bisect")
 _BEFORE_BRIDGE = frozenset(name for name in PREPARATION_STDLIB if name in sys.modules)
 _hidden = {}
 _stdlib = {}  # PREPARATION_STDLIB modules the bridge imported, out of sys.modules since the first hide()

@@ -10,7 +10,6 @@ Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 from __future__ import annotations
 
 import opcode
-from itertools import groupby
 
 OP = opcode.opmap
 CACHES = opcode._inline_cache_entries
@@ -134,8 +133,16 @@ def location_entries(segments, line: int) -> tuple[bytes, int]:
             if count:
                 line = _run(out, count, position, line)
             continue
-        for position, same in groupby(segment):  # runs of equal positions, found in C
-            line = _run(out, len(list(same)), position, line)
+        count, previous = 0, None
+        for position in segment:
+            if position == previous:
+                count += 1
+                continue
+            if count:
+                line = _run(out, count, previous, line)
+            count, previous = 1, position
+        if count:
+            line = _run(out, count, previous, line)
     return bytes(out), line
 
 

@@ -1,13 +1,14 @@
 """The stack depth before each instruction of a 3.11 code object (bytecode_instrument.py
 proves a checkpoint's layout with it): the code simulated from its start and from each
-exception handler with opcode.stack_effect, every instruction reached at one depth only.
+exception handler with opcode.stack_effect, every instruction reached at one depth only; and
+the peak of a run of instructions.
 """
 
 from __future__ import annotations
 
 import opcode
 
-from .bytecode_code import JUMPS, RETURN_GENERATOR, TERMINAL, UNCONDITIONAL
+from .bytecode_code import END, JUMPS, RETURN_GENERATOR, START, TERMINAL, UNCONDITIONAL
 
 
 def depths(found: list[tuple], by_start, entries) -> dict | None:
@@ -61,3 +62,14 @@ def _effect(op: int, arg: int) -> tuple:
             effect = (effect[0], effect[1], True)
     _EFFECTS[(op, arg)] = effect
     return effect
+
+
+def peak(found, run, depth_at) -> int:
+    """The highest stack depth before or after an instruction of `run`."""
+    get = depth_at.get
+    highest = get(found[run[-1]][END]) or 0
+    for number in run:
+        depth = get(found[number][START])
+        if depth is not None and depth > highest:
+            highest = depth
+    return highest

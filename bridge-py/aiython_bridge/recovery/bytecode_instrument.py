@@ -26,7 +26,7 @@ from .. import syntax_tree as ast  # node classes only: ast.py is not imported
 from . import bytecode_code as bc
 from . import bytecode_statements as statements
 from .bytecode_assembly import Assembler, assemble, region_entries
-from .bytecode_depths import depths
+from .bytecode_depths import depths, peak
 from .bytecode_handler import Constants, write_handler
 from .bytecode_template import Template
 
@@ -103,7 +103,7 @@ def _instrument(code, consts, points, placeholders):
                                              flow)
             if point is not None:
                 checkpoints.append(point)
-                stack = max(stack, point.depth + 5, statements.peak(found, run, depth_at) + (4 if point.returns else 1))
+                stack = max(stack, point.depth + 5, peak(found, run, depth_at) + (4 if point.returns else 1))
     if not checkpoints:
         return code.replace(co_consts=tuple(consts))
     return _apply(code, consts, entries, positions, checkpoints, stack, placeholders)

@@ -238,13 +238,3 @@ def _store(code, found, run, target):
     if len(stores) != 1:
         raise Unsuitable
     return stores.pop()
-
-
-def peak(found, run, depth_at) -> int:
-    get = depth_at.get
-    highest = get(found[run[-1]][END]) or 0
-    for number in run:
-        depth = get(found[number][START])
-        if depth is not None and depth > highest:
-            highest = depth
-    return highest

@@ -44,12 +44,16 @@ def runs_by_statement(found, positions, points):
     ends = [span[1] for span in spans]
     slots = [span[2] for span in spans]
     members = [[] for _ in points]
-    after = bisect.bisect_right
+    after, bounds = bisect.bisect_right, [-1] + starts + [1 << 64]
+    low, high, where = 0, -1, -1  # the last span found: keys in [low, high) find it again
     for number, ins in enumerate(found):
         line, end_line, column, end_column = positions[ins[UNIT]]
         if line is None or column is None:
             continue
-        where = after(starts, line << 32 | column) - 1
+        key = line << 32 | column
+        if not low <= key < high:
+            where = after(starts, key) - 1
+            low, high = bounds[where + 1], bounds[where + 2]
         if where >= 0 and end_line << 32 | end_column <= ends[where]:
             members[slots[where]].append(number)
     return members

@@ -1,8 +1,8 @@
 """Reading and writing CPython 3.11 code objects for the bytecode checkpoint path
 (bytecode_instrument.py): the instructions of `co_code` (EXTENDED_ARG prefixes, inline caches,
-relative jump targets), the exception table (Objects/exception_handling_notes.txt), the stack
-depth before each instruction, and the location table entries of appended code
-(Objects/locations.md). Offsets are in code units (2 bytes), as both tables count them.
+relative jump targets), the exception table (Objects/exception_handling_notes.txt) and the
+location table entries of appended code (Objects/locations.md); the stack depths are
+bytecode_depths.py's. Offsets are in code units (2 bytes), as both tables count them.
 
 Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 """
@@ -95,13 +95,13 @@ def _small_varints(mark: int) -> list:
             for value in range(4096)]
 
 
-_FIRST, _NEXT = _small_varints(128), _small_varints(0)  # every value under 4096, encoded
+FIRST_VARINTS, NEXT_VARINTS = _small_varints(128), _small_varints(0)  # every value under 4096, encoded
 
 
 def encode_exception_entries(entries) -> bytes:
     """The table of `entries` ([start, end, target, depth, lasti]), which must come sorted."""
     parts = []
-    first, following = _FIRST, _NEXT
+    first, following = FIRST_VARINTS, NEXT_VARINTS
     for start, end, target, depth, lasti in entries:
         packed = depth << 1 | lasti
         if start < 4096 and target < 4096 and end - start < 4096 and packed < 4096:
@@ -113,59 +113,6 @@ def encode_exception_entries(entries) -> bytes:
             _varint_be(value, out, False)
         parts.append(bytes(out))
     return b"".join(parts)
-
-
-def depths(found: list[tuple], by_start, entries) -> dict | None:
-    """The stack depth before each instruction, by its start unit (None: unreached), or None when the code does not simulate consistently (then nothing is
-    instrumented)."""
-    count = len(found)
-    at = [None] * count
-    pending = [(0, 0)]
-    for start, end, target, depth, lasti in entries:
-        pending.append((target, depth + lasti + 1))
-    effects = _EFFECTS
-    while pending:
-        unit, depth = pending.pop()
-        index = by_start.get(unit)
-        if index is None:
-            continue
-        while index < count:
-            known = at[index]
-            if known is not None:
-                if known != depth:
-                    return None
-                break
-            at[index] = depth
-            _, _, op, arg, _, target = found[index]
-            effect = effects.get((op, arg)) or _effect(op, arg)
-            if target is not None:
-                pending.append((target, depth + effect[1]))
-            depth += effect[0]
-            if depth < 0:
-                return None
-            if effect[2]:  # RETURN_VALUE, RAISE_VARARGS, RERAISE; an unconditional jump
-                break
-            index += 1
-    return dict(zip(by_start, at))
-
-
-_EFFECTS: dict = {}  # (op, arg): (effect falling through, effect jumping, ends the block)
-
-
-def _effect(op: int, arg: int) -> tuple:
-    stack_effect = opcode.stack_effect
-    if op == RETURN_GENERATOR:
-        effect = (1, 0, False)  # resumed, it leaves the sent value for the POP_TOP after it
-    else:
-        argument = arg if op >= opcode.HAVE_ARGUMENT else None
-        if op in JUMPS:
-            effect = (stack_effect(op, argument, jump=False), stack_effect(op, argument, jump=True), op in UNCONDITIONAL)
-        else:
-            effect = (stack_effect(op, argument), 0, False)
-        if op in TERMINAL:
-            effect = (effect[0], effect[1], True)
-    _EFFECTS[(op, arg)] = effect
-    return effect
 
 
 def _varint_le(value: int, out: bytearray) -> None:

@@ -26,6 +26,7 @@ from .. import syntax_tree as ast  # node classes only: ast.py is not imported
 from . import bytecode_code as bc
 from . import bytecode_statements as statements
 from .bytecode_assembly import Assembler, assemble, region_entries
+from .bytecode_depths import depths, peak
 from .bytecode_handler import Constants, write_handler
 from .bytecode_template import Template
 
@@ -82,13 +83,14 @@ def _instrument(code, consts, points, placeholders):
     found, by_start, targets = bc.instructions(code.co_code)
     positions = list(code.co_positions())
     entries = bc.exception_entries(code.co_exceptiontable)
-    depth_at = bc.depths(found, by_start, entries)
+    depth_at = depths(found, by_start, entries)
     if depth_at is None:
         raise statements.Unsuitable
     runs = statements.runs_by_statement(found, positions, points)
     for entry in entries:
         targets.setdefault(entry[2], []).append(-1)
     statements.claim_hoisted(found, runs, points, targets)
+    flow = statements.Flow(found, targets, entries)
     checkpoints, stack = [], code.co_stacksize
     for (index, site, info), members in zip(points, runs):
         node = site.node
@@ -97,10 +99,11 @@ def _instrument(code, consts, points, placeholders):
                 raise statements.Unsuitable
             continue
         for run in statements.split_runs(members):
-            point = statements.checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries)
+            point = statements.checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries,
+                                             flow)
             if point is not None:
                 checkpoints.append(point)
-                stack = max(stack, point.depth + 5, statements.peak(found, run, depth_at) + (4 if point.returns else 1))
+                stack = max(stack, point.depth + 5, peak(found, run, depth_at) + (4 if point.returns else 1))
     if not checkpoints:
         return code.replace(co_consts=tuple(consts))
     return _apply(code, consts, entries, positions, checkpoints, stack, placeholders)
@@ -116,18 +119,18 @@ def _apply(code, consts, entries, positions, checkpoints, stack, placeholders):
         written = handler_code(point, table, template, placeholders, start)
         appended += written[0]
         segments += written[1]
-        handlers += written[2]
+        handlers.append(written[2])  # encoded; in order, after the code's own
         protected.append([point.start, point.end, start, point.depth, 0])
-    new_entries = sorted(_split(entries, checkpoints) + protected) + handlers  # handlers: in order, after the code
+    table_bytes = bc.encode_exception_entries(sorted(_split(entries, checkpoints) + protected)) + b"".join(handlers)
     line = next((p[0] for p in reversed(positions) if p[0] is not None), code.co_firstlineno)
     locations, _ = bc.location_entries(segments, line)
     return code.replace(co_code=code.co_code + bytes(appended), co_consts=tuple(table.consts),
-                        co_names=tuple(table.names), co_exceptiontable=bc.encode_exception_entries(new_entries),
+                        co_names=tuple(table.names), co_exceptiontable=table_bytes,
                         co_linetable=code.co_linetable + locations, co_stacksize=stack)
 
 
 def handler_code(point, table, template, placeholders, base, *, assembler=False):
-    """(bytes, position segments, entries) of one handler at unit `base`: from the template,
+    """(bytes, position segments, encoded entries) of one handler at unit `base`: from the template,
     or the Assembler where the template cannot write it (or `assembler`: tests compare them)."""
     key = table.const(point.index)
     written = None if assembler or not template.usable else template.write(point, key, base)
@@ -136,7 +139,7 @@ def handler_code(point, table, template, placeholders, base, *, assembler=False)
     asm = Assembler(base, point.position)
     write_handler(asm, point, table, placeholders)
     data, where, regions = assemble(asm)
-    return data, [where], region_entries(regions, base, point.outer)
+    return data, [where], bc.encode_exception_entries(region_entries(regions, base, point.outer))
 
 
 def _split(entries, checkpoints):

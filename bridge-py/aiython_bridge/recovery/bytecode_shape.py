@@ -1,8 +1,10 @@
 """The shapes bytecode_template.Template writes handlers from: each variant of
 bytecode_handler.write_handler's handler (with or without a binding, a `return` or not)
-recorded once per process by the same steps, around a copy of open length n, as two byte
-formats (before and after the copy) with `%c` slots and its exception-table regions; and, per
-copy length, the jump distances and the regions in units after the handler's start.
+recorded once per process by the same steps, around a copy of open length n, as the bytes
+before and after the copy with the byte offset of each argument filled per code object (a
+constant's or name's index), per handler (the key, the store) or per copy length (a jump's
+distance), and its exception-table regions; and, per copy length, the jump distances and the
+regions in units after the handler's start.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ class _Shape:
     """The handler of one variant, recorded by the same steps as write_handler takes."""
 
     def __init__(self, store: bool, returns: bool):
-        self.formats, self.units = [bytearray(), bytearray()], [0, 0]
-        self.slots = [[], []]  # per side: ("const", name) | ("key",) | ("jump", constant, coefficient) | ("store",)
+        self.raw, self.units = [bytearray(), bytearray()], [0, 0]
+        # [kind, side, byte offset, …]: ("const", name) | ("key",) | ("jump", constant, coefficient) | ("store",)
+        self.slots = []
         self.side, self.labels, self.marks, self.jumps = 0, {}, [], []
         self._record(store, returns)
         prefix = self.units[0]  # a unit u after the copy is at prefix + n + u
@@ -23,8 +26,13 @@ class _Shape:
             target_side, target = self.labels[label]
             sides = source_side - target_side if backward else target_side - source_side
             constant = after - target if backward else target - after
-            slot[1], slot[2] = constant + sides * prefix, sides  # distance: slot[1] + slot[2] * n
-        self.formats = [bytes(f) for f in self.formats]
+            slot[3], slot[4] = constant + sides * prefix, sides  # distance: slot[3] + slot[4] * n
+        self.raw = [bytes(side) for side in self.raw]
+        self.consts = [(slot[1], slot[2], slot[3]) for slot in self.slots if slot[0] == "const"]
+        self.keys = [[slot[2] for slot in self.slots if slot[0] == "key" and slot[1] == side] for side in (0, 1)]
+        self.stores = [slot[2] for slot in self.slots if slot[0] == "store"]
+        self.jump_slots = [(slot[1], slot[2], slot[3], slot[4]) for slot in self.slots if slot[0] == "jump"]
+        self.by_length = {}
         # Each region as (start, its side, end, its side, handler, its side, extra depth, lasti), a
         # unit on side 1 being at prefix + n + unit; the last region ends where the handler does.
         self.regions = []
@@ -35,16 +43,15 @@ class _Shape:
 
     def fixed(self, name: str, arg: int = 0) -> None:
         op = OP[name]
-        data = bytes((op, arg)) + bytes(2 * CACHES[op])
-        self.formats[self.side] += data.replace(b"%", b"%%")
-        self.units[self.side] += len(data) // 2
+        self.raw[self.side] += bytes((op, arg)) + bytes(2 * CACHES[op])
+        self.units[self.side] += 1 + CACHES[op]
 
     def slotted(self, name: str, slot: tuple) -> list:
         op = OP[name]
-        self.formats[self.side] += bytes((op,)).replace(b"%", b"%%") + b"%c" + bytes(2 * CACHES[op])
+        slot = [slot[0], self.side, len(self.raw[self.side]) + 1] + list(slot[1:])
+        self.raw[self.side] += bytes((op, 0)) + bytes(2 * CACHES[op])
         self.units[self.side] += 1 + CACHES[op]
-        slot = list(slot)
-        self.slots[self.side].append(slot)
+        self.slots.append(slot)
         return slot
 
     def jump(self, name: str, label: str) -> None:
@@ -143,9 +150,9 @@ class _Shape:
             self.call("binding")
             self.jump("POP_JUMP_FORWARD_IF_FALSE", "done")
             self.call("value")
-            self.formats[1] += b"%c%c"
+            self.slots.append(["store", 1, len(self.raw[1])])
+            self.raw[1] += bytes(2)
             self.units[1] += 1
-            self.slots[1].append(["store"])
             self.label("done")
         if returns:
             self.call("returned")
@@ -158,60 +165,25 @@ _SHAPES: dict = {}
 
 
 def shape(variant) -> _Shape:
-    shape = _SHAPES.get(variant)
-    if shape is None:
-        shape = _SHAPES[variant] = _Shape(*variant)
-        _combine(shape, [_layout(slots) for slots in shape.slots])
-        shape.by_length = {}
-    return shape
-
-
-def _combine(shape, layouts) -> None:
-    """One format for the whole handler, the copy as a `%b` between the two sides, and its
-    arguments: `names` (the constant's name at each slot, None: filled per handler), where the
-    copy, the key, the store and the jumps (constant, coefficient of n) go."""
-    (names, keys, jumps, stores), after = layouts
-    offset = len(names) + 1
-    shape.format = shape.formats[0] + b"%b" + shape.formats[1]
-    shape.names = names + [None] + after[0]
-    shape.copy_slot = len(names)
-    shape.keys = keys + [index + offset for index in after[1]]
-    shape.jumps = jumps + [(index + offset, constant, coefficient) for index, constant, coefficient in after[2]]
-    shape.stores = stores + [index + offset for index in after[3]]
-
-
-def _layout(slots) -> tuple:
-    """A side's arguments: the constant's name at each (None: filled per handler), and where the
-    key, the jumps (constant, coefficient of n) and the store go."""
-    names, keys, jumps, stores = [], [], [], []
-    for slot in slots:
-        if slot[0] == "const":
-            names.append(slot[1])
-        elif slot[0] == "key":
-            keys.append(len(names))
-            names.append(None)
-        elif slot[0] == "jump":
-            jumps.append((len(names), slot[1], slot[2]))
-            names.append(None)
-        else:
-            stores.append(len(names))
-            names += (None, None)
-    return names, keys, jumps, stores
+    found = _SHAPES.get(variant)
+    if found is None:
+        found = _SHAPES[variant] = _Shape(*variant)
+    return found
 
 
 def for_length(shape, n: int):
-    """The jump distances for a copy of n units ([(argument index, distance)]), and the regions
-    as units after the handler's start (None: its end; handler None: the statement's own); None
-    where a distance needs EXTENDED_ARG."""
+    """The jump distances for a copy of n units ([(side, byte offset, distance)]), and the
+    regions as units after the handler's start (None: its end; handler None: the statement's
+    own); None where a distance needs EXTENDED_ARG."""
     found = shape.by_length.get(n)
     if found is None:
-        distances = [(index, constant + coefficient * n) for index, constant, coefficient in shape.jumps]
-        if not all(0 <= distance < 256 for _, distance in distances):
+        distances = [(side, offset, constant + coefficient * n) for side, offset, constant, coefficient in shape.jump_slots]
+        if not all(0 <= distance < 256 for _, _, distance in distances):
             shape.by_length[n] = False
             return None
         shift = shape.units[0] + n
         regions = [(start + side * shift, None if until is None else until + until_side * shift,
                     None if handler is None else handler + handler_side * shift, extra, lasti)
                    for start, side, until, until_side, handler, handler_side, extra, lasti in shape.regions]
-        found = shape.by_length[n] = (distances, regions)
+        found = shape.by_length[n] = ([d for d in distances if d[0] == 0], [d for d in distances if d[0] == 1], regions)
     return found or None

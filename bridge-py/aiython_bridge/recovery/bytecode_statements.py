@@ -44,12 +44,16 @@ def runs_by_statement(found, positions, points):
     ends = [span[1] for span in spans]
     slots = [span[2] for span in spans]
     members = [[] for _ in points]
-    after = bisect.bisect_right
+    after, bounds = bisect.bisect_right, [-1] + starts + [1 << 64]
+    low, high, where = 0, -1, -1  # the last span found: keys in [low, high) find it again
     for number, ins in enumerate(found):
         line, end_line, column, end_column = positions[ins[UNIT]]
         if line is None or column is None:
             continue
-        where = after(starts, line << 32 | column) - 1
+        key = line << 32 | column
+        if not low <= key < high:
+            where = after(starts, key) - 1
+            low, high = bounds[where + 1], bounds[where + 2]
         if where >= 0 and end_line << 32 | end_column <= ends[where]:
             members[slots[where]].append(number)
     return members
@@ -91,9 +95,23 @@ def compiles_to_nothing(node) -> bool:
     return isinstance(node, (ast.AnnAssign, ast.Assert)) and (isinstance(node, ast.Assert) or node.value is None)
 
 
-def checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries):
+class Flow:
+    """A code object's jumps for `checkpoint`: the numbers of its jump instructions, its jump and
+    handler targets, and the starts of its exception-table entries (None unless they come
+    sorted and disjoint, as 3.11 writes them), all sorted, so a run's are found by bisection."""
+
+    __slots__ = ("jumps", "units", "entry_starts")
+
+    def __init__(self, found, targets, entries):
+        self.jumps = [number for number, ins in enumerate(found) if ins[TARGET] is not None]
+        self.units = sorted(targets)
+        disjoint = all(entry[1] <= following[0] for entry, following in zip(entries, entries[1:]))
+        self.entry_starts = [entry[0] for entry in entries] if disjoint else None
+
+
+def checkpoint(code, found, positions, run, index, node, info, depth_at, targets, entries, flow):
     is_return = isinstance(node, ast.Return)
-    _check_neighbours(found, positions, run)
+    _check_neighbours(found, positions, run, flow)
     if not is_return:
         _cut_epilogue(code, found, run)
         if not run or found[run[-1]][OPCODE] in bc.TERMINAL or found[run[-1]][OPCODE] in bc.UNCONDITIONAL:
@@ -113,18 +131,19 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
     b = point.end = found[run[-1]][END]
     if not is_return and depth_at.get(b) != depth:  # a simple statement leaves the stack as it found it:
         raise Unsuitable                            # else an instruction of it lies outside its span
-    for number in run:
-        ins = found[number]
-        if ins[TARGET] is not None and not a <= ins[TARGET] <= b:
+    jumps, units = flow.jumps, flow.units
+    for number in jumps[bisect.bisect_left(jumps, run[0]):bisect.bisect_right(jumps, run[-1])]:
+        if not a <= found[number][TARGET] <= b:
             raise Unsuitable
-        # entered only at its start: no jump or handler from outside to a later unit (only an
-        # instruction's first unit, or the one after its EXTENDED_ARG prefixes, is jumped to)
-        for unit in (ins[START], ins[UNIT]):
-            sources = targets.get(unit)
-            if sources is not None and unit > a:
-                for source in sources:
-                    if not a <= source < b:
-                        raise Unsuitable
+    # entered only at its start: no jump or handler from outside to a later unit (jumps land on an
+    # instruction's first unit, or the one after its EXTENDED_ARG prefixes: the run's own)
+    for unit in units[bisect.bisect_right(units, a):bisect.bisect_left(units, b)]:
+        for source in targets[unit]:
+            if not a <= source < b:
+                raise Unsuitable
+    starts = flow.entry_starts  # sorted, disjoint: the last entry starting at or before a, those up to b
+    if starts is not None:
+        entries = entries[max(0, bisect.bisect_right(starts, a) - 1):bisect.bisect_left(starts, b)]
     for entry in entries:
         if entry[1] <= a or entry[0] >= b:
             continue
@@ -138,21 +157,28 @@ def checkpoint(code, found, positions, run, index, node, info, depth_at, targets
     return point
 
 
-def _check_neighbours(found, positions, run) -> None:
+def _check_neighbours(found, positions, run, flow) -> None:
     """An instruction without a position next to the run may be the statement's own: refused
     when control passes between it and the run. Not a constant: it cannot fail, and the stack
     checks refuse a run that leaves out one of its own."""
     first, last = found[run[0]], found[run[-1]]
     before = found[run[0] - 1] if run[0] else None
     after = found[run[-1] + 1] if run[-1] + 1 < len(found) else None
-    passes = _falls_through(before) if before is not None else False
-    for neighbour, reached in ((before, passes),
-                               (after, _falls_through(last) or any(found[n][TARGET] == last[END] for n in run))):
-        if neighbour is not None and neighbour[OPCODE] not in _NOT_STATEMENTS and neighbour[OPCODE] != LOAD_CONST \
-                and (reached or neighbour[TARGET] == first[START]):
-            line, _, column, _ = positions[neighbour[UNIT]]
-            if line is None or column is None:
-                raise Unsuitable
+    for neighbour in (before, after):
+        if neighbour is None or neighbour[OPCODE] in _NOT_STATEMENTS or neighbour[OPCODE] == LOAD_CONST:
+            continue
+        line, _, column, _ = positions[neighbour[UNIT]]
+        if line is not None and column is not None:
+            continue
+        if neighbour is before:
+            reached = _falls_through(before)
+        else:
+            jumps = flow.jumps
+            reached = _falls_through(last) or any(
+                found[number][TARGET] == last[END]
+                for number in jumps[bisect.bisect_left(jumps, run[0]):bisect.bisect_right(jumps, run[-1])])
+        if reached or neighbour[TARGET] == first[START]:
+            raise Unsuitable
 
 
 def _falls_through(ins) -> bool:
@@ -216,13 +242,3 @@ def _store(code, found, run, target):
     if len(stores) != 1:
         raise Unsuitable
     return stores.pop()
-
-
-def peak(found, run, depth_at) -> int:
-    get = depth_at.get
-    highest = get(found[run[-1]][END]) or 0
-    for number in run:
-        depth = get(found[number][START])
-        if depth is not None and depth > highest:
-            highest = depth
-    return highest

@@ -2,16 +2,17 @@
 (bytecode_shape.py): the same bytes, positions and exception-table entries as the Assembler
 lays out (a test compares the two on every handler it meets), at a fraction of the cost.
 
-A Template holds one code object's constant and name indexes for the shapes' `%c` slots; `write`
-fills in K's index, the store instruction and the jump distances of the copy's length, copies
-the statement's units between the two formats and gives the handler's entries. It gives None
+A Template holds one code object's two sides of each shape with its constant and name indexes
+in place; `write` sets K's index, the store instruction and the jump distances of the copy's
+length at their offsets, puts the statement's units between the two sides and gives the
+handler's entries. It gives None
 where an argument would need EXTENDED_ARG (a long copy, 256 or more constants or names);
 bytecode_instrument.py then uses the Assembler.
 """
 
 from __future__ import annotations
 
-from .bytecode_code import CACHES, EXTENDED_ARG, OP
+from .bytecode_code import CACHES, EXTENDED_ARG, FIRST_VARINTS, NEXT_VARINTS, OP, encode_exception_entries
 from .bytecode_shape import for_length, shape as _shape
 
 METHODS = ("retry", "keep", "forget", "raising", "binding", "value", "returned")
@@ -29,47 +30,65 @@ class Template:
         self._arguments: dict = {}
 
     def _prepared(self, variant):
-        """The shape and its arguments with the constants in place."""
+        """The shape and the bytes of its two sides with the constants in place."""
         prepared = self._arguments.get(variant)
         if prepared is None:
             shape, values = _shape(variant), self.values
-            prepared = self._arguments[variant] = (shape, [values[name] for name in shape.names])
+            sides = [bytearray(side) for side in shape.raw]
+            for side, offset, name in shape.consts:
+                sides[side][offset] = values[name]
+            prepared = self._arguments[variant] = (shape, bytes(sides[0]), bytes(sides[1]))
         return prepared
 
     def write(self, point, key: int, base: int):
-        """(bytes, position segments, entries) of `point`'s handler at unit `base`, or None."""
+        """(bytes, position segments, encoded exception-table entries) of `point`'s handler at
+        unit `base`, or None."""
         store = point.store
         if key > 255 or (store is not None and (store[1] > 255 or CACHES[OP[store[0]]])):
             return None
-        shape, base_arguments = self._prepared((store is not None, point.returns))
-        n = len(point.copy) // 2
+        shape, before, after = self._prepared((store is not None, point.returns))
+        copy = point.copy
+        n = len(copy) // 2
         lengths = for_length(shape, n)
         if lengths is None:
             return None
-        arguments = base_arguments[:]
-        for index in shape.keys:
-            arguments[index] = key
-        for index, distance in lengths[0]:
-            arguments[index] = distance
-        for index in shape.stores:
-            arguments[index], arguments[index + 1] = OP[store[0]], store[1]
-        arguments[shape.copy_slot] = point.copy
-        out = bytearray(shape.format % tuple(arguments))
+        before, after = bytearray(before), bytearray(after)
+        for offset in shape.keys[0]:
+            before[offset] = key
+        for offset in shape.keys[1]:
+            after[offset] = key
+        for _, offset, distance in lengths[0]:
+            before[offset] = distance
+        for _, offset, distance in lengths[1]:
+            after[offset] = distance
+        for offset in shape.stores:
+            after[offset], after[offset + 1] = OP[store[0]], store[1]
+        out = before + copy + after
         _jump_back(out, base + len(out) // 2, point.end)
         end = base + len(out) // 2
-        depth, outer = point.depth, point.outer
-        if outer is None:
-            entries = [[base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
-                       for start, until, handler, extra, lasti in lengths[1] if handler is not None]
-        else:
-            target, outer_depth, outer_lasti = outer[2], outer[3], outer[4]
-            entries = [[base + start, end if until is None else base + until, target, outer_depth, outer_lasti]
-                       if handler is None else
-                       [base + start, end if until is None else base + until, base + handler, depth + extra, lasti]
-                       for start, until, handler, extra, lasti in lengths[1]]
         prefix = shape.units[0]
         segments = [(prefix, point.position), point.copy_positions, (end - base - prefix - n, point.position)]
-        return bytes(out), segments, entries
+        return bytes(out), segments, _entries(lengths[2], base, end, point.depth, point.outer)
+
+
+def _entries(regions, base: int, end: int, depth: int, outer) -> bytes:
+    """The exception-table entries of a handler's regions, encoded (values under 4096 from
+    bytecode_code's tables, as encode_exception_entries encodes them)."""
+    parts, first, following = [], FIRST_VARINTS, NEXT_VARINTS
+    for start, until, handler, extra, lasti in regions:
+        if handler is None:
+            if outer is None:
+                continue
+            target, packed = outer[2], outer[3] << 1 | outer[4]
+        else:
+            target, packed = base + handler, (depth + extra) << 1 | lasti
+        start += base
+        length = (end if until is None else base + until) - start
+        if start < 4096 and target < 4096 and length < 4096 and packed < 4096:
+            parts += (first[start], following[length], following[target], following[packed])
+        else:
+            parts.append(encode_exception_entries([[start, start + length, target, packed >> 1, packed & 1]]))
+    return b"".join(parts)
 
 
 def _jump_back(out: bytearray, unit: int, target: int) -> None:

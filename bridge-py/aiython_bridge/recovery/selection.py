@@ -1,6 +1,6 @@
-"""Which statements are checkpoints (SPEC §4.2), read from a module's AST: the statement index
-(every statement with its scope, whether it is top level, in a user `try`/`with` body, a
-docstring), the rules of suitability, the try/with body ranges, spans in code points, the one
+"""Which statements are checkpoints (SPEC §4.2), read from a module's AST: over the statement
+index (statement_index.py: every statement with its scope, whether it is top level, in a user
+`try`/`with` body, a docstring), the rules of suitability, the try/with body ranges, spans in code points, the one
 name a statement assigns and its annotation. instrument.py applies a table to a tree with these;
 `select_checkpoints` (`selected_sites`) is the selection by the same rules as the frontend's: the
 bridge's own for a source CPython parses (preparation/prepare.py, instrument.instrument_selected
@@ -10,99 +10,14 @@ in one pass), the frontend's for one it plans.
 from __future__ import annotations
 
 from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
-
-SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Return, ast.Assert,
-          ast.Import, ast.ImportFrom)
-COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
-            ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
-NEVER = (ast.Global, ast.Nonlocal, ast.Pass, ast.Break, ast.Continue)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+# The index and its kinds, also named from here (instrument.py, program_code.py take them so).
+from .statement_index import (COMPOUND, NEVER, SIMPLE, _PROTECTING, _SCOPES, Site,  # noqa: F401
+                              _body_range, bodies, index_statements)
 
 
 def _split_lines(source):
     """re.split(r"\r\n|\r|\n", source), without importing re (SPEC §2: the program's sys.modules)."""
     return source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-class Site:
-    """Where a statement sits: its scope kind, whether it is top level, in a try/with body, a docstring."""
-
-    __slots__ = ("node", "scope", "top_level", "protected", "docstring", "scope_body", "scope_node", "body", "position")
-
-    def __init__(self, node, scope, top_level, protected, docstring, scope_body, scope_node, body, position):
-        self.node, self.scope, self.top_level = node, scope, top_level
-        self.protected, self.docstring, self.scope_body = protected, docstring, scope_body
-        self.scope_node = scope_node  # the Module, FunctionDef or ClassDef whose body holds it
-        self.body, self.position = body, position  # the statement list that holds it, and where
-
-
-def bodies(node):
-    """The statement lists directly inside `node`, each with whether it is a try/with body."""
-    shape = _SHAPES.get(type(node))
-    if shape is None:
-        return list(_any_bodies(node))
-    found = []
-    for field, protected in shape:
-        if field == "handlers" or field == "cases":
-            found.extend((item.body, False) for item in getattr(node, field))
-        else:
-            found.append((getattr(node, field), protected))
-    return found
-
-
-def _any_bodies(node):
-    """bodies() of a node that is not a statement (a Module, an except clause, a match case)."""
-    if isinstance(node, _PROTECTING):
-        yield node.body, True
-    elif hasattr(node, "body") and isinstance(node.body, list):
-        yield node.body, False
-    for handler in getattr(node, "handlers", ()):
-        yield handler.body, False
-    for field in ("orelse", "finalbody"):
-        value = getattr(node, field, None)
-        if isinstance(value, list):
-            yield value, False
-    for case in getattr(node, "cases", ()):
-        yield case.body, False
-
-
-# Each statement kind's statement lists in source order (field, whether a try/with body); an
-# except clause or a match case holds its own body.
-_SHAPES = {kind: () for kind in SIMPLE + NEVER + (ast.Raise,)}
-_SHAPES.update({kind: (("body", False), ("orelse", False)) for kind in (ast.For, ast.AsyncFor, ast.While, ast.If)})
-_SHAPES.update({kind: (("body", True),) for kind in (ast.With, ast.AsyncWith)})
-_SHAPES.update({kind: (("body", True), ("handlers", False), ("orelse", False), ("finalbody", False))
-                for kind in _PROTECTING if kind not in (ast.With, ast.AsyncWith)})
-_SHAPES.update({kind: (("body", False),) for kind in _SCOPES})
-_SHAPES[ast.Match] = (("cases", False),)
-
-
-def index_statements(tree: ast.Module, ranges: list | None = None) -> list[Site]:
-    """Every statement of the module with its Site, in source order; `ranges`, when given, gets
-    the [start, end] line range of every user try and with body (unmerged: see protected_ranges)."""
-    sites: list[Site] = []
-
-    def walk(body, scope, top_level, protected, scope_node):
-        for position, node in enumerate(body):
-            docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
-                         and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
-            sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node, body, position))
-            if ranges is not None and isinstance(node, _PROTECTING) and node.body:
-                ranges.append(_body_range(node.body))
-            if isinstance(node, _SCOPES):
-                kind = "class" if isinstance(node, ast.ClassDef) else (
-                    "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
-                # A class body runs now (inside any enclosing try); a function body runs later.
-                inner_protected = protected if kind == "class" else False
-                walk(node.body, kind, False, inner_protected, node)
-                continue
-            for inner, is_protected_body in bodies(node):
-                walk(inner, scope, False, protected or is_protected_body, scope_node)
-
-    walk(tree.body, "module", True, False, tree)
-    del walk  # the closure refers to itself: a cycle that would keep every Site, and the tree, until a collection
-    return sites
 
 
 def protected_ranges(tree: ast.Module) -> list[list[int]]:
@@ -116,10 +31,6 @@ def protected_ranges(tree: ast.Module) -> list[list[int]]:
         for inner, _ in bodies(node):
             pending.extend(inner)
     return merged_ranges(ranges)
-
-
-def _body_range(body) -> list[int]:
-    return [body[0].lineno, max(s.end_lineno or s.lineno for s in body)]
 
 
 def merged_ranges(ranges: list) -> list[list[int]]:
@@ -296,28 +207,3 @@ def _is_runtime_call(node, runtime_name) -> bool:
     if runtime_name is None:
         return False
     return any(isinstance(n, ast.Name) and n.id == runtime_name for n in ast.walk(node))
-
-
-def identifiers(tree: ast.AST) -> set[str]:
-    """Every identifier-like string in the tree (names, attributes, arguments, aliases…)."""
-    found = set()
-    for node in ast.walk(tree):
-        for _, value in ast.iter_fields(node):
-            if isinstance(value, str) and value.isidentifier():
-                found.add(value)
-            elif isinstance(value, list):
-                found.update(v for v in value if isinstance(v, str) and v.isidentifier())
-        if isinstance(node, ast.alias):
-            found.update(part for part in node.name.split(".") if part)
-    return found
-
-
-def fresh_name(base: str, taken: set[str]) -> str:
-    """`base`, or `base` with a number before any trailing `__`, not in `taken`."""
-    if base not in taken:
-        return base
-    stem, tail = (base[:-2], "__") if base.endswith("__") else (base, "")
-    number = 1
-    while f"{stem}{number}{tail}" in taken:
-        number += 1
-    return f"{stem}{number}{tail}"

@@ -20,10 +20,12 @@ A compiled file (`.pyc`, or CPython's magic number in its first two bytes, not l
 import _io
 import codecs
 import marshal
-# importlib.util's own two, from where it takes them: importlib.util (and re, for the cookie
-# below) would cost a start on an interpreter whose site imports neither, and show in the
+# importlib.util's own two, from where it takes them: importlib.util (and re, for the cookie:
+# coding_cookie.py) would cost a start on an interpreter whose site imports neither, and show in the
 # program's sys.modules
 from _frozen_importlib_external import MAGIC_NUMBER, decode_source as _importlib_decode_source
+
+from aiython_bridge import coding_cookie
 
 _BOM = codecs.BOM_UTF8
 _FIRST_CHUNK = 8192  # io.TextIOWrapper's first read, decoded at once after a cookie
@@ -77,7 +79,7 @@ def as_opened(data, filename, seekable):
     if not seekable:
         check(data, filename, seekable)
     body = data[len(_BOM):] if data.startswith(_BOM) else data
-    cookie = _cookie(body.splitlines(keepends=True)[:2])
+    cookie = coding_cookie.cookie(coding_cookie.head_lines(body))
     if cookie is not None and cookie[1] != "utf-8":
         try:
             codecs.lookup(cookie[1])
@@ -116,7 +118,7 @@ def _decoded_without_tokenize(data):
     head = body.split(b"\n", 2)[:2]
     if any(b"\r" in (line[:-1] if line.endswith(b"\r") else line) for line in head):
         return None
-    cookie = _cookie(body.splitlines(keepends=True)[:2])
+    cookie = coding_cookie.cookie(coding_cookie.head_lines(body))
     codec = "utf-8" if cookie is None else cookie[1]
     if bom and codec != "utf-8":
         return None
@@ -129,8 +131,8 @@ def _decoded_without_tokenize(data):
 
 def _refusal(data, filename, seekable):
     bom = data.startswith(_BOM)
-    lines = (data[len(_BOM):] if bom else data).splitlines(keepends=True)  # CPython's universal newlines
-    cookie = _cookie(lines)
+    body = data[len(_BOM):] if bom else data
+    cookie = coding_cookie.cookie(coding_cookie.head_lines(body))
     name = cookie[1] if cookie else None
     if b"\0" not in data and name in (None, "utf-8"):
         try:
@@ -138,6 +140,7 @@ def _refusal(data, filename, seekable):
             return None  # the common case, at C speed
         except UnicodeDecodeError:
             pass
+    lines = body.splitlines(keepends=True)  # CPython's universal newlines
     offset = len(_BOM) if bom else 0  # where the line ends in `data`
     for number, line in enumerate(lines, 1):
         offset += len(line)
@@ -155,50 +158,6 @@ def _refusal(data, filename, seekable):
                 return SyntaxError(_NON_UTF8 % (head[exc.start], filename, number))
         if len(head) < len(line):
             return _null_bytes(filename, number, head.decode("utf-8", "replace"))
-    return None
-
-
-_NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
-
-
-def _cookie_name(line):
-    """The name PEP 263's pattern `^[ \\t\\f]*#.*?coding[:=][ \\t]*([-\\w.]+)` (ASCII) finds in
-    `line`, or None: read as CPython's tokenizer reads it, without the re module."""
-    line = line.split(b"\n", 1)[0]  # the pattern's `.` stops at a line feed
-    if not line.lstrip(b" \t\f").startswith(b"#"):
-        return None
-    at = line.find(b"coding")
-    while at >= 0:
-        start = at + 6
-        if line[start:start + 1] in (b":", b"="):
-            start += 1
-            while line[start:start + 1] in (b" ", b"\t"):
-                start += 1
-            end = start
-            while end < len(line) and line[end] in _NAME_CHARS:
-                end += 1
-            if end > start:
-                return line[start:end]
-        at = line.find(b"coding", at + 1)
-    return None
-
-
-def _blank(line):
-    """Whether `line` is blank or a comment: `^[ \\t\\f]*(?:[#\\r\\n]|$)`."""
-    rest = line.lstrip(b" \t\f")
-    return rest == b"" or rest[:1] in (b"#", b"\r", b"\n")
-
-
-def _cookie(lines):
-    """(line number, CPython's name) of the coding cookie on line 1 or 2, or None."""
-    if not any(b"coding" in line for line in lines[:2]):
-        return None  # no cookie without the word: the common case, with no pattern compiled
-    for number, line in enumerate(lines[:2], 1):
-        name = _cookie_name(line)
-        if name is not None:
-            return number, _normal_name(name.decode("ascii"))
-        if not _blank(line):
-            return None  # a line of code: no cookie after it
     return None
 
 
@@ -235,13 +194,3 @@ def _null_bytes_decoded(data, filename, after):
 
 def _null_bytes(filename, number, text):
     return SyntaxError(_NULL_BYTES, (filename, number, 0, text, number, 0))
-
-
-def _normal_name(name):
-    """Parser/tokenizer.c get_normal_name: how CPython spells utf-8 and latin-1 cookies."""
-    enc = name[:12].lower().replace("_", "-")
-    if enc == "utf-8" or enc.startswith("utf-8-"):
-        return "utf-8"
-    if enc in ("latin-1", "iso-8859-1", "iso-latin-1") or enc.startswith(("latin-1-", "iso-8859-1-", "iso-latin-1-")):
-        return "iso-8859-1"
-    return name

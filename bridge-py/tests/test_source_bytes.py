@@ -153,20 +153,31 @@ class CookieLineTest(unittest.TestCase):
                     made.extend(f.read(400).splitlines(keepends=True)[:2])
         return made
 
+    def test_head_lines_are_the_first_two_of_splitlines(self):
+        sys.path.insert(0, BRIDGE_PY)
+        self.addCleanup(sys.path.remove, BRIDGE_PY)
+        from aiython_bridge import coding_cookie
+
+        pieces = [b"", b"x", b"#", b" ", b"\n", b"\r", b"\r\n", b"\n\r", b"\x0b", b"\x0c", b"\x1c", b"\xe9"]
+        sources = [a + b + c + d + e for a in pieces for b in pieces for c in pieces for d in pieces[:6] for e in pieces[:6]]
+        self.assertGreater(len(sources), 50000)
+        for data in sources:
+            self.assertEqual(coding_cookie.head_lines(data), data.splitlines(keepends=True)[:2], data)
+
     def test_the_reader_agrees_with_the_pattern(self):
         import re
 
         sys.path.insert(0, BRIDGE_PY)
         self.addCleanup(sys.path.remove, BRIDGE_PY)
-        from aiython_bridge import source_bytes
+        from aiython_bridge import coding_cookie
 
         cookie, blank = re.compile(COOKIE_PATTERN, re.ASCII), re.compile(BLANK_PATTERN, re.ASCII)
         lines = self.lines()
         self.assertGreater(len(lines), 10000)
         for line in lines:
             match = cookie.match(line)
-            self.assertEqual(source_bytes._cookie_name(line), match.group(1) if match else None, line)
-            self.assertEqual(source_bytes._blank(line), blank.match(line) is not None, line)
+            self.assertEqual(coding_cookie.cookie_name(line), match.group(1) if match else None, line)
+            self.assertEqual(coding_cookie.blank(line), blank.match(line) is not None, line)
 
 
 if __name__ == "__main__":

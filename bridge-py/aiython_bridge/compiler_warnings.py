@@ -19,18 +19,21 @@ class held_back:
 
     def __init__(self, record=True):
         self._record = record
-        self._visible = modules.visible()
+        self._visible = None
         self._catch = None
 
     def __enter__(self):
-        self._visible.__enter__()
+        module = sys.modules.get("warnings")
+        if module is None:  # the bridge's own, in sys.modules for the block (modules.visible)
+            self._visible = modules.visible()
+            self._visible.__enter__()
         try:
-            module = sys.modules.get("warnings") or modules.adopt("warnings")
+            module = module or sys.modules.get("warnings") or modules.adopt("warnings")
             self._catch = module.catch_warnings(record=self._record)
             caught = self._catch.__enter__()
             module.simplefilter("always" if self._record else "ignore")
         except BaseException:
-            self._visible.__exit__(None, None, None)
+            self._leave()
             raise
         return caught
 
@@ -38,5 +41,9 @@ class held_back:
         try:
             self._catch.__exit__(*exc_info)
         finally:
-            self._visible.__exit__(None, None, None)
+            self._leave()
         return False
+
+    def _leave(self):
+        if self._visible is not None:
+            self._visible.__exit__(None, None, None)

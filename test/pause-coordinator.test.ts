@@ -1,7 +1,8 @@
 // The host side of pauses (src/recovery/bridge/pause-coordinator.ts) against messages shaped like
 // the bridge's: a `pause_end` that interrupts a pause cancels its invocation and answers its
 // waiting ops PauseEnded; one that arrives with a terminal op's answer (the bridge writes the two
-// together) cancels nothing, and the invocation still sees its answer.
+// together) cancels nothing, and the invocation still sees its answer. A pause starts at once when
+// no other invocation is settling, and after it when one is (the events of blocks stay in order).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -58,4 +59,38 @@ test("a pause_end without a terminal answer cancels the invocation and answers i
   assert.equal(seen!.result.ok, false);
   assert.equal(!seen!.result.ok && seen!.result.error.type, "PauseEnded");
   assert.equal(sent.filter((m) => m.type === "op" && m.op === "fail").length, 0, "nothing is sent to a pause that has ended");
+});
+
+/** A runner that logs when each invocation starts and ends; it ends a few microtasks after its finish is answered, as the orchestrator's chain does. */
+function loggingRunner(log: string[]) {
+  return async ({ pause, frame }: PauseContext): Promise<InvocationEnd> => {
+    log.push(`start ${pause}`);
+    await frame.op("finish", { outcome: { kind: "none" }, call_id: `c-${pause}` } as never);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    log.push(`end ${pause}`);
+    return { status: "finished" };
+  };
+}
+
+test("a pause read in one chunk with the previous block's answer starts after that invocation has ended", async () => {
+  const log: string[] = [];
+  const { coordinator: pauses, sent } = coordinator(loggingRunner(log));
+  pauses.handle({ type: "pause", pause: "p1", mode: "syntax", request: expressionBlock() });
+  await nextTurn();
+  const op = sent.find((m): m is OpMessage => m.type === "op");
+  assert.ok(op, "the finish op was sent");
+  pauses.handle({ type: "result", pause: "p1", id: op.id, ok: true, value: { ok: true } });
+  pauses.handle({ type: "pause_end", pause: "p1", interrupted: false });
+  pauses.handle({ type: "pause", pause: "p2", mode: "syntax", request: expressionBlock() });
+  await nextTurn();
+  await nextTurn();
+  assert.deepEqual(log, ["start p1", "end p1", "start p2"]);
+});
+
+test("a pause with no other invocation running starts without waiting for the event loop's next turn", async () => {
+  const log: string[] = [];
+  const { coordinator: pauses } = coordinator(loggingRunner(log));
+  pauses.handle({ type: "pause", pause: "p1", mode: "syntax", request: expressionBlock() });
+  for (let i = 0; i < 3; i++) await Promise.resolve();
+  assert.deepEqual(log, ["start p1"]);
 });

@@ -113,7 +113,7 @@ export class PauseCoordinator {
     const live: Live = { controller: new AbortController(), ops: new Map(), ended: false, done: false };
     this.live.set(pause, live);
     const frame = this.frameFor(pause, live);
-    const task = new Promise<void>((resolve) => setImmediate(resolve))
+    const task = this.turn()
       .then(() => this.run({ pause, mode, request, frame, signal: live.controller.signal }))
       .then(async (end) => {
         if (end.status === "failed" && !live.ended) await frame.op("fail", { reason: end.reason, ...(end.budget ? { budget: true } : {}) });
@@ -126,5 +126,15 @@ export class PauseCoordinator {
         this.running.delete(task);
       });
     this.running.add(task);
+  }
+
+  /**
+   * When a pause may start: while another invocation is still settling (its last events not yet
+   * out: the previous block's result and this pause read in one chunk, or threads pausing at
+   * once), on the next turn of the event loop, so the events of consecutive blocks stay in order;
+   * otherwise on the next microtask, after the rest of the chunk it came in.
+   */
+  private turn(): Promise<void> {
+    return this.running.size > 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve();
   }
 }

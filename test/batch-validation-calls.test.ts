@@ -1,59 +1,17 @@
-// Batch validation (SPEC §5.3), one rule per test, through the real loop: the scripted model sends
-// a batch, then a valid terminal call; each test asserts that no call of the first batch reached
-// the frame and the exact tool message every call of it got back.
+// Batch validation (SPEC §5.3) of the calls themselves, one rule per test, through the real loop:
+// the scripted model sends a batch, then a valid terminal call; each test asserts that no call of
+// the first batch reached the frame and the exact tool message every call of it got back. Covers
+// call ids, unknown tools, permissions, argument JSON and schemas, result_ids, get_frame_code in
+// each mode, and parseArguments.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
 import { parseArguments, validateBatch } from "../src/recovery/invocation/batch-validation.js";
-import type { ToolCall } from "../src/model-port.js";
-import type { PauseRequest } from "../src/recovery/bridge/protocol.js";
-import { ScriptedModel, toolCall, type ScriptStep } from "./support/scripted-model.js";
+import { ScriptedModel, toolCall } from "./support/scripted-model.js";
 import { FakeFrame } from "./support/fake-frame.js";
-import { checkpoint, expressionBlock, settings, statementBlock } from "./support/pause-requests.js";
-
-const SKIPPED = { status: "skipped", message: "batch rejected; no tool ran" };
-const error = (message: string) => ({ status: "error", message });
-
-function closingCall(request: PauseRequest): ToolCall {
-  if (request.mode === "recovery") return toolCall("z-end", "recover", { action: "reraise" });
-  return toolCall("z-end", "finish", { outcome: request.requires_result ? { kind: "literal", value: "bug" } : { kind: "none" } });
-}
-
-/**
- * Sends `before` (valid steps), then `batch`, then a valid terminal call. Returns the tool
- * messages answering `batch` and the frame ops made after `before`.
- */
-async function submit(batch: ToolCall[], options: { request?: PauseRequest; permissions?: ReadonlySet<string>; before?: ScriptStep[] } = {}) {
-  const request = options.request ?? expressionBlock();
-  const before = options.before ?? [];
-  const model = new ScriptedModel([...before, { calls: batch }, { calls: [closingCall(request)] }]);
-  const frame = new FakeFrame();
-  let opsBefore = 0;
-  const { end, stats } = await runInvocation({
-    id: "inv",
-    request,
-    settings: settings(options.permissions ? { permissions: options.permissions } : {}),
-    model,
-    frame: {
-      op: (name, args) => {
-        if (model.requests.length <= before.length) opsBefore += 1;
-        return frame.op(name, args);
-      },
-    },
-  });
-  assert.deepEqual(end.status, "finished", JSON.stringify(end));
-  assert.equal(stats.invalid_batches, 1);
-  const answered = model.requests[before.length + 1].request.messages.slice(-batch.length);
-  const results = answered.map((m) => {
-    assert.equal(m.role, "tool");
-    return { id: (m as { tool_call_id: string }).tool_call_id, body: JSON.parse((m as { content: string }).content) };
-  });
-  assert.deepEqual(frame.names().slice(opsBefore), [closingCall(request).function.name], "no call of the rejected batch ran");
-  return results;
-}
-
-const probe = () => toolCall("p1", "get_binding", { name: "ticket" });
+import { checkpoint, expressionBlock, settings } from "./support/pause-requests.js";
+import { SKIPPED, error, probe, submit } from "./support/batch-submit.js";
 
 test("an empty call id is refused", async () => {
   assert.deepEqual(await submit([probe(), toolCall("", "finish", { outcome: { kind: "literal", value: "bug" } })]), [
@@ -78,21 +36,6 @@ test("an unknown tool is refused with the available ones", async () => {
   assert.deepEqual(await submit([toolCall("c1", "read_file", { path: "x" }), probe()]), [
     { id: "c1", body: error('unknown tool "read_file"; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"') },
     { id: "p1", body: SKIPPED },
-  ]);
-});
-
-test("a terminal tool of the other mode is refused", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "recover", { action: "reraise" })]), [
-    {
-      id: "c1",
-      body: error('tool "recover" is for recovery mode only; end this AI block with "finish"; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"'),
-    },
-  ]);
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "none" } })], { request: checkpoint() }), [
-    {
-      id: "c1",
-      body: error('tool "finish" ends AI blocks only; in recovery mode end with "recover"; available tools: "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "recover"'),
-    },
   ]);
 });
 
@@ -165,85 +108,6 @@ test("result_ids must be unique and must not equal another call's id", async () 
   ]);
   assert.deepEqual(await submit([toolCall("c1", "evaluate", { code: "1", result_id: "" })]), [
     { id: "c1", body: error('evaluate: result_id must not be empty; leave it out or choose a name like "r1"') },
-  ]);
-});
-
-test("a terminal call must be the last and only terminal", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "literal", value: "bug" } }), probe()]), [
-    { id: "c1", body: error("finish: finish ends the invocation, so it must be the last call of the response; 1 call(s) follow it") },
-    { id: "p1", body: SKIPPED },
-  ]);
-  const twice = await submit([toolCall("c1", "finish", { outcome: { kind: "literal", value: "bug" } }), toolCall("c2", "finish", { outcome: { kind: "literal", value: "bug" } })]);
-  assert.deepEqual(twice.map((r) => r.body.status), ["error", "skipped"]);
-});
-
-test("retry is refused when the checkpoint does not allow it", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "recover", { action: "retry" })], { request: checkpoint({ retryAllowed: false }) }), [
-    {
-      id: "c1",
-      body: error('recover: action "retry" is not allowed for this checkpoint (a compound statement, or the traceback passes through another project frame); valid actions: "complete", "reraise"'),
-    },
-  ]);
-});
-
-test("an outcome value is refused where there is no target", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "literal", value: "Hello" } })], { request: statementBlock() }), [
-    { id: "c1", body: error('finish: this block is a statement without a target, so it takes no value; end with {"kind":"none"} after making its effects, or {"kind":"error"}') },
-  ]);
-  assert.deepEqual(await submit([toolCall("c1", "recover", { action: "complete", outcome: { kind: "literal", value: 12 } })], { request: checkpoint({ target: null }) }), [
-    { id: "c1", body: error(`recover: this checkpoint's statement does not assign one name, so complete takes no outcome value; omit "outcome"`) },
-  ]);
-});
-
-test("retry and reraise take no outcome", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "recover", { action: "retry", outcome: { kind: "literal", value: 12 } })], { request: checkpoint() }), [
-    { id: "c1", body: error('recover: action "retry" takes no outcome; only "complete" takes one') },
-  ]);
-});
-
-test("an outcome has exactly the fields of its kind", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "literal" } })]), [{ id: "c1", body: error('finish: outcome kind "literal" needs the field "value"') }]);
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "handle", id: "object-1", value: "bug" } })]), [
-    { id: "c1", body: error('finish: outcome kind "handle" takes only "id"; remove "value"') },
-  ]);
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "none", reason: "done" } })], { request: statementBlock() }), [
-    { id: "c1", body: error('finish: outcome kind "none" takes no other field; remove "reason"') },
-  ]);
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "handle", id: "ticket" } })]), [
-    { id: "c1", body: error('finish: outcome kind "handle" needs an id like "object-3" taken from an earlier tool result; got "ticket" (for the value of a call in this response use kind "reference")') },
-  ]);
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "error", reason: " " } })]), [
-    { id: "c1", body: error('finish: outcome kind "error" needs a non-empty "reason"') },
-  ]);
-});
-
-test("none is refused when the block requires a result", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "none" } })]), [
-    { id: "c1", body: error('finish: this block must produce a value (requires_result), so outcome kind "none" is not allowed; valid kinds here: "literal", "expression", "reference", "handle", "error"') },
-  ]);
-});
-
-test("a reference must name an earlier value-producing call of the same response", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "finish", { outcome: { kind: "reference", id: "r1" } })]), [
-    {
-      id: "c1",
-      body: error('finish: outcome reference "r1" does not name an earlier evaluate or get_binding call of this response; no earlier call of this response produces a value; call evaluate or get_binding before finishing in the same response, or use kind "handle" with an object-N from an earlier result'),
-    },
-  ]);
-  assert.deepEqual(await submit([toolCall("c1", "execute", { code: "x = 1" }), toolCall("c2", "evaluate", { code: "x", result_id: "r" }), toolCall("c3", "finish", { outcome: { kind: "reference", id: "c1" } })]), [
-    { id: "c1", body: SKIPPED },
-    { id: "c2", body: SKIPPED },
-    { id: "c3", body: error('finish: outcome reference "c1" names a execute call, which produces no value; valid ids: "c2", "r"') },
-  ]);
-  const earlierResponse = await submit([toolCall("c2", "finish", { outcome: { kind: "reference", id: "r" } })], {
-    before: [{ calls: [toolCall("c1", "evaluate", { code: "1", result_id: "r" })] }],
-  });
-  assert.equal(earlierResponse[0].body.status, "error", "a reference reaches only calls of its own response");
-});
-
-test("recover cannot use an error outcome", async () => {
-  assert.deepEqual(await submit([toolCall("c1", "recover", { action: "complete", outcome: { kind: "error", reason: "no" } })], { request: checkpoint() }), [
-    { id: "c1", body: error('recover: recover cannot use outcome kind "error"; to give up, call recover with action "reraise" and an explanation') },
   ]);
 });
 

@@ -1,131 +1,16 @@
-// The model client's HTTP transport (src/capabilities/chat/http-transport.ts) and what it is for:
-// a run's requests share kept-alive connections, nothing caps how many are in flight below
-// max_concurrency (up to its bound), each concurrent request keeps its own body size, the
-// warm-up rehearsal sends nothing, and the failures it reports read like fetch's (an abort, a
-// refused connection, a body cut off), and so do those of its `post`, which the client's
-// non-streaming requests go through. The servers here are node:http ones of the test's own,
-// each answering in one write, so that the connections they see can be counted.
+// The model client's HTTP transport (src/capabilities/chat/http-transport.ts), its fetch and its
+// `post` (which the client's non-streaming requests go through): answers shaped like fetch's, and
+// failures that read like fetch's (an abort, a refused connection, a body cut off), a post aborted
+// mid-body, and post's request head byte for byte against http.request's. The servers here are
+// node:http (or net) ones of the test's own, each answering in one write.
 
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import http, { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import http from "node:http";
 import net from "node:net";
-import type { AddressInfo, Socket } from "node:net";
-import { createModelClient } from "../src/capabilities/chat/model-client.js";
+import type { AddressInfo } from "node:net";
 import { keepAliveFetch, keepAliveTransport } from "../src/capabilities/chat/http-transport.js";
-import { rehearsePost } from "../src/capabilities/chat/rehearsal.js";
-import type { ChatRoute } from "../src/capabilities/chat/types.js";
-import type { ModelRequest } from "../src/model-port.js";
-import { CONFIG_BOUNDS } from "../src/defaults.js";
-
-const COMPLETION = JSON.stringify({
-  id: "c",
-  object: "chat.completion",
-  created: 0,
-  model: "m",
-  choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "finish", arguments: "{}" } }] }, finish_reason: "tool_calls" }],
-});
-
-interface CountingServer {
-  url: string;
-  /** Connections accepted, requests answered, and the most requests in flight at once. */
-  connections: number;
-  requests: number;
-  peakInFlight: number;
-  close(): Promise<void>;
-}
-
-const servers: CountingServer[] = [];
-after(async () => {
-  for (const server of servers) await server.close();
-});
-
-async function countingServer(answer: (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>): Promise<CountingServer> {
-  const sockets = new Set<Socket>();
-  let inFlight = 0;
-  const state = { url: "", connections: 0, requests: 0, peakInFlight: 0, close: async () => {} };
-  const server = createServer(async (req, res) => {
-    inFlight += 1;
-    state.peakInFlight = Math.max(state.peakInFlight, inFlight);
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    state.requests += 1;
-    res.on("finish", () => (inFlight -= 1));
-    await answer(req, res, body);
-  });
-  server.on("connection", (socket) => {
-    state.connections += 1;
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise((resolve) => server.close(() => resolve()));
-  };
-  servers.push(state);
-  return state;
-}
-
-const json = (res: ServerResponse, text: string, status = 200) => {
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-};
-
-const route = (url: string): ChatRoute => ({ id: "local/m", model: "m", apiBase: url, apiKey: null });
-const requestOf = (text: string): ModelRequest => ({ messages: [{ role: "user", content: text }], tools: [], toolChoice: "required" });
-const soon = () => ({ deadline: Date.now() + 30_000 });
-
-test("the requests of one client share one kept-alive connection", async () => {
-  const server = await countingServer((_req, res) => json(res, COMPLETION));
-  const client = createModelClient([route(server.url)]);
-  for (let i = 0; i < 5; i++) await client.complete(requestOf(`block ${i}`), soon());
-  assert.equal(server.requests, 5);
-  assert.equal(server.connections, 1);
-});
-
-test(`nothing below max_concurrency caps requests in flight (${CONFIG_BOUNDS.maxConcurrency.max} at once)`, async () => {
-  const count = CONFIG_BOUNDS.maxConcurrency.max;
-  let release!: () => void;
-  const allArrived = new Promise<void>((resolve) => (release = resolve));
-  const server = await countingServer(async (_req, res) => {
-    if (server.requests === count) release();
-    await allArrived;
-    json(res, COMPLETION);
-  });
-  const client = createModelClient([route(server.url)]);
-  const answers = await Promise.all(Array.from({ length: count }, (_, i) => client.complete(requestOf(`block ${i}`), soon())));
-  assert.equal(answers.length, count);
-  assert.equal(server.peakInFlight, count);
-});
-
-test("concurrent requests on one client each report their own body size", async () => {
-  const sizes: number[] = [];
-  const server = await countingServer(async (_req, res, body) => {
-    sizes.push(Buffer.byteLength(body));
-    // The smaller request is answered last, so its size is read after the larger one was sent.
-    await new Promise((resolve) => setTimeout(resolve, body.length < 500 ? 50 : 0));
-    json(res, COMPLETION);
-  });
-  const client = createModelClient([route(server.url)]);
-  const [small, large] = await Promise.all([client.complete(requestOf("s"), soon()), client.complete(requestOf("l".repeat(2000)), soon())]);
-  assert.deepEqual([small.requestBytes, large.requestBytes].sort((a, b) => a - b), [...sizes].sort((a, b) => a - b));
-  assert.ok(small.requestBytes < large.requestBytes);
-});
-
-test("the warm-up rehearses a request without sending anything", async () => {
-  const server = await countingServer((_req, res) => json(res, COMPLETION));
-  const client = createModelClient([route(server.url)]);
-  await client.preload();
-  assert.equal(server.connections, 0);
-  await client.complete(requestOf("after the warm-up"), soon());
-  assert.equal(server.requests, 1);
-});
-
-test("the POST path's rehearsal reads its answer from a connection in memory", async () => {
-  assert.equal(await rehearsePost(), true);
-});
+import { countingServer, json } from "./support/counting-server.js";
 
 test("fetch's shape: status, headers and body of an answer; no body for 204", async () => {
   const server = await countingServer((req, res, body) => {

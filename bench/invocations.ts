@@ -1,4 +1,5 @@
-// bench/invocations: AI blocks against an instant loopback model (SPEC §12), the built CLI as users
+// bench/invocations: AI blocks against an instant loopback model (SPEC §12; bench/instant-model.ts,
+// which parses nothing and answers every request at once with a prepared reply), the built CLI as users
 // run it. Prints, each measured side by side in one run:
 //   cost per invocation     (run with 100 blocks − the same source run 10 times round its loop,
 //                           few.py) / 90: what one more invocation costs, host, bridge and the
@@ -15,6 +16,9 @@
 //   CPU per block           the same difference in user+sys CPU time of the CLI's process tree
 //                           (host and bridge; GNU time): the loopback server's share is not in it,
 //                           and it moves less than wall clock when other work shares the machine.
+//   loopback model's CPU    this process's user+sys CPU (the instant model answering; little else
+//                           runs here during a run), the same difference: what the model side of
+//                           the wall figure costs, not aiython's.
 //   outside the request     aiython's own --stats: invocation_seconds − provider_seconds, what an
 //                           invocation spends around its model request.
 //   first block             bench/invocations/first.py times its blocks itself after 0.3 s of work
@@ -40,7 +44,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/defaults.js";
-import { echoFinishResponder, startLoopbackModel } from "../test/support/loopback-model.js";
+import { startInstantModel } from "./instant-model.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(here, "..", "bin", "aiython");
@@ -52,7 +56,8 @@ const BLOCKS = 100;
 const FEW = 10;
 const BUDGET_MS = 2;
 
-const model = await startLoopbackModel({ responder: echoFinishResponder() });
+/** Every block of the bench expects an int: the instant model finishes each with 0. */
+const model = await startInstantModel(0);
 const env: NodeJS.ProcessEnv = { ...process.env, AIYTHON_MODEL: "bench", OPENAI_BASE_URL: model.url };
 delete env.OPENAI_API_KEY;
 
@@ -72,9 +77,10 @@ const CPU_LINE = "aiython cpu: ";
 const ours = { counting: false, chat: 0 };
 
 /** Runs the CLI asynchronously (the loopback model lives in this process and must keep answering). */
-function run(program: string, journal = false, cli = CLI): Promise<{ ms: number; cpuMs: number; stdout: string }> {
+function run(program: string, journal = false, cli = CLI): Promise<{ ms: number; cpuMs: number; serverCpuMs: number; stdout: string }> {
   const served = model.requests.length;
   const start = process.hrtime.bigint();
+  const ownCpu = process.cpuUsage();
   const args = journal ? ["--stats=json", path.join(journalled, program)] : ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
   const cwd = journal ? journalled : undefined;
   const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, cli, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(cli, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -90,11 +96,12 @@ function run(program: string, journal = false, cli = CLI): Promise<{ ms: number;
       if (cli === CLI && ours.counting) ours.chat += model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).length;
       if (program === "blocks.py" && !journal && cli === CLI) {
         for (const inv of stats.invocations) outsideModel.push((inv.invocation_seconds - inv.provider_seconds) * 1000);
-        oneLine.push(...model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).map((r) => Buffer.byteLength(r.rawBody)));
+        oneLine.push(...model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).map((r) => r.bodyBytes));
       }
       const cpu = stderr.split("\n").find((l) => l.startsWith(CPU_LINE));
       const cpuMs = cpu ? cpu.slice(CPU_LINE.length).split(" ").reduce((sum, s) => sum + Number(s) * 1000, 0) : NaN;
-      resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs, stdout });
+      const used = process.cpuUsage(ownCpu);
+      resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs, serverCpuMs: (used.user + used.system) / 1000, stdout });
     });
   });
 }
@@ -116,6 +123,8 @@ const cpuPerBlock: number[] = [];
 const journalPerBlock: number[] = [];
 const marginal: number[] = [];
 const marginalCpu: number[] = [];
+/** This process's CPU per invocation, the same difference: the loopback model's own work, inside the wall figure. */
+const serverCpu: number[] = [];
 const first: number[] = [];
 const later: number[] = [];
 const other = { marginal: [] as number[], cpu: [] as number[], diff: [] as number[], diffCpu: [] as number[] };
@@ -135,6 +144,7 @@ for (let i = 0; i < pairs; i++) {
   const few = fewFirst ?? (await run("few.py"));
   marginal.push((runs["blocks.py"].ms - few.ms) / (BLOCKS - FEW));
   marginalCpu.push((runs["blocks.py"].cpuMs - few.cpuMs) / (BLOCKS - FEW));
+  serverCpu.push((runs["blocks.py"].serverCpuMs - few.serverCpuMs) / (BLOCKS - FEW));
   const theirs = otherFirst ?? (await otherPair());
   if (theirs) {
     other.marginal.push(theirs.ms);
@@ -183,6 +193,7 @@ console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
 const perInvocation = median(marginal);
 console.log(`cost per invocation:         ${perInvocation.toFixed(2)} ms median, wall clock incl. loopback HTTP, 100 blocks against 10 of the same source (budget ≤ ${BUDGET_MS} ms) ${verdict(perInvocation <= BUDGET_MS)}`);
 if (!marginalCpu.some(Number.isNaN)) console.log(`CPU per invocation:          ${median(marginalCpu).toFixed(2)} ms median, user+sys of host and bridge, the same difference`);
+console.log(`loopback model's CPU:        ${median(serverCpu).toFixed(2)} ms median per invocation, this process's user+sys (the instant model's node:http server, on the critical path of the wall figure)`);
 if (OTHER) {
   console.log(`other build (${OTHER}): cost per invocation ${median(other.marginal).toFixed(2)} ms median, CPU ${median(other.cpu).toFixed(2)} ms`);
   console.log(`this − other, per round:     ${median(other.diff).toFixed(2)} ms median wall, ${median(other.diffCpu).toFixed(2)} ms CPU; ratio of medians ${(perInvocation / median(other.marginal)).toFixed(2)} wall, ${(median(marginalCpu) / median(other.cpu)).toFixed(2)} CPU`);

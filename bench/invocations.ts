@@ -1,4 +1,4 @@
-// bench/invocations: AI blocks against an instant loopback model (SPEC §12; bench/instant-model.ts,
+// bench/invocations: AI blocks against an instant loopback model (SPEC §12; test/support/instant-model.ts,
 // which parses nothing and answers every request at once with a prepared reply), the built CLI as users
 // run it. Prints, each measured side by side in one run:
 //   cost per invocation     (run with 100 blocks − the same source run 10 times round its loop,
@@ -44,7 +44,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/defaults.js";
-import { startInstantModel } from "./instant-model.js";
+import { startInstantModel } from "../test/support/instant-model.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(here, "..", "bin", "aiython");

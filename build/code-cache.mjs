@@ -1,6 +1,7 @@
 // Build step: V8's cached data for every file of dist/, written by src/cli/code-cache.ts itself
 // (imported here from its source), so that the format the build writes is the one the CLI reads;
-// then, for the files start-up loads, the data taken after runs of hello.py
+// then, for the files start-up loads, the data taken after runs of hello.py, and for those only a
+// first block loads, after a run of a program with AI blocks
 // (build/train-code-cache.mjs).
 
 import path from "node:path";

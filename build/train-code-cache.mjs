@@ -5,8 +5,11 @@
 // the model at a loopback address is never contacted), each run under
 // build/code-cache-recorder.cjs, which takes each loaded file's data at exit; that data replaces
 // the file's cache (src/cli/code-cache.ts replaceCachedData), and the next run starts from it, so
-// the last holds what all of them compiled. A run that fails (no python3 here) ends the training,
-// and the files keep the data they had: correct, only slower to start.
+// the last holds what all of them compiled. Last, a program with AI blocks runs against the
+// instant model (build/train-blocks.mjs serves it): its data is kept only for the files the hello.py
+// runs did not load (the invocation runner, the frontend…), so a first block compiles little and
+// start-up's files stay as the hello.py runs left them. A run that fails (no python3 here) ends
+// the training, and the files keep the data they had: correct, only slower.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -14,27 +17,39 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const RECORDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "code-cache-recorder.cjs");
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const RECORDER = path.join(HERE, "code-cache-recorder.cjs");
+const BLOCKS_DRIVER = path.join(HERE, "train-blocks.mjs");
+const HELLO = { name: "hello.py", text: 'print("hello")\n', stdout: "hello\n" };
+/** Blocks the instant model finishes with 0; the same statement reached again, as programs do. */
+const BLOCKS = { name: "blocks.py", text: "total = 0\nfor i in range(3):\n    n: int = pick a number close to i\n    total += n\nprint(total)\n", stdout: "0\n" };
 const RUN_TIMEOUT_MS = 60_000; // a run that hangs ends the training, as one that fails does
 const TOML = 'version = 3\nmodel = { model = "build-model", api_base = "http://127.0.0.1:9/v1" }\n';
 
-/** Runs hello.py through the CLI of `distDir` and hands each loaded file's data to `replace`; the runs that succeeded. */
+/** Runs hello.py (and a program with AI blocks) through the CLI of `distDir` and hands each loaded file's data to `replace`; the runs that succeeded. */
 export function trainCodeCache(distDir, replace) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-build-cache-"));
   try {
-    const plain = project(dir, "plain", null);
-    const configured = project(dir, "configured", TOML);
+    const plain = project(dir, "plain", null, HELLO);
+    const configured = project(dir, "configured", TOML, HELLO);
+    const blocks = project(dir, "blocks", null, BLOCKS);
     const runs = [
-      { cwd: plain, env: { PYTHONDONTWRITEBYTECODE: "1" } },
-      { cwd: configured, env: { PYTHONDONTWRITEBYTECODE: "1" } },
-      { cwd: configured, env: {} }, // writes hello.py's preparation
-      { cwd: configured, env: {} }, // and finds it
+      { cwd: plain, env: { PYTHONDONTWRITEBYTECODE: "1" }, program: HELLO },
+      { cwd: configured, env: { PYTHONDONTWRITEBYTECODE: "1" }, program: HELLO },
+      { cwd: configured, env: {}, program: HELLO }, // writes hello.py's preparation
+      { cwd: configured, env: {}, program: HELLO }, // and finds it
+      { cwd: blocks, env: { PYTHONDONTWRITEBYTECODE: "1" }, program: BLOCKS, newFilesOnly: true },
     ];
+    const trained = new Set();
     let done = 0;
     for (const run of runs) {
       const data = recordedRun(distDir, dir, run);
       if (data === null) break;
-      for (const [name, base64] of Object.entries(data)) replace(distDir, name, Buffer.from(base64, "base64"));
+      for (const [name, base64] of Object.entries(data)) {
+        if (run.newFilesOnly && trained.has(name)) continue;
+        replace(distDir, name, Buffer.from(base64, "base64"));
+        trained.add(name);
+      }
       done++;
     }
     return done;
@@ -43,10 +58,10 @@ export function trainCodeCache(distDir, replace) {
   }
 }
 
-function project(dir, name, toml) {
+function project(dir, name, toml, program) {
   const root = path.join(dir, name);
   fs.mkdirSync(path.join(root, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(root, "hello.py"), 'print("hello")\n');
+  fs.writeFileSync(path.join(root, program.name), program.text);
   if (toml !== null) fs.writeFileSync(path.join(root, "aiython.toml"), toml);
   return root;
 }
@@ -60,7 +75,8 @@ function recordedRun(distDir, dir, run) {
   }
   Object.assign(env, run.env, { AIYTHON_BUILD_CACHE_RECORD: record, AIYTHON_BUILD_CACHE_DIST: distDir });
   const cli = path.join(distDir, "..", "bin", "aiython");
-  const result = spawnSync(process.execPath, ["-r", RECORDER, cli, "hello.py"], { cwd: run.cwd, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
-  if (result.status !== 0 || result.stdout !== "hello\n" || !fs.existsSync(record)) return null;
+  const args = run.program === BLOCKS ? [BLOCKS_DRIVER, RECORDER, cli, BLOCKS.name] : ["-r", RECORDER, cli, run.program.name];
+  const result = spawnSync(process.execPath, args, { cwd: run.cwd, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
+  if (result.status !== 0 || result.stdout !== run.program.stdout || !fs.existsSync(record)) return null;
   return JSON.parse(fs.readFileSync(record, "utf8"));
 }

@@ -3,7 +3,8 @@
 // whose data V8 cannot use, changes nothing but speed. Each case runs a copy of the built CLI
 // (bin/ and dist/, with the bridge and node_modules linked) under a hook that records, for every
 // script of dist/ compiled, whether it came with cached data and whether V8 rejected it. The data
-// of a file start-up loads is taken after the build's runs of hello.py (build/train-code-cache.mjs).
+// of a file start-up loads is taken after the build's runs of hello.py, and of a file only a first
+// block loads after its run of a program with AI blocks (build/train-code-cache.mjs).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -68,12 +69,24 @@ test("every file of dist/ a run loads comes with cached data that V8 accepts", a
 test("the cache of a file start-up loads holds more than its top level: the functions the build's runs of hello.py compiled", async () => {
   const compiled = await run(copyOfBuild());
   for (const file of ["cli.js", compiled.find((c) => c.file.startsWith("run-program-"))!.file]) {
-    const stored = fs.readFileSync(cacheOf(ROOT, file));
-    const source = fs.readFileSync(path.join(ROOT, "dist", file), "utf8");
-    const topLevel = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`).createCachedData();
-    const trained = stored.length - 4 - stored.readUInt32BE(0);
-    assert.ok(trained > topLevel.length * 1.3, `${file}: ${trained} bytes of data, ${topLevel.length} for its top level alone`);
+    const { trained, topLevel } = trainedAndTopLevel(file);
+    assert.ok(trained > topLevel * 1.3, `${file}: ${trained} bytes of data, ${topLevel} for its top level alone`);
   }
+});
+
+/** Bytes of V8 data in `file`'s stored cache, and in the cache of its top level alone. */
+function trainedAndTopLevel(file: string): { trained: number; topLevel: number } {
+  const stored = fs.readFileSync(cacheOf(ROOT, file));
+  const source = fs.readFileSync(path.join(ROOT, "dist", file), "utf8");
+  const topLevel = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`).createCachedData();
+  return { trained: stored.length - 4 - stored.readUInt32BE(0), topLevel: topLevel.length };
+}
+
+test("the cache of a file only a first block loads holds what the build's run of a program with AI blocks compiled", () => {
+  const runner = fs.readdirSync(path.join(ROOT, "dist")).find((f) => /^invocation-runner-.*\.js$/.test(f));
+  assert.ok(runner, "dist/ has the invocation runner's chunk");
+  const { trained, topLevel } = trainedAndTopLevel(runner);
+  assert.ok(trained > topLevel * 1.3, `${runner}: ${trained} bytes of data, ${topLevel} for its top level alone`);
 });
 
 test("a file that no longer matches its cache is compiled from its source", async () => {

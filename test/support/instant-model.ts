@@ -1,11 +1,11 @@
-// bench/instant-model: the instant model of bench/invocations (SPEC §12's "instant loopback model"),
-// an OpenAI-compatible chat-completions server on 127.0.0.1 (node:http) that does no work of its
-// own: it parses no request, and answers every POST to /v1/chat/completions at once with one reply
-// made when it starts, `finish` with the literal it was given (every block of the bench expects an
-// int), its ids counted. It keeps only what the bench reads of each request: its path and its
-// body's size. test/support/loopback-model.ts, which tests use, parses and records every request
-// and answers from what the request says; its own work (≈ 0.6 ms of CPU a request here) is on the
-// critical path of every block, so it is no measure of what aiython's side of a block costs.
+// instant-model: SPEC §12's "instant loopback model", an OpenAI-compatible chat-completions server
+// on 127.0.0.1 (node:http) that does no work of its own: it parses no request, and answers every
+// POST to /v1/chat/completions at once with one reply made when it starts, `finish` with the
+// literal it was given, its ids counted. It keeps only each request's path and body size. Used by
+// bench/invocations (every block there expects an int) and by the build's code-cache training on
+// a program with AI blocks (build/train-blocks.mjs). loopback-model.ts, which tests use, parses and
+// records every request and answers from what it says: ≈ 0.6 ms of CPU a request on this machine,
+// on the critical path of every block, so no measure of what aiython's side of a block costs.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,7 +18,7 @@ export interface InstantRequest {
 export interface InstantModel {
   /** Base URL ending in /v1. */
   url: string;
-  /** Every request received, in arrival order (the bench may empty it). */
+  /** Every request received, in arrival order (a caller may empty it). */
   requests: InstantRequest[];
   close(): Promise<void>;
 }

@@ -89,7 +89,7 @@ class Pause(PauseOps):
             "requires_result": bool(info.get("requires_result")),
             "code_context": inv.code_context(),
             "related_objects": related,
-            "frame_objects": _other_frame_objects(frame_objects, related),
+            "frame_objects": frame_objects,
             "hints": {"prompts": list((info.get("directive") or {}).get("prompts") or [])},
             "directive": info.get("directive") or {},
         }
@@ -138,19 +138,6 @@ def end_all(reason):
         pauses = list(_open_pauses.values())
     for pause in pauses:
         pause.deliver({"type": protocol.OP, "id": None, "pause": pause.id, "op": "fail", "args": {"reason": reason}})
-
-
-def _other_frame_objects(frame_objects, related):
-    """Frame objects minus what related_objects already describes, and minus modules, functions,
-    classes and typing forms (the code context shows where they come from): keeps requests small
-    (SPEC §12: a one-line block's request stays under 6 KB)."""
-    named = {entry.get("name") for entry in related}
-    return [
-        entry for entry in frame_objects
-        if entry.get("name") not in named
-        and entry.get("kind") not in ("module", "function", "class")
-        and entry.get("module") != "typing"
-    ]
 
 
 def _finish(value):

@@ -24,13 +24,13 @@ from .bounds import (CHILD_STR_LIMIT, FIELDS_LIMIT, FRAME_OBJECTS_LIMIT, INLINE_
                      LISTING_STR_LIMIT, PREVIEW_CHARS, RELATED_LIMIT, SAFE_INT, STR_VALUE_LIMIT)
 from .content import UNBOUND, describe_names, frame_objects, frame_scopes, related_objects, statement_words, summarize
 from .descriptors import descriptor, inspect_object
-from .reading import annotation_text, function_signature, instance_fields, type_label, type_names
+from .reading import annotation_text, function_signature, instance_fields, known_from_code, type_label, type_names
 
 __all__ = [
     "CHILD_STR_LIMIT", "FIELDS_LIMIT", "FRAME_OBJECTS_LIMIT", "INLINE_ITEM_STR_LIMIT", "INLINE_ITEMS",
     "INLINE_STR_LIMIT", "INLINE_TOTAL_CHARS", "INSPECT_CHAR_BUDGET", "INSPECT_NODE_BUDGET", "INT_TEXT_BITS",
     "LISTING_STR_LIMIT", "PREVIEW_CHARS", "RELATED_LIMIT", "SAFE_INT", "STR_VALUE_LIMIT", "UNBOUND",
     "annotation_text", "describe_names", "descriptor", "frame_objects", "frame_scopes", "function_signature",
-    "inspect_object", "instance_fields", "related_objects", "statement_words", "summarize", "type_label",
+    "inspect_object", "instance_fields", "known_from_code", "related_objects", "statement_words", "summarize", "type_label",
     "type_names",
 ]

@@ -216,14 +216,17 @@ def frame_objects(
     handle_of: HandleOf | None = None,
     limit: int = FRAME_OBJECTS_LIMIT,
     scopes: list[tuple[str, dict]] | None = None,
+    leave_out=None,
 ) -> list[dict]:
     """The frame's own bound names (a module frame's globals; a function's locals, free
     variables and any ``scopes`` other than "global"), at most ``limit``, dunders skipped, each
-    a compact descriptor (values of primitives only with context_values)."""
+    a compact descriptor (values of primitives only with context_values). ``leave_out(name,
+    value)`` true: that name is not listed (nor counted against ``limit``)."""
     if scopes is None:
         scopes = frame_scopes(frame)
     own = [(name, value) for scope, mapping in scopes if scope != "global" or len(scopes) == 1
-           for name, value in dict.items(mapping) if value is not UNBOUND]
+           for name, value in dict.items(mapping)
+           if value is not UNBOUND and (leave_out is None or not leave_out(name, value))]
     return describe_names(own, context_values=context_values, handle_of=handle_of, limit=limit)
 
 

@@ -23,6 +23,7 @@ TYPE_BASES = type.__dict__["__bases__"]
 _GETSET_TYPE = type(TYPE_NS)
 _MEMBER_TYPE = type(type.__dict__["__dictoffset__"])
 FUNCTION_TYPE = type(lambda: None)
+BUILTIN_FUNCTION_TYPE = type(len)
 MODULE_TYPE = type(sys)
 MODULE_NS = MODULE_TYPE.__dict__["__dict__"]
 _FUNC_QUALNAME = FUNCTION_TYPE.__dict__["__qualname__"]
@@ -35,6 +36,15 @@ def type_names(cls: type) -> tuple[str, str, str]:
     qualname = _TYPE_QUALNAME.__get__(cls)
     module = _TYPE_MODULE.__get__(cls)
     return name, module if type(module) is str else "?", qualname
+
+
+def known_from_code(obj) -> bool:
+    """A module, a function (a builtin one too), a class or a typing form: what a block's code context shows the origin
+    of, so its request's frame_objects leave it out (SPEC §5.1; related_objects keeps one the
+    block's text names). Read from ``type(obj)`` alone, without any hook."""
+    cls = type(obj)
+    return (cls is MODULE_TYPE or cls is FUNCTION_TYPE or cls is BUILTIN_FUNCTION_TYPE or issubclass(cls, type)
+            or _TYPE_MODULE.__get__(cls) == "typing")
 
 
 def type_label(cls: type) -> str:

@@ -161,12 +161,17 @@ class Invocation(FrameListing):
                                       scopes=self._scopes())
 
     def request_objects(self, statement_text: str) -> tuple[list[dict], list[dict]]:
-        """related_objects and frame_objects of one request, from one reading of the frame's scopes."""
+        """related_objects and frame_objects of a block's request, from one reading of the frame's
+        scopes: frame_objects without what related_objects describes, and without modules,
+        functions, classes and typing forms (the code context shows where they come from), so
+        requests stay small (SPEC §12)."""
         scopes = self._scopes()
         related = describe.related_objects(self.frame, statement_text, context_values=self.context_values,
                                            handle_of=self.handle, scopes=scopes)
-        return related, describe.frame_objects(self.frame, context_values=self.context_values, handle_of=self.handle,
-                                               scopes=scopes)
+        named = {entry["name"] for entry in related}
+        return related, describe.frame_objects(
+            self.frame, context_values=self.context_values, handle_of=self.handle, scopes=scopes,
+            leave_out=lambda name, value: name in named or describe.known_from_code(value))
 
     def code_context(self) -> dict:
         return code_context(self.frame, self.line, project_root=self.project_root)

@@ -31,6 +31,6 @@ __all__ = [
     "INLINE_STR_LIMIT", "INLINE_TOTAL_CHARS", "INSPECT_CHAR_BUDGET", "INSPECT_NODE_BUDGET", "INT_TEXT_BITS",
     "LISTING_STR_LIMIT", "PREVIEW_CHARS", "RELATED_LIMIT", "SAFE_INT", "STR_VALUE_LIMIT", "UNBOUND",
     "annotation_text", "describe_names", "descriptor", "frame_objects", "frame_scopes", "function_signature",
-    "inspect_object", "instance_fields", "known_from_code", "related_objects", "statement_words", "summarize", "type_label",
-    "type_names",
+    "inspect_object", "instance_fields", "known_from_code", "related_objects", "statement_words", "summarize",
+    "type_label", "type_names",
 ]

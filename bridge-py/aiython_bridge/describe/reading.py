@@ -39,9 +39,9 @@ def type_names(cls: type) -> tuple[str, str, str]:
 
 
 def known_from_code(obj) -> bool:
-    """A module, a function (a builtin one too), a class or a typing form: what a block's code context shows the origin
-    of, so its request's frame_objects leave it out (SPEC §5.1; related_objects keeps one the
-    block's text names). Read from ``type(obj)`` alone, without any hook."""
+    """A module, a function (a builtin one too), a class or a typing form: what a block's code
+    context shows the origin of, so its request's frame_objects leave it out (SPEC §5.1;
+    related_objects keeps one the block's text names). Read from ``type(obj)`` alone, no hook."""
     cls = type(obj)
     return (cls is MODULE_TYPE or cls is FUNCTION_TYPE or cls is BUILTIN_FUNCTION_TYPE or issubclass(cls, type)
             or _TYPE_MODULE.__get__(cls) == "typing")

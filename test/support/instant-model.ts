@@ -4,7 +4,7 @@
 // literal it was given, its ids counted. It keeps only each request's path and body size. Used by
 // bench/invocations (every block there expects an int) and by the build's code-cache training on
 // a program with AI blocks (build/train-blocks.mjs). loopback-model.ts, which tests use, parses and
-// records every request and answers from what it says: ≈ 0.6 ms of CPU a request on this machine,
+// records every request and answers from what it says: ≈ 0.9 ms of CPU a request on this machine,
 // on the critical path of every block, so no measure of what aiython's side of a block costs.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

@@ -225,17 +225,20 @@ def frame_objects(
     if scopes is None:
         scopes = frame_scopes(frame)
     own = [(name, value) for scope, mapping in scopes if scope != "global" or len(scopes) == 1
-           for name, value in dict.items(mapping)
-           if value is not UNBOUND and (leave_out is None or not leave_out(name, value))]
-    return describe_names(own, context_values=context_values, handle_of=handle_of, limit=limit)
+           for name, value in dict.items(mapping) if value is not UNBOUND]
+    return describe_names(own, context_values=context_values, handle_of=handle_of, limit=limit, leave_out=leave_out)
 
 
-def describe_names(items, *, context_values: bool, handle_of: HandleOf | None, limit: int) -> list[dict]:
-    """Compact ``{"name", descriptor…}`` entries for (name, value) pairs, skipping dunders."""
+def describe_names(items, *, context_values: bool, handle_of: HandleOf | None, limit: int,
+                   leave_out=None) -> list[dict]:
+    """Compact ``{"name", descriptor…}`` entries for (name, value) pairs, skipping dunders and
+    those ``leave_out(name, value)`` names."""
     out = []
     for name, value in items:
         # A module's own dunders come first in its globals: a set lookup skips them.
         if type(name) is not str or name in MODULE_DUNDERS or not name.isidentifier() or hidden_name(name):
+            continue
+        if leave_out is not None and leave_out(name, value):
             continue
         if len(out) >= limit:
             break

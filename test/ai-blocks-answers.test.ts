@@ -2,7 +2,7 @@
 // programs with natural-language lines against the loopback OpenAI-compatible server, configured the
 // way a user would (AIYTHON_MODEL + OPENAI_BASE_URL, or aiython.toml): the tickets loop, values read
 // or evaluated in the frame, statement blocks, typed results repaired, blocks in functions and
-// coroutines, and the execute_code permission.
+// coroutines, the execute_code permission, and what a request lists of its frame.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -142,4 +142,13 @@ test("non-JSON tool arguments are an invalid batch the model is told about, then
   const [feedback] = toolMessages(run.requests[1]);
   assert.equal(feedback.status, "error");
   assert.match(feedback.message, /JSON/);
+});
+
+test("a block's request lists the frame's values, and none of its modules, functions, classes or typing forms", async () => {
+  const run = await runFixture("module_names.py", { script: [finishCall({ kind: "literal", value: 2 })] });
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "2 2 3 Report json / OrderedDict\n");
+  const { related_objects: related, frame_objects: listed } = live(run.requests[0]);
+  assert.deepEqual(related.map((o: { name: string }) => o.name), ["limit"]);
+  assert.deepEqual(listed.map((o: { name: string }) => o.name), ["labels"]);
 });

@@ -66,6 +66,10 @@ export const JOURNAL_FILE_MODE = 0o600;
 export const JOURNAL_BUSY_TIMEOUT_MS = 5000;
 /** Opening a new database can race another process switching it to WAL; retried this often. */
 export const JOURNAL_OPEN_ATTEMPTS = 5;
+/** A run's journal rows are written together, in one transaction, this long after the first of them is queued… */
+export const JOURNAL_WRITE_DELAY_MS = 50;
+/** …or at once when this many are queued. */
+export const JOURNAL_WRITE_BATCH = 200;
 /** `aiython runs list` shows this many runs unless told otherwise. */
 export const RUNS_LIST_DEFAULT_LIMIT = 20;
 

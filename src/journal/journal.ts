@@ -1,6 +1,7 @@
 // The journal's reads and writes (SPEC §11) over one open better-sqlite3 connection. Every write
-// is one short statement in its own transaction, so concurrent processes of one project wait for
-// each other (busy timeout) instead of losing rows. Timestamps are ISO 8601 in UTC.
+// is one short statement, in its own transaction or in a short batch of them (`inTransaction`),
+// so concurrent processes of one project wait for each other (busy timeout) instead of losing
+// rows. Timestamps are ISO 8601 in UTC.
 
 import type BetterSqlite3 from "better-sqlite3";
 import { argsHash } from "./exchange-key.js";
@@ -146,6 +147,11 @@ export class Journal {
         unpriced_routes: JSON.parse(String(row.unpriced_routes)) as string[],
       },
     }));
+  }
+
+  /** Runs `writes` in one transaction, which takes the write lock at its start: all of them are kept, or none. */
+  inTransaction(writes: () => void): void {
+    this.db.transaction(writes).immediate();
   }
 
   close(): void {

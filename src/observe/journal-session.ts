@@ -6,11 +6,13 @@
 // order. Anything that goes wrong — the journal cannot be opened, or a write fails later — prints
 // one `aiython: journal disabled: …` line and the run goes on unrecorded: the journal never costs
 // the program its output. The journal's code is imported at the open too, so a run that records
-// nothing never loads it.
+// nothing never loads it. Rows are written in batches (journal-writes.ts): a read and the run's
+// end write what is pending first.
 
 import type { InvocationEntry, Journal, RunEnd, RunStart } from "../journal/index.js";
 import { REPLAY_MISS_CANDIDATES } from "../defaults.js";
-import type { RecordedExchange } from "./recording-model.js";
+import { PendingWrites } from "./journal-writes.js";
+import type { ExchangeToRecord } from "./recording-model.js";
 import type { Redactor } from "./redact.js";
 import type { RecordedRequest } from "./replay-miss.js";
 
@@ -38,6 +40,7 @@ export class JournalSession {
   private waiting: InvocationEntry[] = [];
   /** The journal's error for "cannot be opened", once its module is loaded. */
   private unavailableError: (abstract new (...args: never[]) => Error) | null = null;
+  private readonly pending = new PendingWrites<Open>(() => this.flush());
 
   constructor(private readonly opts: JournalSessionOptions) {}
 
@@ -48,13 +51,14 @@ export class JournalSession {
 
   /** Writes wait for the open; before the first exchange nothing opens it. */
 
-  recordExchange(exchange: RecordedExchange): void {
+  recordExchange({ at, stored }: ExchangeToRecord): void {
     if (!this.opts.record) return;
     const { redact } = this.opts;
     this.opening ??= this.open();
-    this.write((open) =>
-      open.journal.putExchange(open.runId, { ...exchange, requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) }, new Date()),
-    );
+    this.write((open) => {
+      const exchange = stored();
+      open.journal.putExchange(open.runId, { ...exchange, requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) }, at);
+    });
   }
 
   recordInvocation(entry: InvocationEntry): void {
@@ -70,6 +74,7 @@ export class JournalSession {
   async lookup(key: string): Promise<string | null | { unavailable: string }> {
     const open = await this.ready;
     if (!open) return { unavailable: this.failure ?? "it could not be opened" };
+    this.drain(open);
     try {
       return open.journal.findExchange(key)?.responseJson ?? null;
     } catch (error) {
@@ -82,6 +87,7 @@ export class JournalSession {
   async candidates(block: string): Promise<RecordedRequest[]> {
     const open = await this.ready;
     if (!open) return [];
+    this.drain(open);
     try {
       return open.journal.exchangesOfBlock(block, REPLAY_MISS_CANDIDATES).map((e) => ({ requestJson: e.requestJson, runId: e.runId ?? null, recordedAt: e.recordedAt ?? null }));
     } catch {
@@ -99,6 +105,7 @@ export class JournalSession {
     }
     const open = await this.opening;
     if (!open) return;
+    this.drain(open);
     try {
       if (open.runId !== null && this.failure === null) open.journal.endRun(open.runId, end);
     } catch (error) {
@@ -131,16 +138,24 @@ export class JournalSession {
     }
   }
 
+  /** Queues a write; it waits for the open and goes in the next batch. */
   private write(work: (open: Open) => unknown): void {
-    if (this.finished || this.opening === null) return;
-    void this.opening.then((open) => {
-      if (!open || this.failure !== null) return;
-      try {
-        work(open);
-      } catch (error) {
-        this.disable(error);
-      }
-    });
+    if (this.finished || this.opening === null || this.failure !== null) return;
+    this.pending.add(work);
+  }
+
+  private flush(): void {
+    void this.opening?.then((open) => (open ? this.drain(open) : this.pending.discard()));
+  }
+
+  /** Writes every pending row now, in one transaction; a failure disables the journal and drops the batch. */
+  private drain(open: Open): void {
+    if (this.failure !== null) return this.pending.discard();
+    try {
+      this.pending.drain(open, (writes) => open.journal.inTransaction(writes));
+    } catch (error) {
+      this.disable(error);
+    }
   }
 
   private disable(error: unknown): void {

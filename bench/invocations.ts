@@ -12,7 +12,8 @@
 //                           loopback HTTP round trip, and the one-off costs of a run with blocks
 //                           (plain.py needs no plan) spread over its 100 blocks.
 //   with the journal        the same difference with the journal on, as a run is by default (each
-//                           answer recorded in .aiython/ of a temporary project).
+//                           answer recorded in .aiython/ of a temporary project); and the cost
+//                           per invocation with it (100 blocks against 10, as above).
 //   CPU per block           the same difference in user+sys CPU time of the CLI's process tree
 //                           (host and bridge; GNU time): the loopback server's share is not in it,
 //                           and it moves less than wall clock when other work shares the machine.
@@ -121,6 +122,7 @@ ours.counting = true;
 const perBlock: number[] = [];
 const cpuPerBlock: number[] = [];
 const journalPerBlock: number[] = [];
+const journalMarginal: number[] = [];
 const marginal: number[] = [];
 const marginalCpu: number[] = [];
 /** This process's CPU per invocation, the same difference: the loopback model's own work, inside the wall figure. */
@@ -156,6 +158,7 @@ for (let i = 0; i < pairs; i++) {
   cpuPerBlock.push((runs["blocks.py"].cpuMs - runs["plain.py"].cpuMs) / BLOCKS);
   const withJournal = { [a]: await run(a, true), [b]: await run(b, true) };
   journalPerBlock.push((withJournal["blocks.py"].ms - withJournal["plain.py"].ms) / BLOCKS);
+  journalMarginal.push((withJournal["blocks.py"].ms - (await run("few.py", true)).ms) / (BLOCKS - FEW));
   const timed = JSON.parse((await run("first.py")).stdout) as { first_ms: number; later_ms: number };
   first.push(timed.first_ms);
   later.push(timed.later_ms);
@@ -199,7 +202,7 @@ if (OTHER) {
   console.log(`this − other, per round:     ${median(other.diff).toFixed(2)} ms median wall, ${median(other.diffCpu).toFixed(2)} ms CPU; ratio of medians ${(perInvocation / median(other.marginal)).toFixed(2)} wall, ${(median(marginalCpu) / median(other.cpu)).toFixed(2)} CPU`);
 }
 console.log(`local cost per block:        ${local.toFixed(2)} ms median, 100 blocks against plain.py: the run's one-off costs of blocks included, spread over 100`);
-console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal`);
+console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal; cost per invocation ${median(journalMarginal).toFixed(2)} ms median (100 blocks against 10, journal on)`);
 if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);
 console.log(`outside the model request:   ${median(outsideModel).toFixed(2)} ms median per invocation (--stats: invocation − provider seconds)`);
 console.log(`first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms`);

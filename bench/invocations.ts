@@ -163,7 +163,7 @@ for (let i = 0; i < pairs; i++) {
   first.push(timed.first_ms);
   later.push(timed.later_ms);
 }
-const requestsPerBlock = ours.chat / (pairs * (2 * BLOCKS + FEW + 21));
+const requestsPerBlock = ours.chat / (pairs * (2 * BLOCKS + 2 * FEW + 21));
 const largest = Math.max(...oneLine);
 
 /** Peak RSS of the host process running `args`, in MiB, or null without GNU time. */

@@ -1,11 +1,15 @@
 // The journal session's writes (SPEC §11, src/observe/journal-writes.ts): a run's rows wait in
-// memory and go to the database together, in one transaction; a read in the same run and the
-// run's end write what is pending first; a batch that cannot be written disables the journal
-// with one warning, and nothing of that batch is kept.
+// memory and go to the database together, in one transaction, and the database is opened then,
+// not at the first answer; a read in the same run and the run's end write what is pending first;
+// a batch that cannot be written disables the journal with one warning, and nothing of that
+// batch is kept; warming up creates nothing.
 
-import { test } from "node:test";
+import { mock, test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import Database from "better-sqlite3";
+import { JOURNAL_WRITE_DELAY_MS } from "../src/defaults.js";
 import { Journal, journalPath } from "../src/journal/index.js";
 import type { InvocationEntry } from "../src/journal/index.js";
 import { JournalSession } from "../src/observe/journal-session.js";
@@ -61,10 +65,16 @@ function rows(root: string): { exchanges: { key: string; request_json: string }[
   }
 }
 
-/** The rows once the session's timer has written its batch (the open and the delay first). */
+/** Waits `ms` of real time (setTimeout may be mocked). */
+async function sleep(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (performance.now() < until) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The rows once the session has written its batch (the open first). */
 async function rowsOnceWritten(root: string): Promise<ReturnType<typeof rows>> {
   for (let waited = 0; waited < 10_000; waited += 20) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     try {
       const written = rows(root);
       if (written.exchanges.length > 0) return written;
@@ -75,25 +85,33 @@ async function rowsOnceWritten(root: string): Promise<ReturnType<typeof rows>> {
   throw new Error("the batch was never written");
 }
 
-test("a block's exchange is worked out when it is written, and a run's rows go to the database in one transaction", async () => {
+test("a block's exchange is worked out when it is written, the journal opens then, and a run's rows go to the database in one transaction", async () => {
   const root = tempProject();
   const made: number[] = [];
-  const { transactions } = await countingTransactions(async () => {
-    const journal = session(root);
-    for (let n = 1; n <= 3; n++) {
-      journal.recordExchange(exchange(n, made));
-      journal.recordInvocation(invocation(n));
-    }
-    assert.deepEqual(made, [], "nothing is encoded while the program waits for its block");
-    const written = await rowsOnceWritten(root); // the delay passes: the batch is written
-    assert.deepEqual(written.exchanges.map((e) => e.key), ["key-1", "key-2", "key-3"]);
-    assert.equal(written.invocations, 3);
-    assert.match(written.exchanges[0].request_json, /\[redacted\]/);
-    await journal.finish(END);
-  });
-  assert.deepEqual(made, [1, 2, 3]);
-  assert.equal(transactions, 1, "six rows, one transaction");
-  assert.equal(rows(root).ended, 1);
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { transactions } = await countingTransactions(async () => {
+      const journal = session(root);
+      for (let n = 1; n <= 3; n++) {
+        journal.recordExchange(exchange(n, made));
+        journal.recordInvocation(invocation(n));
+      }
+      await sleep(150);
+      assert.deepEqual(made, [], "nothing is encoded while the program waits for its block");
+      assert.equal(fs.existsSync(path.dirname(journalPath(root))), false, "nor is the journal opened then");
+      mock.timers.tick(JOURNAL_WRITE_DELAY_MS); // the delay passes: the batch is written
+      const written = await rowsOnceWritten(root);
+      assert.deepEqual(written.exchanges.map((e) => e.key), ["key-1", "key-2", "key-3"]);
+      assert.equal(written.invocations, 3);
+      assert.match(written.exchanges[0].request_json, /\[redacted\]/);
+      await journal.finish(END);
+    });
+    assert.deepEqual(made, [1, 2, 3]);
+    assert.equal(transactions, 1, "six rows, one transaction");
+    assert.equal(rows(root).ended, 1);
+  } finally {
+    mock.timers.reset();
+  }
 });
 
 test("a lookup in the same run finds an exchange still pending, and the run's end writes the rest before it ends the run", async () => {
@@ -128,4 +146,14 @@ test("a batch that cannot be written disables the journal with one warning and k
   const written = rows(root);
   assert.deepEqual(written.exchanges, []);
   assert.equal(written.ended, 0);
+});
+
+test("warming up loads SQLite and creates nothing: a run that then records nothing leaves no .aiython/", async () => {
+  const root = tempProject();
+  const journal = session(root);
+  journal.warmUp();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  journal.recordInvocation(invocation(1)); // a failed invocation with no exchange: nothing to record
+  await journal.finish(END);
+  assert.equal(fs.existsSync(path.dirname(journalPath(root))), false);
 });

@@ -1,7 +1,7 @@
 // The public surface of the journal (SPEC §11): the only module that touches SQLite. Callers
 // import from here only.
 
-export { openJournal, journalPath, nearestJournalRoot, JournalUnavailableError, type OpenJournalOptions } from "./open-journal.js";
+export { openJournal, loadSqlite, journalPath, nearestJournalRoot, JournalUnavailableError, type OpenJournalOptions } from "./open-journal.js";
 export { Journal } from "./journal.js";
 export { exchangeKey, exchangeRequestJson, argsHash, type ExchangeRequest } from "./exchange-key.js";
 export { canonicalJson } from "../canonical-json.js";

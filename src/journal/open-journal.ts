@@ -127,7 +127,8 @@ function migrate(db: BetterSqlite3.Database, shown: string): void {
   apply.immediate();
 }
 
-async function loadSqlite(): Promise<typeof BetterSqlite3> {
+/** better-sqlite3, loaded once (a session loads it ahead of its first write: observe/journal-session.ts). */
+export async function loadSqlite(): Promise<typeof BetterSqlite3> {
   try {
     return (await import("better-sqlite3")).default;
   } catch (error) {

@@ -1,5 +1,7 @@
-// This run's use of the journal (SPEC §11). The database opens at the first model exchange to
-// record or look up; the invocations that came before wait for it in memory. A run in which no
+// This run's use of the journal (SPEC §11). The database opens when the first model exchange's
+// batch is written (journal-writes.ts: not between that answer and the program's next step), or
+// at the first lookup; the invocations that came before the first exchange wait in memory. Its
+// code and SQLite load earlier, while the program runs up to its first block (`warmUp`). A run in which no
 // model answered (none was reached, or none could be: an unreachable server) writes nothing and
 // leaves no `.aiython/` behind, as python3 would not — unless a signal ended it while
 // invocations ran: that run is recorded, with its signal. Every write waits for the open, in
@@ -36,7 +38,9 @@ export class JournalSession {
   private opening: Promise<Open | null> | null = null;
   private failure: string | null = null;
   private finished = false;
-  /** Invocations recorded before the first exchange opened the journal. */
+  /** An exchange was recorded: the run is worth its row. */
+  private exchanged = false;
+  /** Invocations recorded before the first exchange. */
   private waiting: InvocationEntry[] = [];
   /** The journal's error for "cannot be opened", once its module is loaded. */
   private unavailableError: (abstract new (...args: never[]) => Error) | null = null;
@@ -49,12 +53,18 @@ export class JournalSession {
     return (this.opening ??= this.open());
   }
 
-  /** Writes wait for the open; before the first exchange nothing opens it. */
+  /** Loads the journal's code and SQLite now, ahead of the first exchange; nothing is opened or created. */
+  warmUp(): void {
+    if (!this.opts.record || this.opening !== null) return;
+    import("../journal/index.js").then((journal) => journal.loadSqlite()).catch(() => undefined); // the open reports a failure
+  }
+
+  /** Writes wait for the batch; before the first exchange nothing opens the journal. */
 
   recordExchange({ at, stored }: ExchangeToRecord): void {
     if (!this.opts.record) return;
     const { redact } = this.opts;
-    this.opening ??= this.open();
+    this.exchanged = true;
     this.write((open) => {
       const exchange = stored();
       open.journal.putExchange(open.runId, { ...exchange, requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) }, at);
@@ -63,7 +73,7 @@ export class JournalSession {
 
   recordInvocation(entry: InvocationEntry): void {
     if (!this.opts.record) return;
-    if (this.opening === null) {
+    if (!this.exchanged) {
       this.waiting.push(entry);
       return;
     }
@@ -100,8 +110,9 @@ export class JournalSession {
     if (this.finished) return;
     this.finished = true;
     if (this.opening === null) {
-      if (!(this.opts.record && end.signal !== null && this.waiting.length)) return; // nothing was recorded or looked up
-      this.opening = this.open(); // invocations cut off by a signal: the run is worth its row
+      // Nothing recorded and nothing looked up: no journal. Invocations cut off by a signal make the run worth its row.
+      if (!this.exchanged && !(this.opts.record && end.signal !== null && this.waiting.length)) return;
+      this.opening = this.open();
     }
     const open = await this.opening;
     if (!open) return;
@@ -140,12 +151,12 @@ export class JournalSession {
 
   /** Queues a write; it waits for the open and goes in the next batch. */
   private write(work: (open: Open) => unknown): void {
-    if (this.finished || this.opening === null || this.failure !== null) return;
+    if (this.finished || this.failure !== null) return;
     this.pending.add(work);
   }
 
   private flush(): void {
-    void this.opening?.then((open) => (open ? this.drain(open) : this.pending.discard()));
+    void this.ready.then((open) => (open ? this.drain(open) : this.pending.discard()));
   }
 
   /** Writes every pending row now, in one transaction; a failure disables the journal and drops the batch. */

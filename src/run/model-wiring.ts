@@ -4,8 +4,9 @@
 //   otherwise        the live model, recorded in the journal when it is on
 // and the live model is always metered: the run's one budget admits or refuses each HTTP request
 // before it is sent, and prices it by its route once it has ended. The code of these layers (and
-// the journal's request keys, with node:crypto) loads when a profile's port is first made, which
-// is at the first block, or when a plan with blocks warms the client up.
+// the journal's request keys, with node:crypto; and the journal's own code and SQLite, when it
+// records) loads when a profile's port is first made, which is at the first block, or when a plan
+// with blocks warms the client up.
 
 import type { ProfileSettings } from "../config/index.js";
 import type { ModelPort } from "../model-port.js";
@@ -30,6 +31,7 @@ type Layers = Awaited<ReturnType<typeof layers>>;
 async function layers(profile: ProfileSettings, { session, replay }: ModelWiring) {
   const records = session !== null && profile.journal;
   const replays = session !== null && replay !== false;
+  if (records) session.warmUp(); // SQLite loads while the program runs up to its first block
   const [{ meteredModel }, recording, replaying] = await Promise.all([
     import("../observe/metered-model.js"),
     records ? import("../observe/recording-model.js") : null,

@@ -25,7 +25,8 @@
 //   first block             bench/invocations/first.py times its blocks itself after 0.3 s of work
 //                           (the model client loads in the background meanwhile): the first block
 //                           against the median of the 20 after it, i.e. the one-off cost a user
-//                           would feel at the first block.
+//                           would feel at the first block; and the same with the journal on (its
+//                           SQLite loads in the background too, and its file opens after the block).
 //   requests per block      budget 1 (a simple block finishes in one round).
 //   largest request body    of blocks.py's one-line blocks with small inputs, system prompt and
 //                           tool schemas included; budget ≤ 4,500 bytes. (first.py's blocks see
@@ -69,7 +70,7 @@ const oneLine: number[] = [];
 /** A project of its own for the runs that keep the journal (.aiython/ in its root), as a user's would. */
 const journalled = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-bench-journal-"));
 fs.mkdirSync(path.join(journalled, ".git"));
-for (const program of ["blocks.py", "plain.py", "few.py"]) fs.copyFileSync(path.join(here, "invocations", program), path.join(journalled, program));
+for (const program of ["blocks.py", "plain.py", "few.py", "first.py"]) fs.copyFileSync(path.join(here, "invocations", program), path.join(journalled, program));
 
 /** GNU time, to read the CPU time of the CLI's process tree (host and bridge); wall clock alone otherwise. */
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
@@ -128,6 +129,7 @@ const marginalCpu: number[] = [];
 /** This process's CPU per invocation, the same difference: the loopback model's own work, inside the wall figure. */
 const serverCpu: number[] = [];
 const first: number[] = [];
+const firstJournal: number[] = [];
 const later: number[] = [];
 const other = { marginal: [] as number[], cpu: [] as number[], diff: [] as number[], diffCpu: [] as number[] };
 /** The other build's 100-against-10 pair: its marginal cost per invocation, wall and CPU. */
@@ -161,9 +163,11 @@ for (let i = 0; i < pairs; i++) {
   journalMarginal.push((withJournal["blocks.py"].ms - (await run("few.py", true)).ms) / (BLOCKS - FEW));
   const timed = JSON.parse((await run("first.py")).stdout) as { first_ms: number; later_ms: number };
   first.push(timed.first_ms);
+  const timedJournal = JSON.parse((await run("first.py", true)).stdout) as { first_ms: number; later_ms: number };
+  firstJournal.push(timedJournal.first_ms - timedJournal.later_ms);
   later.push(timed.later_ms);
 }
-const requestsPerBlock = ours.chat / (pairs * (2 * BLOCKS + 2 * FEW + 21));
+const requestsPerBlock = ours.chat / (pairs * (2 * BLOCKS + 2 * FEW + 2 * 21));
 const largest = Math.max(...oneLine);
 
 /** Peak RSS of the host process running `args`, in MiB, or null without GNU time. */
@@ -205,7 +209,7 @@ console.log(`local cost per block:        ${local.toFixed(2)} ms median, 100 blo
 console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal; cost per invocation ${median(journalMarginal).toFixed(2)} ms median (100 blocks against 10, journal on)`);
 if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);
 console.log(`outside the model request:   ${median(outsideModel).toFixed(2)} ms median per invocation (--stats: invocation − provider seconds)`);
-console.log(`first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms`);
+console.log(`first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms; with the journal on ${median(firstJournal).toFixed(1)} ms`);
 console.log(`model requests per block:    ${requestsPerBlock.toFixed(2)} (budget 1) ${verdict(requestsPerBlock <= 1)}`);
 console.log(`largest request body:        ${largest} bytes (budget ≤ ${SIMPLE_BLOCK_REQUEST_BUDGET_BYTES}) ${verdict(largest <= SIMPLE_BLOCK_REQUEST_BUDGET_BYTES)}`);
 if (rss.node.some(Number.isNaN)) console.log("peak RSS:                    not measured (needs GNU time at /usr/bin/time)");

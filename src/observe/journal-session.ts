@@ -1,15 +1,15 @@
-// This run's use of the journal (SPEC §11). The database opens when the first model exchange's
-// batch is written (journal-writes.ts: not between that answer and the program's next step), or
-// at the first lookup; the invocations that came before the first exchange wait in memory. Its
-// code and SQLite load earlier, while the program runs up to its first block (`warmUp`). A run in which no
-// model answered (none was reached, or none could be: an unreachable server) writes nothing and
-// leaves no `.aiython/` behind, as python3 would not — unless a signal ended it while
-// invocations ran: that run is recorded, with its signal. Every write waits for the open, in
-// order. Anything that goes wrong — the journal cannot be opened, or a write fails later — prints
-// one `aiython: journal disabled: …` line and the run goes on unrecorded: the journal never costs
-// the program its output. The journal's code is imported at the open too, so a run that records
-// nothing never loads it. Rows are written in batches (journal-writes.ts): a read and the run's
-// end write what is pending first.
+// This run's use of the journal (SPEC §11). Rows are queued and written in batches
+// (journal-writes.ts); the database opens when the first batch holding a model exchange is
+// written, or at the first lookup, never between an answer and the program's next step. The
+// invocations that came before the first exchange wait in memory. A run in which no model
+// answered (none was reached, or none could be: an unreachable server) writes nothing and leaves
+// no `.aiython/` behind, as python3 would not — unless a signal ended it while invocations ran:
+// that run is recorded, with its signal. Writes go in order, after the open; a read and the run's
+// end write what is pending first. Anything that goes wrong — the journal cannot be opened, or a
+// write fails later — prints one `aiython: journal disabled: …` line and the run goes on
+// unrecorded: the journal never costs the program its output. The journal's code and SQLite are
+// imported when a profile that records makes its model port (`warmUp`: while the program runs up
+// to its first block) or at the open, so a run without blocks or failures never loads them.
 
 import type { InvocationEntry, Journal, RunEnd, RunStart } from "../journal/index.js";
 import { REPLAY_MISS_CANDIDATES } from "../defaults.js";

@@ -19,10 +19,6 @@ export class PendingWrites<T> {
   /** `flush` is called when the queue is due: JOURNAL_WRITE_DELAY_MS after its first write, or at once when it is full. */
   constructor(private readonly flush: () => void) {}
 
-  get size(): number {
-    return this.pending.length;
-  }
-
   add(work: (target: T) => unknown): void {
     this.pending.push(work);
     if (this.pending.length >= JOURNAL_WRITE_BATCH) {

@@ -68,16 +68,16 @@ export async function startObservers({ config, command }: { config: ResolvedConf
       capabilities,
     },
     async finish(exit, timings) {
+      // The journal first: its file may open only now (its rows are written in batches), and a
+      // warning that it cannot be comes before the run's summary, as it would in the middle of the run.
+      await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings });
       if (command.stats) {
         const { statsJsonLine, statsText } = await import("../observe/stats-render.js");
         process.stderr.write(command.stats === "json" ? statsJsonLine(invocations, timings, shown) : statsText(invocations, timings, shown));
       }
       trace?.close();
       await capabilities.close();
-      await Promise.all([
-        session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings }),
-        otel?.finish(exit),
-      ]);
+      await otel?.finish(exit);
     },
   };
 }

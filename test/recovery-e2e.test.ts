@@ -83,6 +83,15 @@ test("recovery inside an imported project module", async () => {
   assert.match(stable(result.requests[0]).statement, /text = PREFIX \+ str\(n\)/);
 });
 
+test("a recovery request lists the frame's values, and none of its modules, functions or classes", async () => {
+  const result = await run(["module_names.py"], [recover({ action: "complete", outcome: { kind: "literal", value: 0.5 } })]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "0.5 2 3 Report json OrderedDict\n");
+  const { related_objects: related, frame_objects: listed } = live(result.requests[0]);
+  assert.deepEqual(related.map((o: { name: string }) => o.name), ["limit"]);
+  assert.deepEqual(listed.map((o: { name: string }) => o.name), ["labels"]);
+});
+
 test("unconfigured: an uncaught exception is exactly python3's", async () => {
   const dir = project(["reraise.py"]);
   const [ours, theirs] = await Promise.all([

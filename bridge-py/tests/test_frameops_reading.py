@@ -141,7 +141,7 @@ class JsonResults(unittest.TestCase):
         inv = Invocation(sys._getframe())
         handle = inv.get_binding("messy")["handle"]
         results = [inv.inspect(handle, depth=3, limit=100), inv.evaluate("weird_number"),
-                   inv.related_objects("messy weird_number"), inv.frame_objects(), inv.frames(),
+                   *inv.request_objects("messy weird_number"), inv.frames(),
                    inv.code_context(), inv.get_frame_code()]
         for result in results:
             json.dumps(result, allow_nan=False)

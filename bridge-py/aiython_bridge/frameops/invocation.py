@@ -152,19 +152,11 @@ class Invocation(FrameListing):
 
     # ---- request content (SPEC §5.1) ----
 
-    def related_objects(self, statement_text: str) -> list[dict]:
-        return describe.related_objects(self.frame, statement_text, context_values=self.context_values,
-                                        handle_of=self.handle, scopes=self._scopes())
-
-    def frame_objects(self) -> list[dict]:
-        return describe.frame_objects(self.frame, context_values=self.context_values, handle_of=self.handle,
-                                      scopes=self._scopes())
-
     def request_objects(self, statement_text: str) -> tuple[list[dict], list[dict]]:
-        """related_objects and frame_objects of a block's request, from one reading of the frame's
-        scopes: frame_objects without what related_objects describes, and without modules,
-        functions, classes and typing forms (the code context shows where they come from), so
-        requests stay small (SPEC §12)."""
+        """related_objects and frame_objects of a pause's request (a block's or a recovery's),
+        from one reading of the frame's scopes: frame_objects without what related_objects
+        describes, and without modules, functions, classes and typing forms (the code context
+        shows where they come from), so requests stay small (SPEC §12)."""
         scopes = self._scopes()
         related = describe.related_objects(self.frame, statement_text, context_values=self.context_values,
                                            handle_of=self.handle, scopes=scopes)

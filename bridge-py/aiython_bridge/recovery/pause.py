@@ -48,6 +48,7 @@ class RecoveryPause(pauses.Pause):
         }
         if inv.origin_frame is not None and inv.origin_frame is not frame:
             recovery["origin_context"] = inv.get_frame_code("origin")
+        related, frame_objects = inv.request_objects(checkpoint.statement)
         return {
             "mode": "recovery",
             "block_id": checkpoint.id,
@@ -59,8 +60,8 @@ class RecoveryPause(pauses.Pause):
             "output_schema": self.schema,
             "requires_result": False,
             "code_context": inv.code_context(),
-            "related_objects": inv.related_objects(checkpoint.statement),
-            "frame_objects": inv.frame_objects(),
+            "related_objects": related,
+            "frame_objects": frame_objects,
             "hints": {"prompts": []},
             "recovery": recovery,
         }

@@ -7,8 +7,9 @@
 // canonical JSON of each request are computed in a loop, after the blocks they belong to.
 //
 // A reader (a replay lookup in the same run) and the run's end drain the queue first, so nothing
-// reads around a pending row, and every row is written before the run's end is. What is lost to
-// a SIGKILL of the host is at most the last JOURNAL_WRITE_DELAY_MS of rows.
+// reads around a pending row, and every row is written before the run's end is. A host that dies
+// without ending its run (SIGKILL, an internal error) loses at most its last JOURNAL_WRITE_DELAY_MS
+// of rows.
 
 import { JOURNAL_WRITE_BATCH, JOURNAL_WRITE_DELAY_MS } from "../defaults.js";
 

@@ -1,18 +1,29 @@
 // Start-up of bin/aiython (dist/early.js, one entry of the split build, which dist/early.cjs loads
-// through V8's code cache): start the interpreter for a plain run first, then load the CLI
-// (dist/cli.js, the bundle of src/cli/main.ts) and hand it the started process. Being part of the
-// split build, it shares its chunks (the bridge process, the channel, split-argv…) with the CLI,
-// so each is loaded once. `__dirname` is dist/ (every file of dist/ is CommonJS).
+// through V8's code cache): adopt the interpreter dist/early.cjs started for a plain run (or start
+// it now when started another way), then load the CLI (dist/cli.js, the bundle of
+// src/cli/main.ts) and hand it the bridge. Being part of the split build, it shares its chunks
+// (the bridge process, the channel, split-argv…) with the CLI, so each is loaded once.
+// `__dirname` is dist/ (every file of dist/ is CommonJS).
 
 import path from "node:path";
+import { takeEarlySpawn } from "./early-spawn.js";
 import { earlyStart, handOff } from "./early-start.js";
 import { protectHostStdio } from "./host-stdio.js";
 import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 
 const argv = process.argv.slice(2);
-const ignoredSignals = takeInheritedSignals(process.env); // before anything is spawned
-outliveSignals(ignoredSignals);
-const bridge = earlyStart(argv, path.resolve(__dirname, "..", "bridge-py"), ignoredSignals);
+const spawned = takeEarlySpawn();
+const bridgeDir = path.resolve(__dirname, "..", "bridge-py");
+let bridge;
+let ignoredSignals: number[];
+if (spawned) {
+  ignoredSignals = spawned.ignoredSignals; // dist/early.cjs took them, and outlives them
+  bridge = earlyStart(argv, bridgeDir, ignoredSignals, spawned.started);
+} else {
+  ignoredSignals = takeInheritedSignals(process.env); // before anything is spawned
+  outliveSignals(ignoredSignals);
+  bridge = earlyStart(argv, bridgeDir, ignoredSignals);
+}
 if (bridge) protectHostStdio(); // a program runs: nothing may turn its fds non-blocking
 handOff({ argv, bridge, ignoredSignals });
 void import("./main.js");

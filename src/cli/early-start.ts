@@ -1,12 +1,12 @@
 // Starting the interpreter as early as possible (SPEC §12 start-up budget): for a plain program
 // run, Python's own start-up (~50 ms of site imports) should overlap with loading aiython itself.
-// bin/aiython runs dist/early.cjs (CommonJS: no ES module loader to initialise first), whose
-// dist/early.js calls earlyStart and hands the started process to dist/cli.js; cli.ts falls back
-// to calling it itself when started another way.
+// bin/aiython runs dist/early.cjs (CommonJS: no ES module loader to initialise first), which starts
+// the interpreter before it reads anything else (early-spawn.ts); dist/early.js makes the
+// BridgeProcess of it here and hands that to dist/cli.js. cli.ts falls back to calling earlyStart
+// itself when started another way.
 
-import { splitArgv, type SplitArgs } from "./split-argv.js";
 import { BridgeProcess } from "../recovery/bridge/bridge-process.js";
-import { chooseInterpreter } from "../recovery/bridge/interpreter.js";
+import { startInterpreter, type StartedInterpreter } from "./early-spawn.js";
 
 export interface EarlyHandoff {
   argv: string[];
@@ -17,29 +17,17 @@ export interface EarlyHandoff {
 
 const HANDOFF = "__aiythonEarlyStart";
 
-/** The interpreter for a plain program run, or undefined when the command line is anything else. */
-export function earlyStart(argv: readonly string[], bridgeDir: string, ignoredSignals: readonly number[]): BridgeProcess | undefined {
-  let split: SplitArgs;
-  try {
-    split = splitArgv(argv);
-  } catch {
-    return undefined; // cli.ts reports the mistake
-  }
-  if (split.subcommand || split.interpreter.query) return undefined;
-  if (split.optionArgs.some((a) => ["--explain", "-h", "--help", "--version"].includes(a))) return undefined;
-  const python = peekValue(split.optionArgs, "--python");
-  return new BridgeProcess(chooseInterpreter(python, process.env), bridgeDir, {
-    env: process.env, interpreterArgs: split.interpreter.args, ignoredSignals,
+/** The bridge for a plain program run (its interpreter started now, or `started` already), or undefined when the command line is anything else. */
+export function earlyStart(
+  argv: readonly string[],
+  bridgeDir: string,
+  ignoredSignals: readonly number[],
+  started: StartedInterpreter | undefined = startInterpreter(argv, bridgeDir, process.env),
+): BridgeProcess | undefined {
+  if (!started) return undefined;
+  return new BridgeProcess(started.choice, bridgeDir, {
+    env: process.env, interpreterArgs: started.interpreterArgs, ignoredSignals, child: started.child,
   });
-}
-
-function peekValue(optionArgs: readonly string[], name: string): string | undefined {
-  let value: string | undefined;
-  optionArgs.forEach((arg, i) => {
-    if (arg === name) value = optionArgs[i + 1];
-    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
-  });
-  return value;
 }
 
 export function handOff(handoff: EarlyHandoff): void {

@@ -1,14 +1,16 @@
-// The bridge child process: the only place that spawns the interpreter to run a program, the
-// console, or the compile oracle (docs/architecture.md lists the spawners). The program inherits fds 0–2; fd 3 is the control channel and fd 4 carries signal
-// notices (docs/protocol.md). The host's first messages are sent right after spawning, without
-// waiting for `hello`, so a plain run costs one process start and no extra round trip.
+// The bridge child process: the interpreter that runs a program, the console, or the compile
+// oracle (docs/architecture.md lists the spawners), started by spawn-interpreter.ts, here or by
+// bin/aiython's first file before the CLI loads (then adopted as it is). The program inherits fds
+// 0–2; fd 3 is the control channel and fd 4 carries signal notices (docs/protocol.md). The host's
+// first messages are sent right after spawning, without waiting for `hello`, so a plain run costs
+// one process start and no extra round trip.
 
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import type { Duplex } from "node:stream";
 import { InternalError, ProtocolError, UsageError } from "../../errors.js";
 import { Channel } from "./channel.js";
 import { describeChoice, type InterpreterChoice } from "./interpreter.js";
+import { spawnInterpreter, type SpawnOptions } from "./spawn-interpreter.js";
 import {
   MIN_PYTHON,
   PROTOCOL_VERSION,
@@ -34,15 +36,12 @@ export interface BridgeEnd {
   budgetExhausted?: boolean;
 }
 
-export interface BridgeOptions {
+export interface BridgeOptions extends SpawnOptions {
   handlers?: BridgeHandlers;
-  env?: NodeJS.ProcessEnv;
-  /** CPython's own options from the command line (`-i`, `-u`, `-X dev`…), before the boot script. */
-  interpreterArgs?: readonly string[];
   /** Signals the host inherited as ignored: the bridge ignores them too (docs/protocol.md `init`). */
   ignoredSignals?: readonly number[];
-  /** "ignore" for helper processes that never run a program (the oracle behind --explain). */
-  stdin?: "inherit" | "ignore";
+  /** The interpreter, already started by spawnInterpreter with these options (bin/aiython's first file does). */
+  child?: ChildProcess;
 }
 
 export interface BridgeHandlers {
@@ -71,7 +70,7 @@ export class BridgeProcess {
 
   constructor(private readonly choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions = {}) {
     this.handlers = options.handlers ?? {};
-    this.child = spawnInterpreter(choice, bridgeDir, options);
+    this.child = options.child ?? spawnInterpreter(choice.command, bridgeDir, options);
     this.hello = new Promise((resolve, reject) => {
       this.settleHello = { resolve, reject };
     });
@@ -195,17 +194,6 @@ export class BridgeProcess {
       });
     });
   }
-}
-
-function spawnInterpreter(choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions): ChildProcess {
-  // The interpreter runs the boot script as its main script (its header says why that file).
-  // CPython's own options go to the interpreter itself, so sys.flags, sys.warnoptions,
-  // sys._xoptions, the console after the program under -i (and SystemExit there) are python3's.
-  const boot = path.join(bridgeDir, "aiython_bridge", "start", "importlib_bootstrap.py");
-  return spawn(choice.command, [...(options.interpreterArgs ?? []), boot], {
-    stdio: [options.stdin ?? "inherit", "inherit", "inherit", "pipe", "pipe"],
-    env: options.env ?? process.env,
-  });
 }
 
 function spawnFailure(choice: InterpreterChoice, error: NodeJS.ErrnoException): UsageError {

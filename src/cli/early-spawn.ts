@@ -2,8 +2,9 @@
 // bin/aiython's first file (early-loader.ts, bundled on its own) calls `startInterpreter` before it
 // reads anything else of the CLI, so Python's own start-up overlaps with loading aiython; it hands
 // what it started to dist/early.js in a global (`EARLY_START`), where BridgeProcess adopts the
-// process (early-start.ts). Nothing here imports the CLI's chunks: only split-argv, the
-// interpreter choice and spawn-interpreter, all plain data and Node built-ins.
+// process (early-start.ts) in the same synchronous run, before any event of the process is
+// emitted. Nothing here imports the CLI's chunks: only split-argv (with the error classes it
+// throws, caught here), the interpreter choice and spawn-interpreter, over Node's built-ins.
 
 import { chooseInterpreter, type InterpreterChoice } from "../recovery/bridge/interpreter.js";
 import { spawnInterpreter } from "../recovery/bridge/spawn-interpreter.js";

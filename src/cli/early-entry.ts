@@ -7,7 +7,7 @@
 
 import path from "node:path";
 import { takeEarlySpawn } from "./early-spawn.js";
-import { earlyStart, handOff } from "./early-start.js";
+import { adoptInterpreter, earlyStart, handOff } from "./early-start.js";
 import { protectHostStdio } from "./host-stdio.js";
 import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 
@@ -18,7 +18,7 @@ let bridge;
 let ignoredSignals: number[];
 if (spawned) {
   ignoredSignals = spawned.ignoredSignals; // dist/early.cjs took them, and outlives them
-  bridge = earlyStart(argv, bridgeDir, ignoredSignals, spawned.started);
+  bridge = adoptInterpreter(spawned.started, bridgeDir, ignoredSignals);
 } else {
   ignoredSignals = takeInheritedSignals(process.env); // before anything is spawned
   outliveSignals(ignoredSignals);

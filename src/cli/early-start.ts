@@ -17,13 +17,13 @@ export interface EarlyHandoff {
 
 const HANDOFF = "__aiythonEarlyStart";
 
-/** The bridge for a plain program run (its interpreter started now, or `started` already), or undefined when the command line is anything else. */
-export function earlyStart(
-  argv: readonly string[],
-  bridgeDir: string,
-  ignoredSignals: readonly number[],
-  started: StartedInterpreter | undefined = startInterpreter(argv, bridgeDir, process.env),
-): BridgeProcess | undefined {
+/** The bridge for a plain program run, its interpreter started now, or undefined when the command line is anything else. */
+export function earlyStart(argv: readonly string[], bridgeDir: string, ignoredSignals: readonly number[]): BridgeProcess | undefined {
+  return adoptInterpreter(startInterpreter(argv, bridgeDir, process.env), bridgeDir, ignoredSignals);
+}
+
+/** The bridge around an interpreter already started (by dist/early.cjs), or undefined when none was. */
+export function adoptInterpreter(started: StartedInterpreter | undefined, bridgeDir: string, ignoredSignals: readonly number[]): BridgeProcess | undefined {
   if (!started) return undefined;
   return new BridgeProcess(started.choice, bridgeDir, {
     env: process.env, interpreterArgs: started.interpreterArgs, ignoredSignals, child: started.child,

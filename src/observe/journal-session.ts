@@ -59,8 +59,7 @@ export class JournalSession {
     import("../journal/index.js").then((journal) => journal.loadSqlite()).catch(() => undefined); // the open reports a failure
   }
 
-  /** Writes wait for the batch; before the first exchange nothing opens the journal. */
-
+  /** Queues the exchange for the next batch, which opens the journal if nothing has yet. */
   recordExchange({ at, stored }: ExchangeToRecord): void {
     if (!this.opts.record) return;
     const { redact } = this.opts;

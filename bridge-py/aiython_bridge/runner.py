@@ -169,11 +169,15 @@ def _raise(exc):
 
 class ProgramContext:
     """The boot script's `with`: holds the program's callable; its __exit__ sees an exception
-    leaving the program, remembers it for `exit`, and has the traceback printed without the
-    bridge's frames (CPython prints none for SystemExit)."""
+    leaving the program, keeps what `exit` reports of it, and has the traceback printed without
+    the bridge's frames (CPython prints none for SystemExit).
+
+    It keeps no reference to the exception: its traceback holds the program's frames and through
+    them `__main__`'s namespace, which CPython's finalization would then never clear (open files
+    left unflushed, `__del__` never run)."""
 
     current = None
-    exception = None
+    ending = None  # the `exit` message's fields, set when the program ends by an exception
     server = None  # set with the program's options: the console after it (-i) needs both
     options = None
 
@@ -190,13 +194,23 @@ class ProgramContext:
         self.program = None
         inspecting = bool(sys.flags.inspect or os.environ.get("PYTHONINSPECT"))
         if exc is not None:
-            ProgramContext.exception = exc
+            ProgramContext.ending = _ending(exc)
             if not isinstance(exc, SystemExit) or inspecting:  # under -i CPython prints SystemExit too
                 tracebacks.hide_bridge_frames_when_uncaught()
         if ProgramContext.server is not None and inspecting:
             # CPython starts its REPL next (-i): the console that speaks AI syntax takes its place.
             modules.load("aiython_bridge.console.session").install_after_program(ProgramContext.server, ProgramContext.options)
         return False
+
+
+def _ending(exc):
+    """What `exit` says of the exception that ended the program: its status, whether it was an
+    interrupt, and whether an AI budget ran out (the host exits 75, SPEC §13)."""
+    ending = {"status": _exit_status(exc), "interrupted": isinstance(exc, KeyboardInterrupt)}
+    errors = modules.loaded("aiython_bridge.errors")  # never loaded: no AIBudgetError was raised
+    if errors is not None and isinstance(exc, errors.AIBudgetError):
+        ending["budget"] = True
+    return ending
 
 
 def _exit_status(exc):
@@ -223,13 +237,8 @@ def _report_exit(server):
             except OSError:
                 pass
         return
-    exc = ProgramContext.exception
     try:
-        message = {"type": protocol.EXIT, "status": _exit_status(exc), "interrupted": isinstance(exc, KeyboardInterrupt)}
-        errors = modules.loaded("aiython_bridge.errors")  # never loaded: no AIBudgetError was raised
-        if errors is not None and isinstance(exc, errors.AIBudgetError):
-            message["budget"] = True  # the host exits 75 (SPEC §13)
-        server.channel.send(message)
+        server.channel.send(dict(ProgramContext.ending or {"status": 0, "interrupted": False}, type=protocol.EXIT))
         server.channel.send_end_of_stream()
     except OSError:
         pass

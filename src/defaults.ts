@@ -2,7 +2,7 @@
 // change a number here and it changes everywhere. Sections by owner; each owner imports its
 // section from here and defines none of its own. Imports nothing.
 
-// ---- the host process (src/recovery/bridge, src/run) ----------------------------------------
+// ---- the host process (src/bridge, src/run) ----------------------------------------
 
 /** How long a child that ignores a relayed SIGTERM/SIGHUP gets before SIGKILL. */
 export const KILL_GRACE_MS = Number(process.env.AIYTHON_KILL_GRACE_MS) > 0 ? Number(process.env.AIYTHON_KILL_GRACE_MS) : 5000;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { earlyStart } from "../src/cli/early-start.js";
 import { splitArgv } from "../src/cli/split-argv.js";
-import { bridgeDir } from "../src/recovery/bridge/start-bridge.js";
+import { bridgeDir } from "../src/bridge/start-bridge.js";
 import { VERSION } from "../src/version.js";
 import { aiython, assertSame, cleanEnv, PROGRAMS, PYTHON } from "./support/run-cli.js";
 import { tempProject } from "./support/temp-project.js";

@@ -36,23 +36,25 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   journal: [],
   capabilities: ["config"],
   observe: ["journal"],
-  recovery: [],
+  recovery: ["bridge"],
+  bridge: [],
+  invocation: ["bridge", "recovery"],
   mailbox: [],
-  run: ["frontend", "recovery", "capabilities", "config", "journal", "observe", "mailbox"],
-  cli: ["run", "frontend", "recovery", "config", "journal", "observe", "setup"],
+  run: ["frontend", "bridge", "invocation", "recovery", "capabilities", "config", "journal", "observe", "mailbox"],
+  cli: ["run", "frontend", "bridge", "recovery", "config", "journal", "observe", "setup"],
   setup: ["config", "capabilities"],
 };
 
 /** Type-only imports a layer may make of another layer's files, beyond MAY_IMPORT. */
 const TYPE_IMPORTS: Record<string, readonly string[]> = {
   // The protocol carries the frontend's plan and compile verdicts (docs/protocol.md).
-  "recovery/bridge/protocol.ts": ["frontend/plan.ts", "frontend/oracle.ts"],
+  "bridge/protocol.ts": ["frontend/plan.ts", "frontend/oracle.ts"],
 };
 
 /** Finer rules inside a layer: files under the key may not import files under the values. */
 const FORBIDDEN_WITHIN: Record<string, readonly string[]> = {
   "cli/": ["recovery/invocation/", "capabilities/"],
-  "recovery/bridge/": ["recovery/invocation/orchestrator.ts", "recovery/invocation/batch-validation.ts", "recovery/invocation/tools.ts"],
+  "bridge/": ["recovery/invocation/orchestrator.ts", "recovery/invocation/batch-validation.ts", "recovery/invocation/tools.ts"],
   // The code reader is a HostToolPort; the tool loop knows it only through that port.
   "recovery/code-reading/": ["recovery/invocation/"],
 };
@@ -63,8 +65,8 @@ const OWNERS: Record<string, readonly string[]> = {
   "tree-sitter-python": ["frontend/syntax-tree.ts"],
   "better-sqlite3": ["journal/"],
   openai: ["capabilities/chat/"],
-  "node:child_process": ["recovery/bridge/"],
-  execa: ["recovery/bridge/"],
+  "node:child_process": ["bridge/"],
+  execa: ["bridge/"],
   "smol-toml": ["config/"],
   unpdf: ["capabilities/document/"],
   // The SDK only where spans are made and sent (loaded only when OTEL_EXPORTER_OTLP_* is set).

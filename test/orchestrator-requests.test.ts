@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { PauseRequest } from "../src/recovery/bridge/protocol.js";
+import type { PauseRequest } from "../src/bridge/protocol.js";
 import { SYNTAX_SYSTEM_PROMPT, canonicalJson } from "../src/recovery/invocation/prompt.js";
 import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/defaults.js";
 import { toolCall } from "./support/scripted-model.js";

@@ -1,4 +1,4 @@
-// The host side of pauses (src/recovery/bridge/pause-coordinator.ts) against messages shaped like
+// The host side of pauses (src/invocation/pause-coordinator.ts) against messages shaped like
 // the bridge's: a `pause_end` that interrupts a pause cancels its invocation and answers its
 // waiting ops PauseEnded; one that arrives with a terminal op's answer (the bridge writes the two
 // together) cancels nothing, and the invocation still sees its answer. A pause starts at once when
@@ -6,8 +6,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PauseCoordinator, type PauseContext } from "../src/recovery/bridge/pause-coordinator.js";
-import type { HostMessage, OpMessage } from "../src/recovery/bridge/protocol.js";
+import { PauseCoordinator, type PauseContext } from "../src/invocation/pause-coordinator.js";
+import type { HostMessage, OpMessage } from "../src/bridge/protocol.js";
 import type { InvocationEnd } from "../src/invocation-record.js";
 import type { FrameOpResult } from "../src/recovery/invocation/ports.js";
 import { expressionBlock } from "./support/pause-requests.js";

@@ -1,5 +1,5 @@
 // The bridge protocol is one contract (STYLE habit 7): docs/protocol.md's tables, the host's
-// types (src/recovery/bridge/protocol.ts, read with the TypeScript compiler) and the bridge's
+// types (src/bridge/protocol.ts, read with the TypeScript compiler) and the bridge's
 // mirror (bridge-py/aiython_bridge/protocol.py, read by running it) must name the same messages,
 // senders, fields, frame operations and payload fields, and the same version. A field written
 // `name?` may be absent; in TypeScript that is an optional property or one missing from some
@@ -16,7 +16,7 @@ import { ROOT } from "./support/run-cli.js";
 type Fields = string[];
 
 const DOC = fs.readFileSync(path.join(ROOT, "docs", "protocol.md"), "utf8");
-const PROTOCOL_TS = path.join(ROOT, "src", "recovery", "bridge", "protocol.ts");
+const PROTOCOL_TS = path.join(ROOT, "src", "bridge", "protocol.ts");
 const PLAN_TS = path.join(ROOT, "src", "frontend", "plan.ts");
 const PAYLOAD_NAMES = ["RunOptions", "ChildHello", "RunFolder", "PauseRequest", "PauseLocation", "RecoveryDetails", "SourceWindow", "Plan", "BlockInfo", "CheckpointInfo", "ErrorInfo"];
 

@@ -1,6 +1,6 @@
 """Mirror of docs/protocol.md for the bridge: version, limits, message types and their fields.
 
-src/recovery/bridge/protocol.ts is the host's mirror; test/protocol-agreement.test.ts checks that
+src/bridge/protocol.ts is the host's mirror; test/protocol-agreement.test.ts checks that
 the document's tables, the TypeScript types and MESSAGES / PAYLOADS / OPS here name the same
 messages and fields. A field name ending in "?" may be absent.
 

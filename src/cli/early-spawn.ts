@@ -6,8 +6,8 @@
 // emitted. Nothing here imports the CLI's chunks: only split-argv (with the error classes it
 // throws, caught here), the interpreter choice and spawn-interpreter, over Node's built-ins.
 
-import { chooseInterpreter, type InterpreterChoice } from "../recovery/bridge/interpreter.js";
-import { spawnInterpreter } from "../recovery/bridge/spawn-interpreter.js";
+import { chooseInterpreter, type InterpreterChoice } from "../bridge/interpreter.js";
+import { spawnInterpreter } from "../bridge/spawn-interpreter.js";
 import { splitArgv, type SplitArgs } from "./split-argv.js";
 
 export const EARLY_START = "__aiythonEarlySpawn";

@@ -5,7 +5,7 @@
 // BridgeProcess of it here and hands that to dist/cli.js. cli.ts falls back to calling earlyStart
 // itself when started another way.
 
-import { BridgeProcess } from "../recovery/bridge/bridge-process.js";
+import { BridgeProcess } from "../bridge/bridge-process.js";
 import { startInterpreter, type StartedInterpreter } from "./early-spawn.js";
 
 export interface EarlyHandoff {

@@ -4,8 +4,8 @@
 // to stdout.
 
 import { ExitStatus, InternalError, isAiythonError, UsageError, type RunOutcome } from "../errors.js";
-import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
-import { bridgeDir } from "../recovery/bridge/start-bridge.js";
+import type { BridgeProcess } from "../bridge/bridge-process.js";
+import { bridgeDir } from "../bridge/start-bridge.js";
 import { earlyStart, takeHandoff } from "./early-start.js";
 import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 import type { CliOptions } from "./options.js";

@@ -7,7 +7,7 @@
 import { baseNeed, isCapabilityName } from "../capabilities/names.js";
 import type { ProfileSettings } from "../config/index.js";
 import type { InvocationEnd } from "../invocation-record.js";
-import type { PauseRequest } from "../recovery/bridge/protocol.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 
 export function directiveCapabilityEnd(profile: ProfileSettings, request: PauseRequest): InvocationEnd | null {
   const wanted = request.directive?.capability ?? null;

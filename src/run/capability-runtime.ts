@@ -9,7 +9,7 @@ import type { CapabilitySession } from "../capabilities/plan/plan-session.js";
 import type { ProfileSettings, ResolvedConfig } from "../config/index.js";
 import type { CapabilityStore } from "../capabilities/store.js";
 import type { CapabilityStoreDb } from "../journal/index.js";
-import type { PauseRequest } from "../recovery/bridge/protocol.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 
 export interface CapabilityRuntimeOptions {
   replay: boolean;

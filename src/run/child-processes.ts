@@ -6,12 +6,12 @@
 // the first interpreter was. When the run ends every child's link ends: a child still running
 // goes on without the host (what it was waiting for fails), as it would go on under python3.
 
-import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
-import type { ChildLink } from "../recovery/bridge/child-link.js";
-import type { ChildrenRequest, HostMessage, RunOptions } from "../recovery/bridge/protocol.js";
-import { PROTOCOL_VERSION } from "../recovery/bridge/protocol.js";
-import type { RunFolder } from "../recovery/bridge/run-folder.js";
-import { bridgeDir } from "../recovery/bridge/start-bridge.js";
+import type { BridgeProcess } from "../bridge/bridge-process.js";
+import type { ChildLink } from "../bridge/child-link.js";
+import type { ChildrenRequest, HostMessage, RunOptions } from "../bridge/protocol.js";
+import { PROTOCOL_VERSION } from "../bridge/protocol.js";
+import type { RunFolder } from "../bridge/run-folder.js";
+import { bridgeDir } from "../bridge/start-bridge.js";
 
 /** Where a link's messages go once it is accepted; `ended` when its process has gone. */
 export interface LinkServer {
@@ -27,7 +27,7 @@ export class ChildProcesses {
   /** Answers `children` (from the first interpreter or any child): the folder, made once. */
   answer(from: Pick<BridgeProcess, "send">, message: ChildrenRequest): void {
     // Loaded here: a run whose program never forks or spawns never pays for it (SPEC §12 start-up).
-    this.folder ??= import("../recovery/bridge/run-folder.js").then(({ RunFolder }) =>
+    this.folder ??= import("../bridge/run-folder.js").then(({ RunFolder }) =>
       RunFolder.open({ bridgeDir: bridgeDir(), executable: message.executable, onChild: (link) => this.accept(link) }));
     this.folder.then(
       (folder) => from.send({ type: "result", id: message.id, ok: true, value: { dir: folder.dir, secret: folder.secret } }),

@@ -1,4 +1,4 @@
 // CPython's answers about itself (-V, --help-env…), from the chosen interpreter with no bridge
-// (recovery/bridge/console-process.ts). The console itself is a run: target kind "console".
+// (bridge/console-process.ts). The console itself is a run: target kind "console".
 
-export { runInterpreter } from "../recovery/bridge/console-process.js";
+export { runInterpreter } from "../bridge/console-process.js";

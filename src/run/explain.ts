@@ -6,9 +6,9 @@ import path from "node:path";
 import { CAPABILITY_NAMES } from "../capabilities/names.js";
 import { configSummaryForExplain, loadConfig } from "../config/index.js";
 import { analyzeSource, type Plan } from "../frontend/index.js";
-import { BridgeProcess } from "../recovery/bridge/bridge-process.js";
-import { chooseInterpreter } from "../recovery/bridge/interpreter.js";
-import { bridgeDir } from "../recovery/bridge/start-bridge.js";
+import { BridgeProcess } from "../bridge/bridge-process.js";
+import { chooseInterpreter } from "../bridge/interpreter.js";
+import { bridgeDir } from "../bridge/start-bridge.js";
 import { bridgeOracle, displayName, formatDiagnostics } from "./plan-source.js";
 
 export interface ExplainRequest {

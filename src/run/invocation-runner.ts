@@ -8,7 +8,7 @@ import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
 import { createModelClient, defaultSleep } from "../capabilities/chat/model-client.js";
 import { runInvocation } from "../recovery/invocation/orchestrator.js";
-import type { InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
+import type { InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";

@@ -4,7 +4,7 @@
 // joined a group the MailboxPort its tools run against.
 
 import type { MailboxBroker } from "../mailbox/broker.js";
-import type { MailRequest } from "../recovery/bridge/protocol.js";
+import type { MailRequest } from "../bridge/protocol.js";
 import type { MailboxPort } from "../recovery/invocation/ports.js";
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: { type: string; message: string } };

@@ -7,8 +7,8 @@
 // for them, and one with blocks meets its first block with them loaded.
 
 import type { ResolvedConfig } from "../config/index.js";
-import type { HostMessage } from "../recovery/bridge/protocol.js";
-import { PauseCoordinator, type InvocationRunner } from "../recovery/bridge/pause-coordinator.js";
+import type { HostMessage } from "../bridge/protocol.js";
+import { PauseCoordinator, type InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationWiring, WarmInvocationRunner } from "./invocation-runner.js";
 import type { Observers } from "./observers.js";
 

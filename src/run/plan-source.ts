@@ -4,8 +4,8 @@
 
 import { CAPABILITY_NAMES } from "../capabilities/names.js";
 import { analyzeSource, type CompileOracle, type Plan } from "../frontend/index.js";
-import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
-import type { PlanRequest } from "../recovery/bridge/protocol.js";
+import type { BridgeProcess } from "../bridge/bridge-process.js";
+import type { PlanRequest } from "../bridge/protocol.js";
 
 export type Planned = { kind: "plan"; plan: Plan } | { kind: "diagnostics"; message: string };
 

@@ -3,9 +3,9 @@
 // Wiring only; each concern lives in its own module.
 
 import type { RunOutcome } from "../errors.js";
-import type { BridgeProcess } from "../recovery/bridge/bridge-process.js";
-import type { RunTarget } from "../recovery/bridge/protocol.js";
-import { startBridge } from "../recovery/bridge/start-bridge.js";
+import type { BridgeProcess } from "../bridge/bridge-process.js";
+import type { RunTarget } from "../bridge/protocol.js";
+import { startBridge } from "../bridge/start-bridge.js";
 import { ProgramRun } from "./program-run.js";
 import { resolveTarget, type InterpreterOptions, type ProgramSpec } from "./target.js";
 

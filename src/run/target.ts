@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../errors.js";
-import type { RunTarget } from "../recovery/bridge/protocol.js";
+import type { RunTarget } from "../bridge/protocol.js";
 
 export type ProgramSpec =
   | { kind: "script"; path: string }

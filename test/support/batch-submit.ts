@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { runInvocation } from "../../src/recovery/invocation/orchestrator.js";
 import type { ToolCall } from "../../src/model-port.js";
-import type { PauseRequest } from "../../src/recovery/bridge/protocol.js";
+import type { PauseRequest } from "../../src/bridge/protocol.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./scripted-model.js";
 import { FakeFrame } from "./fake-frame.js";
 import { expressionBlock, settings } from "./pause-requests.js";

@@ -5,7 +5,7 @@
 
 import { runInvocation, type InvocationEvent } from "../../src/recovery/invocation/orchestrator.js";
 import type { ModelRequest } from "../../src/model-port.js";
-import type { PauseRequest } from "../../src/recovery/bridge/protocol.js";
+import type { PauseRequest } from "../../src/bridge/protocol.js";
 import { ScriptedModel, type ScriptStep } from "./scripted-model.js";
 import { FakeFrame, ok, opError, type OpHandler } from "./fake-frame.js";
 import { expressionBlock, settings } from "./pause-requests.js";

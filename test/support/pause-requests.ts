@@ -2,7 +2,7 @@
 // expression block with small related values, a statement block, and a failed checkpoint.
 
 import type { InvocationSettings } from "../../src/recovery/invocation/ports.js";
-import type { PauseRequest } from "../../src/recovery/bridge/protocol.js";
+import type { PauseRequest } from "../../src/bridge/protocol.js";
 
 const ROUTE_SOURCE = [
   "def route(ticket: str) -> str:",

@@ -5,7 +5,7 @@
 import tty from "node:tty";
 import type { RunOutcome } from "../../errors.js";
 import { protectHostStdio } from "../host-stdio.js";
-import type { BridgeProcess } from "../../recovery/bridge/bridge-process.js";
+import type { BridgeProcess } from "../../bridge/bridge-process.js";
 import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
 import { budgetOf } from "../budget-options.js";

@@ -9,7 +9,7 @@
 
 import fs from "node:fs/promises";
 import { CODE_READING_LIMITS as LIMITS } from "../../defaults.js";
-import type { FrameOpResult } from "../bridge/protocol.js";
+import type { FrameOpResult } from "../../bridge/protocol.js";
 import { PathRefused, ProjectFiles } from "./project-files.js";
 import { walkFiles } from "./walk.js";
 

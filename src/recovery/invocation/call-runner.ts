@@ -5,7 +5,7 @@
 
 import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../../invocation-record.js";
 import type { ToolCall } from "../../model-port.js";
-import type { OpArguments, OpName, Outcome } from "../bridge/protocol.js";
+import type { OpArguments, OpName, Outcome } from "../../bridge/protocol.js";
 import type { ParsedCall } from "./batch-validation.js";
 import { isStopped, type Deadline, type StopReason } from "./deadline.js";
 import { countToolCall } from "./invocation-stats.js";

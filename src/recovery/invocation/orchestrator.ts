@@ -11,7 +11,7 @@
 
 import type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../../model-port.js";
-import type { PauseRequest } from "../bridge/protocol.js";
+import type { PauseRequest } from "../../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason } from "./deadline.js";
 import { countAttempt, countResponse, newInvocationStats } from "./invocation-stats.js";
@@ -25,7 +25,7 @@ import { endWith, runCall, type CallLoop, type EventBody, type Step } from "./ca
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
-export type { PauseRequest } from "../bridge/protocol.js";
+export type { PauseRequest } from "../../bridge/protocol.js";
 
 export interface InvocationArgs {
   /** Names this invocation in trace events. */

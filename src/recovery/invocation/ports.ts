@@ -1,9 +1,9 @@
 // What one invocation needs besides the model (src/model-port.ts): the paused frame and the
 // settings of its profile. The frame port is implemented over the bridge channel
-// (recovery/bridge/pause-coordinator.ts), or by a fake frame in tests; the orchestrator never
+// (invocation/pause-coordinator.ts), or by a fake frame in tests; the orchestrator never
 // sees a channel, a config file or a credential.
 
-import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../bridge/protocol.js";
+import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../../bridge/protocol.js";
 import type { ProfileRef } from "./permissions.js";
 
 export type { FrameOpResult, OpName };

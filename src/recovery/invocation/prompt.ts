@@ -6,7 +6,7 @@
 
 import { canonicalJson } from "../../canonical-json.js";
 import type { ChatMessage } from "../../model-port.js";
-import type { PauseRequest } from "../bridge/protocol.js";
+import type { PauseRequest } from "../../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION } from "../../defaults.js";
 
 // The system prompt is fixed per mode and says only what the model cannot read elsewhere: the

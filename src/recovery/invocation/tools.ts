@@ -9,7 +9,7 @@
 // lets a model get it right the first time.
 
 import type { ToolSpec } from "../../model-port.js";
-import type { PauseRequest } from "../bridge/protocol.js";
+import type { PauseRequest } from "../../bridge/protocol.js";
 import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "../../defaults.js";
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
 import type { CapabilityPort } from "../../capability-port.js";

@@ -6,7 +6,7 @@
 // what the CLI needs here.
 
 import { execa } from "execa";
-import { UsageError, type RunOutcome } from "../../errors.js";
+import { UsageError, type RunOutcome } from "../errors.js";
 import { chooseInterpreter, describeChoice } from "./interpreter.js";
 
 export async function runInterpreter(args: { python?: string; env: NodeJS.ProcessEnv; args: readonly string[] }): Promise<RunOutcome> {

@@ -7,7 +7,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { Duplex } from "node:stream";
-import { InternalError, ProtocolError, UsageError } from "../../errors.js";
+import { InternalError, ProtocolError, UsageError } from "../errors.js";
 import { Channel } from "./channel.js";
 import { describeChoice, type InterpreterChoice } from "./interpreter.js";
 import { spawnInterpreter, type SpawnOptions } from "./spawn-interpreter.js";

@@ -8,9 +8,9 @@
 // terminal result then starts after that invocation has finished its bookkeeping (its outcome
 // is traced and recorded first, so the events of consecutive blocks stay in order, SPEC §11).
 
-import type { InvocationEnd, InvocationMode } from "../../invocation-record.js";
-import type { FrameOpResult, FramePort } from "../invocation/ports.js";
-import type { BridgeMessage, HostMessage, OpArguments, OpMessage, OpName, PauseMessage, PauseRequest } from "./protocol.js";
+import type { InvocationEnd, InvocationMode } from "../invocation-record.js";
+import type { FrameOpResult, FramePort } from "../recovery/invocation/ports.js";
+import type { BridgeMessage, HostMessage, OpArguments, OpMessage, OpName, PauseMessage, PauseRequest } from "../bridge/protocol.js";
 
 export interface PauseContext {
   pause: string;

@@ -2,7 +2,7 @@
 // the run's target and options, the error of a failed request, and the request content of a pause
 // (SPEC §5.1) with the descriptors and source windows in it. protocol.ts re-exports all of it.
 
-import type { InvocationMode } from "../../invocation-record.js";
+import type { InvocationMode } from "../invocation-record.js";
 
 export interface PythonInfo {
   version: string;

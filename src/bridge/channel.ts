@@ -3,7 +3,7 @@
 // peer's end-of-stream; oversize or malformed frames are protocol violations.
 
 import type { Duplex } from "node:stream";
-import { ProtocolError } from "../../errors.js";
+import { ProtocolError } from "../errors.js";
 import { type BridgeMessage, type HostMessage, isBridgeMessage, MAX_FRAME } from "./protocol.js";
 
 export interface ChannelEvents {

@@ -1,7 +1,7 @@
 // The frame operations (docs/protocol.md's "Frame operations"): each op's arguments, what it
 // answers with, and the outcome a terminal op carries (SPEC §5.2). protocol.ts re-exports all of it.
 
-import type { RecoverAction } from "../../invocation-record.js";
+import type { RecoverAction } from "../invocation-record.js";
 import type { Descriptor, ErrorInfo, NamedDescriptor, SourceWindow } from "./protocol-payloads.js";
 
 /** An `outcome` argument of `finish` / `recover` (SPEC §5.2). */

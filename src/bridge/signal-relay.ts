@@ -8,7 +8,7 @@
 
 import os from "node:os";
 import type { BridgeProcess } from "./bridge-process.js";
-import { KILL_GRACE_MS, SIGINT_NOTICE_WAIT_MS } from "../../defaults.js";
+import { KILL_GRACE_MS, SIGINT_NOTICE_WAIT_MS } from "../defaults.js";
 
 export interface SignalRelay {
   /** The signal that ended the run from outside (SIGTERM/SIGHUP relayed), if any. */

@@ -7,9 +7,9 @@
 // holds the version, the messages and the envelope check, and re-exports both, so importers name
 // this file only.
 
-import type { CompileItem, CompileVerdict } from "../../frontend/oracle.js";
-import type { Plan } from "../../frontend/plan.js";
-import type { InvocationMode } from "../../invocation-record.js";
+import type { CompileItem, CompileVerdict } from "../frontend/oracle.js";
+import type { Plan } from "../frontend/plan.js";
+import type { InvocationMode } from "../invocation-record.js";
 import type { OpArguments, OpName } from "./protocol-ops.js";
 import type { ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 

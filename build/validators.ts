@@ -4,7 +4,7 @@
 // instead exports one object of that name whose members are the validators, keyed like `schemas`.
 
 import { CONFIG_AJV_OPTIONS, CONFIG_SCHEMA } from "../src/config/schema.js";
-import { TOOL_AJV_OPTIONS, TOOL_NAMES, validationSchema } from "../src/recovery/invocation/tools.js";
+import { TOOL_AJV_OPTIONS, TOOL_NAMES, validationSchema } from "../src/invocation/tools.js";
 
 export interface StandaloneSpec {
   /** The source-form module replaced in the bundle, relative to the package root. */
@@ -17,7 +17,7 @@ export interface StandaloneSpec {
 export const STANDALONE_VALIDATORS: StandaloneSpec[] = [
   { module: "src/config/config-validator.ts", options: CONFIG_AJV_OPTIONS, schemas: { validateConfig: CONFIG_SCHEMA } },
   {
-    module: "src/recovery/invocation/tool-validators.ts",
+    module: "src/invocation/tool-validators.ts",
     options: TOOL_AJV_OPTIONS,
     schemas: Object.fromEntries(TOOL_NAMES.map((name) => [name, validationSchema(name)])),
     record: "TOOL_VALIDATORS",

@@ -1,7 +1,7 @@
 // The capability port: what one AI invocation sees of SPEC §10's capabilities, shared like
 // model-port.ts (neutral, imports nothing). src/capabilities implements it per invocation (plan
 // validation and execution, routes, caches, jobs); the `run_plan`, `jobs` and `resume_job` tools
-// of src/recovery/invocation use it, and never see a route, a key or the SQLite store.
+// of src/invocation use it, and never see a route, a key or the SQLite store.
 
 /** A `$binding` / `$handle` reference of a plan, read from the paused frame as JSON. */
 export type PlanValueRef = { kind: "binding"; name: string } | { kind: "handle"; id: string };

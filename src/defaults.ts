@@ -106,7 +106,7 @@ export const MODEL_CLIENT_DEFAULTS = {
   placeholderApiKey: "not-needed",
 } as const;
 
-// ---- the model tool loop (src/recovery/invocation, SPEC §5) -------------------------------
+// ---- the model tool loop (src/invocation, SPEC §5) -------------------------------
 // The configurable bounds (`max_rounds`, `timeout`, `permissions`) default in the configuration
 // section above and reach the orchestrator as InvocationSettings.
 
@@ -203,7 +203,7 @@ export const REPLAY_MISS_CANDIDATES = 50;
 /** The permission that gates `read_code`, `search_code` and `list_code_files` (§9, §7). */
 export const READ_CODE_PERMISSION = "read_code";
 
-// ---- code-reading tools (src/recovery/code-reading, SPEC §9) ---------------------------------
+// ---- code-reading tools (src/invocation/code-reading, SPEC §9) ---------------------------------
 
 export const CODE_READING_LIMITS = {
   /** Lines one `read_code` call returns at most. */

@@ -1,11 +1,11 @@
 // What one AI invocation leaves behind (SPEC §11): its counters, how it ended, the trace events
 // it emitted, and the record the run keeps of it. Neutral like model-port.ts: the orchestrator
-// (src/recovery/invocation) produces these, src/observe renders and traces them and src/journal
+// (src/invocation) produces these, src/observe renders and traces them and src/journal
 // stores them, and none of those layers imports another for it.
 
 import type { ChatMessage, TokenUsage, ToolCall } from "./model-port.js";
 
-/** The per-invocation counters of `--stats` and the journal; see recovery/invocation/invocation-stats.ts. */
+/** The per-invocation counters of `--stats` and the journal; see invocation/invocation-stats.ts. */
 export interface InvocationStats {
   /** HTTP requests sent: retries, fallbacks, repairs included (SPEC §11); never a replayed answer. */
   model_calls: number;

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { CODE_READING_LIMITS as LIMITS } from "../src/defaults.js";
-import { CodeReader } from "../src/recovery/code-reading/code-reader.js";
+import { CodeReader } from "../src/invocation/code-reading/code-reader.js";
 import { tempProject } from "./support/temp-project.js";
 
 function project(files: Record<string, string | Buffer>): CodeReader {

@@ -1,11 +1,11 @@
-// The invocation's deadline (recovery/invocation/deadline.ts): races end with their work's value,
+// The invocation's deadline (invocation/deadline.ts): races end with their work's value,
 // or `stopped` when the deadline passes or the caller cancels; the one timer it keeps for the
 // whole invocation stops the signal even between races, and a deadline beyond a timer's range
 // does not stop at once.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Deadline } from "../src/recovery/invocation/deadline.js";
+import { Deadline } from "../src/invocation/deadline.js";
 
 const never = () => new Promise<never>(() => {});
 const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value));

@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { validateBatch } from "../src/recovery/invocation/batch-validation.js";
-import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
-import { deniedInBatch } from "../src/recovery/invocation/permissions.js";
-import { isTerminal, TOOL_NAMES } from "../src/recovery/invocation/tools.js";
+import { validateBatch } from "../src/invocation/batch-validation.js";
+import { runInvocation } from "../src/invocation/orchestrator.js";
+import { deniedInBatch } from "../src/invocation/permissions.js";
+import { isTerminal, TOOL_NAMES } from "../src/invocation/tools.js";
 import type { ToolCall } from "../src/model-port.js";
 import { ScriptedModel } from "./support/scripted-model.js";
 import { FakeFrame } from "./support/fake-frame.js";

@@ -36,12 +36,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   journal: [],
   capabilities: ["config"],
   observe: ["journal"],
-  recovery: ["bridge"],
   bridge: [],
-  invocation: ["bridge", "recovery"],
+  invocation: ["bridge"],
   mailbox: [],
-  run: ["frontend", "bridge", "invocation", "recovery", "capabilities", "config", "journal", "observe", "mailbox"],
-  cli: ["run", "frontend", "bridge", "recovery", "config", "journal", "observe", "setup"],
+  run: ["frontend", "bridge", "invocation", "capabilities", "config", "journal", "observe", "mailbox"],
+  cli: ["run", "frontend", "bridge", "config", "journal", "observe", "setup"],
   setup: ["config", "capabilities"],
 };
 
@@ -53,10 +52,9 @@ const TYPE_IMPORTS: Record<string, readonly string[]> = {
 
 /** Finer rules inside a layer: files under the key may not import files under the values. */
 const FORBIDDEN_WITHIN: Record<string, readonly string[]> = {
-  "cli/": ["recovery/invocation/", "capabilities/"],
-  "bridge/": ["recovery/invocation/orchestrator.ts", "recovery/invocation/batch-validation.ts", "recovery/invocation/tools.ts"],
+  "cli/": ["invocation/", "capabilities/"],
   // The code reader is a HostToolPort; the tool loop knows it only through that port.
-  "recovery/code-reading/": ["recovery/invocation/"],
+  "invocation/code-reading/": ["invocation/orchestrator.ts", "invocation/batch-validation.ts", "invocation/tools.ts", "invocation/call-runner.ts"],
 };
 
 /** Outside systems and their only importers (files, or folders ending in /). */

@@ -101,7 +101,6 @@ test("a configured hello.py loads configuration and the observers, and nothing a
     "src/frontend/",
     "src/journal/",
     "src/capabilities/chat/",
-    "src/recovery/invocation/",
     "src/observe/stats-render.ts",
     "src/observe/trace-writer.ts",
     "src/observe/recording-model.ts",
@@ -109,6 +108,8 @@ test("a configured hello.py loads configuration and the observers, and nothing a
   ]) {
     assert.deepEqual(has(loaded, prefix), [], `${prefix} is loaded`);
   }
+  // Of the tool loop's room only the pause coordinator, which waits for a pause.
+  assert.deepEqual(has(loaded, "src/invocation/"), ["src/invocation/pause-coordinator.ts"]);
   assert.deepEqual(loaded.cjs.filter((file) => /tree-sitter|better-sqlite3|node_modules\/ajv/.test(file)), []);
   assert.deepEqual(loaded.builtins.filter((name) => name === "crypto" || name === "http" || name === "https"), []);
 });

@@ -8,7 +8,7 @@ import { createModelClient } from "../src/capabilities/chat/model-client.js";
 import { fixedValue } from "../src/canonical-json.js";
 import type { ModelPort, ModelRequest } from "../src/model-port.js";
 import { LOOPBACK_SECRET, echoFinishResponder, finishCall, startLoopbackModel, toolCall, type ScriptedReply } from "./support/loopback-model.js";
-import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
+import { runInvocation } from "../src/invocation/orchestrator.js";
 import { FakeFrame } from "./support/fake-frame.js";
 import { expressionBlock, settings } from "./support/pause-requests.js";
 import { API_KEY, loopback, request, routeFor, servers, soon } from "./support/model-client-loopback.js";

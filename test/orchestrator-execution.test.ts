@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runInvocation } from "../src/recovery/invocation/orchestrator.js";
+import { runInvocation } from "../src/invocation/orchestrator.js";
 import { ScriptedModel, toolCall } from "./support/scripted-model.js";
 import { FakeFrame, opError } from "./support/fake-frame.js";
 import { expressionBlock, settings, statementBlock } from "./support/pause-requests.js";

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RECOVERY_SYSTEM_PROMPT } from "../src/recovery/invocation/prompt.js";
+import { RECOVERY_SYSTEM_PROMPT } from "../src/invocation/prompt.js";
 import { toolCall } from "./support/scripted-model.js";
 import { checkpoint } from "./support/pause-requests.js";
 import { lastToolResults, run } from "./support/invocation-run.js";

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { PauseRequest } from "../src/bridge/protocol.js";
-import { SYNTAX_SYSTEM_PROMPT, canonicalJson } from "../src/recovery/invocation/prompt.js";
+import { SYNTAX_SYSTEM_PROMPT, canonicalJson } from "../src/invocation/prompt.js";
 import { SIMPLE_BLOCK_REQUEST_BUDGET_BYTES } from "../src/defaults.js";
 import { toolCall } from "./support/scripted-model.js";
 import { checkpoint, expressionBlock, settings } from "./support/pause-requests.js";
@@ -77,7 +77,7 @@ test("the stable message is byte-identical across invocations of the same block"
 });
 
 test("pauses of one kind share one fixed tool list; other kinds get their own", async () => {
-  const { offeredToolSpecs, toolContext } = await import("../src/recovery/invocation/tools.js");
+  const { offeredToolSpecs, toolContext } = await import("../src/invocation/tools.js");
   const permissions = settings().permissions;
   const first = offeredToolSpecs(toolContext(expressionBlock(), permissions));
   const again = offeredToolSpecs(toolContext(expressionBlock({ statement: "another block of the same kind" }), permissions));
@@ -92,7 +92,7 @@ test("pauses of one kind share one fixed tool list; other kinds get their own", 
 });
 
 test("a block reached again gets the stable message of what it sends this time, remembered or not", async () => {
-  const { stableMessage } = await import("../src/recovery/invocation/prompt.js");
+  const { stableMessage } = await import("../src/invocation/prompt.js");
   const expected = (request: PauseRequest, executeCode: boolean) =>
     canonicalJson({
       mode: request.mode, statement: request.statement, location: request.location, target: request.target, output_type: request.output_type,
@@ -115,7 +115,7 @@ test("a block reached again gets the stable message of what it sends this time, 
 });
 
 test("the offered tool names shared between pauses are the tools unavailableReason lets each pause use", async () => {
-  const { TOOL_NAMES, offeredToolNames, toolContext, unavailableReason } = await import("../src/recovery/invocation/tools.js");
+  const { TOOL_NAMES, offeredToolNames, toolContext, unavailableReason } = await import("../src/invocation/tools.js");
   const mailbox = { status: () => ({ me: "a", peers: [], unread: 0 }) } as unknown as Parameters<typeof toolContext>[3];
   const statements = ["pick a number", "find which function in helper.py sets LIMIT", "read the module docs"];
   for (const pause of [...statements.map((statement) => expressionBlock({ statement })), checkpoint(), checkpoint({ retryAllowed: false })]) {

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { InvocationEvent } from "../src/recovery/invocation/orchestrator.js";
+import type { InvocationEvent } from "../src/invocation/orchestrator.js";
 import { ModelCallError } from "../src/model-port.js";
 import { toolCall, type ScriptStep } from "./support/scripted-model.js";
 import { literal, literalTypeCheck, run } from "./support/invocation-run.js";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { PauseCoordinator, type PauseContext } from "../src/invocation/pause-coordinator.js";
 import type { HostMessage, OpMessage } from "../src/bridge/protocol.js";
 import type { InvocationEnd } from "../src/invocation-record.js";
-import type { FrameOpResult } from "../src/recovery/invocation/ports.js";
+import type { FrameOpResult } from "../src/invocation/ports.js";
 import { expressionBlock } from "./support/pause-requests.js";
 
 /** A coordinator whose runner is `run`; `sent` collects what it sends the bridge. */

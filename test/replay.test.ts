@@ -12,7 +12,7 @@ import { journalPath } from "../src/journal/index.js";
 import { startObservers, type Observers } from "../src/run/observers.js";
 import { NO_INTERPRETER_OPTIONS } from "../src/run/target.js";
 import type { ModelPort, ModelRequest, ModelResponse } from "../src/model-port.js";
-import { initialMessages } from "../src/recovery/invocation/prompt.js";
+import { initialMessages } from "../src/invocation/prompt.js";
 import { expressionBlock } from "./support/pause-requests.js";
 import { filesUnder, makeUnwritable, tempProject } from "./support/journal-helpers.js";
 

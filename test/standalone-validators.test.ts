@@ -14,8 +14,8 @@ import { build } from "esbuild";
 import { parse } from "smol-toml";
 import type { ValidateFunction } from "ajv";
 import { validateConfig } from "../src/config/config-validator.js";
-import { TOOL_VALIDATORS } from "../src/recovery/invocation/tool-validators.js";
-import { TOOL_NAMES } from "../src/recovery/invocation/tools.js";
+import { TOOL_VALIDATORS } from "../src/invocation/tool-validators.js";
+import { TOOL_NAMES } from "../src/invocation/tools.js";
 // @ts-expect-error: a build script in JavaScript, without declarations
 import { loadSpecs, standaloneModule, standaloneValidatorsPlugin } from "../build/standalone-validators.mjs";
 import type { StandaloneSpec } from "../build/validators.js";
@@ -70,7 +70,7 @@ test("aiython.toml: the standalone validator answers every fixture exactly as th
 });
 
 test("tool arguments: the standalone validators answer exactly as the source form, for every tool", async () => {
-  const built = (await generated("src/recovery/invocation/tool-validators.ts")).TOOL_VALIDATORS as Record<string, ValidateFunction>;
+  const built = (await generated("src/invocation/tool-validators.ts")).TOOL_VALIDATORS as Record<string, ValidateFunction>;
   assert.deepEqual(Object.keys(built).sort(), [...TOOL_NAMES].sort());
   const cases: unknown[] = [
     {},

@@ -9,7 +9,7 @@
 // is traced and recorded first, so the events of consecutive blocks stay in order, SPEC §11).
 
 import type { InvocationEnd, InvocationMode } from "../invocation-record.js";
-import type { FrameOpResult, FramePort } from "../recovery/invocation/ports.js";
+import type { FrameOpResult, FramePort } from "./ports.js";
 import type { BridgeMessage, HostMessage, OpArguments, OpMessage, OpName, PauseMessage, PauseRequest } from "../bridge/protocol.js";
 
 export interface PauseContext {

@@ -7,14 +7,14 @@
 import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
 import { createModelClient, defaultSleep } from "../capabilities/chat/model-client.js";
-import { runInvocation } from "../recovery/invocation/orchestrator.js";
+import { runInvocation } from "../invocation/orchestrator.js";
 import type { InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-import type { ApprovalPort, FramePort, HostToolPort, MailboxPort } from "../recovery/invocation/ports.js";
-import type { ProfileRef } from "../recovery/invocation/permissions.js";
-import { CodeReader } from "../recovery/code-reading/code-reader.js";
+import type { ApprovalPort, FramePort, HostToolPort, MailboxPort } from "../invocation/ports.js";
+import type { ProfileRef } from "../invocation/permissions.js";
+import { CodeReader } from "../invocation/code-reading/code-reader.js";
 import { TtyApprover } from "./approval/tty-approver.js";
 import type { CapabilityRuntime } from "./capability-runtime.js";
 import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hints.js";

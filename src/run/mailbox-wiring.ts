@@ -5,7 +5,7 @@
 
 import type { MailboxBroker } from "../mailbox/broker.js";
 import type { MailRequest } from "../bridge/protocol.js";
-import type { MailboxPort } from "../recovery/invocation/ports.js";
+import type { MailboxPort } from "../invocation/ports.js";
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: { type: string; message: string } };
 

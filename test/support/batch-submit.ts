@@ -4,7 +4,7 @@
 // that none of them ran; the messages a refused batch's calls get; and a harmless probe call.
 
 import assert from "node:assert/strict";
-import { runInvocation } from "../../src/recovery/invocation/orchestrator.js";
+import { runInvocation } from "../../src/invocation/orchestrator.js";
 import type { ToolCall } from "../../src/model-port.js";
 import type { PauseRequest } from "../../src/bridge/protocol.js";
 import { ScriptedModel, toolCall, type ScriptStep } from "./scripted-model.js";

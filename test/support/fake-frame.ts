@@ -1,7 +1,7 @@
 // A fake FramePort for orchestrator tests: records every op with its arguments and answers from
 // per-op handlers (default: ok with a small descriptor for value ops, {"ok": true} otherwise).
 
-import type { FrameOpResult, FramePort } from "../../src/recovery/invocation/ports.js";
+import type { FrameOpResult, FramePort } from "../../src/invocation/ports.js";
 
 export type OpHandler = (args: Record<string, unknown>) => FrameOpResult | Promise<FrameOpResult>;
 

@@ -3,7 +3,7 @@
 // outcome, the tool results a request carries, and a finish handler that type-checks a literal
 // against Literal['bug', 'billing'].
 
-import { runInvocation, type InvocationEvent } from "../../src/recovery/invocation/orchestrator.js";
+import { runInvocation, type InvocationEvent } from "../../src/invocation/orchestrator.js";
 import type { ModelRequest } from "../../src/model-port.js";
 import type { PauseRequest } from "../../src/bridge/protocol.js";
 import { ScriptedModel, type ScriptStep } from "./scripted-model.js";

@@ -1,7 +1,7 @@
 // Pause requests for orchestrator tests, shaped like what the bridge sends (SPEC §5.1): a one-line
 // expression block with small related values, a statement block, and a failed checkpoint.
 
-import type { InvocationSettings } from "../../src/recovery/invocation/ports.js";
+import type { InvocationSettings } from "../../src/invocation/ports.js";
 import type { PauseRequest } from "../../src/bridge/protocol.js";
 
 const ROUTE_SOURCE = [

@@ -1,6 +1,6 @@
 // The shapes of a run_plan plan inside src/capabilities (SPEC §10): steps as the model writes
 // them, the four kinds of reference a param value may be, and a step once validated. The tool's
-// own schema (recovery/invocation/capability-tools.ts) checks the outer shape; validate-plan.ts
+// own schema (invocation/capability-tools.ts) checks the outer shape; validate-plan.ts
 // checks everything else before any step runs.
 
 import type { CapabilityName } from "../names.js";

@@ -2,7 +2,7 @@
 // acts on, and what it would do, on a few lines for a terminal. Program data in the call is the
 // model's own text (code, names, outcome values), never a key: the configuration is not here.
 
-import type { ApprovalCall } from "../../recovery/invocation/ports.js";
+import type { ApprovalCall } from "../../invocation/ports.js";
 
 const MAX_LINES = 12;
 const MAX_LINE_CHARS = 160;

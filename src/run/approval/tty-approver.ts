@@ -10,7 +10,7 @@
 
 import fs from "node:fs";
 import tty from "node:tty";
-import type { ApprovalCall, ApprovalPort } from "../../recovery/invocation/ports.js";
+import type { ApprovalCall, ApprovalPort } from "../../invocation/ports.js";
 import { approvalText } from "./approval-text.js";
 
 export interface ApproverHooks {

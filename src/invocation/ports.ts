@@ -3,7 +3,7 @@
 // (invocation/pause-coordinator.ts), or by a fake frame in tests; the orchestrator never
 // sees a channel, a config file or a credential.
 
-import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../../bridge/protocol.js";
+import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../bridge/protocol.js";
 import type { ProfileRef } from "./permissions.js";
 
 export type { FrameOpResult, OpName };

@@ -8,8 +8,8 @@
 // code a tool runs, enforced by the bridge's source guard (its PermissionDenied tool errors end
 // the invocation the same way). `network` gates the model call itself (run/invocation-runner.ts).
 
-import type { ToolCall } from "../../model-port.js";
-import { EXECUTE_CODE_PERMISSION, READ_CODE_PERMISSION } from "../../defaults.js";
+import type { ToolCall } from "../model-port.js";
+import { EXECUTE_CODE_PERMISSION, READ_CODE_PERMISSION } from "../defaults.js";
 import { isCodeTool } from "./code-tools.js";
 
 /** Where a profile's permissions are set, for the message that says how to allow one. */

@@ -10,8 +10,8 @@
 // - tool_failures: calls that ran and answered with an error (type violations included).
 // - invalid_batches / empty_responses: rejected batches and responses without a tool call.
 
-import type { InvocationStats } from "../../invocation-record.js";
-import type { ModelAttempt, ModelResponse, TokenUsage } from "../../model-port.js";
+import type { InvocationStats } from "../invocation-record.js";
+import type { ModelAttempt, ModelResponse, TokenUsage } from "../model-port.js";
 
 export type { InvocationStats };
 

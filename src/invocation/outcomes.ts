@@ -12,7 +12,7 @@
 //   `error` is refused: giving up is `reraise`.
 // - `expression` additionally needs the `execute_code` permission.
 
-import type { Outcome, PauseRequest } from "../../bridge/protocol.js";
+import type { Outcome, PauseRequest } from "../bridge/protocol.js";
 
 export type { Outcome };
 

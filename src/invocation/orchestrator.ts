@@ -9,23 +9,23 @@
 // count; only a valid batch resets the invalid-batch count; any successful call clears the
 // remembered failure. The deadline covers model and frame time (deadline.ts).
 
-import type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
-import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../../model-port.js";
-import type { PauseRequest } from "../../bridge/protocol.js";
+import type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
+import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason } from "./deadline.js";
 import { countAttempt, countResponse, newInvocationStats } from "./invocation-stats.js";
-import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../../defaults.js";
+import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../defaults.js";
 import type { ApprovalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
-import type { CapabilityPort } from "../../capability-port.js";
+import type { CapabilityPort } from "../capability-port.js";
 import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, type Denial } from "./permissions.js";
 import { endWith, runCall, type CallLoop, type EventBody, type Step } from "./call-runner.js";
 
-export type { InvocationEnd, InvocationEvent, InvocationStats } from "../../invocation-record.js";
+export type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
-export type { PauseRequest } from "../../bridge/protocol.js";
+export type { PauseRequest } from "../bridge/protocol.js";
 
 export interface InvocationArgs {
   /** Names this invocation in trace events. */

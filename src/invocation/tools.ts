@@ -8,16 +8,16 @@
 // valid. The offered schema is narrowed to what this pause accepts, which keeps requests small and
 // lets a model get it right the first time.
 
-import type { ToolSpec } from "../../model-port.js";
-import type { PauseRequest } from "../../bridge/protocol.js";
-import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "../../defaults.js";
+import type { ToolSpec } from "../model-port.js";
+import type { PauseRequest } from "../bridge/protocol.js";
+import { EXECUTE_CODE_PERMISSION, INSPECT_DEPTH, INSPECT_LIMIT, MAX_RESULT_ID_LENGTH } from "../defaults.js";
 import { OUTCOME_KINDS, offeredOutcomeKinds, type OutcomeContext, type OutcomeKind } from "./outcomes.js";
-import type { CapabilityPort } from "../../capability-port.js";
+import type { CapabilityPort } from "../capability-port.js";
 import { CAPABILITY_TOOLS, capabilityToolDescription, capabilityToolParameters, capabilityToolUnavailable, isCapabilityTool } from "./capability-tools.js";
 import { CODE_TOOL_DESCRIPTIONS, CODE_TOOL_NAMES, READ_CODE_PERMISSION, codeToolParameters, isCodeTool, speaksOfCode } from "./code-tools.js";
 import { isMailboxTool, MAILBOX_DESCRIPTIONS, MAILBOX_TOOLS, mailboxToolParameters, mailboxToolUnavailable } from "./mailbox-tools.js";
 import type { MailboxPort } from "./ports.js";
-import { fixedValue } from "../../canonical-json.js";
+import { fixedValue } from "../canonical-json.js";
 
 export const TOOL_NAMES = [
   "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover",

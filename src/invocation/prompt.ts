@@ -4,10 +4,10 @@
 // identical bytes: the stable prefix of two invocations of one block matches, which keeps provider
 // prompt caches and journal request hashes (§11) warm.
 
-import { canonicalJson } from "../../canonical-json.js";
-import type { ChatMessage } from "../../model-port.js";
-import type { PauseRequest } from "../../bridge/protocol.js";
-import { EXECUTE_CODE_PERMISSION } from "../../defaults.js";
+import { canonicalJson } from "../canonical-json.js";
+import type { ChatMessage } from "../model-port.js";
+import type { PauseRequest } from "../bridge/protocol.js";
+import { EXECUTE_CODE_PERMISSION } from "../defaults.js";
 
 // The system prompt is fixed per mode and says only what the model cannot read elsewhere: the
 // meaning of each outcome kind and tool argument is in the tool schemas (tools.ts), as structure
@@ -33,7 +33,7 @@ export function systemPrompt(mode: PauseRequest["mode"]): string {
   return mode === "syntax" ? SYNTAX_SYSTEM_PROMPT : RECOVERY_SYSTEM_PROMPT;
 }
 
-export { canonicalJson } from "../../canonical-json.js";
+export { canonicalJson } from "../canonical-json.js";
 
 /** The part of a pause that is the same every time this block is reached (§5.1). */
 export function stableMessage(request: PauseRequest, permissions: ReadonlySet<string>): string {

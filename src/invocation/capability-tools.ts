@@ -4,9 +4,9 @@
 // port and the paused frame: `read_values` for a plan's `$binding` / `$handle` references, and
 // `hold_values` so every step result comes back as a handle the model can finish with.
 
-import type { CapabilityPort, PlanAnswer, PlanFrame, PlanValueRef, StepOutcome } from "../../capability-port.js";
-import { CAPABILITY_NAMES, PLAN_DEFAULTS } from "../../defaults.js";
-import type { InvocationEnd } from "../../invocation-record.js";
+import type { CapabilityPort, PlanAnswer, PlanFrame, PlanValueRef, StepOutcome } from "../capability-port.js";
+import { CAPABILITY_NAMES, PLAN_DEFAULTS } from "../defaults.js";
+import type { InvocationEnd } from "../invocation-record.js";
 import type { FrameOpResult, FramePort } from "./ports.js";
 
 export const CAPABILITY_TOOLS = ["run_plan", "jobs", "resume_job"] as const;

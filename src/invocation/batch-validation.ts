@@ -14,9 +14,9 @@
 //   ambiguous.
 
 import type { ErrorObject } from "ajv";
-import type { CapabilityPort } from "../../capability-port.js";
-import type { ToolCall } from "../../model-port.js";
-import type { PauseRequest } from "../../bridge/protocol.js";
+import type { CapabilityPort } from "../capability-port.js";
+import type { ToolCall } from "../model-port.js";
+import type { PauseRequest } from "../bridge/protocol.js";
 import { checkOutcome } from "./outcomes.js";
 import { TOOL_VALIDATORS } from "./tool-validators.js";
 import type { MailboxPort } from "./ports.js";

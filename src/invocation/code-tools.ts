@@ -1,11 +1,11 @@
 // The code-reading tools of SPEC §9 as the model sees them: names, descriptions and parameter
 // schemas. tools.ts registers them beside the frame tools; they are served host-side
-// (recovery/code-reading/ reads the project's files through a HostToolPort), never by the bridge,
+// (invocation/code-reading/ reads the project's files through a HostToolPort), never by the bridge,
 // and offered only when the profile grants `read_code` — to a recovery always, to an AI block
 // when its text speaks of code (SPEC §5.1: only the tools that can help; a one-line block about
 // data keeps its request under the budget).
 
-import { CODE_READING_LIMITS, READ_CODE_PERMISSION } from "../../defaults.js";
+import { CODE_READING_LIMITS, READ_CODE_PERMISSION } from "../defaults.js";
 
 export const CODE_TOOL_NAMES = ["read_code", "search_code", "list_code_files"] as const;
 export type CodeToolName = (typeof CODE_TOOL_NAMES)[number];
@@ -34,7 +34,7 @@ export const CODE_TOOL_DESCRIPTIONS: Record<CodeToolName, string> = {
 type Schema = Record<string, unknown>;
 
 // Kept small (every request carries them, SPEC §12's request budget): bounds are the reader's
-// (recovery/code-reading/), which clamps lines and refuses what it does not show.
+// (invocation/code-reading/), which clamps lines and refuses what it does not show.
 export function codeToolParameters(name: CodeToolName): Schema {
   const object = (properties: Record<string, Schema>, required: string[]): Schema => ({
     type: "object",

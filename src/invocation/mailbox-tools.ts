@@ -3,8 +3,8 @@
 // call runs against the MailboxPort. A refused send (the recipient's queue is full, a payload
 // too large, no such peer) is a tool error whose message says what to do.
 
-import { MAILBOX_LIMITS } from "../../defaults.js";
-import { canonicalJson } from "../../canonical-json.js";
+import { MAILBOX_LIMITS } from "../defaults.js";
+import { canonicalJson } from "../canonical-json.js";
 import type { FrameOpResult, MailboxPort } from "./ports.js";
 
 export const MAILBOX_TOOLS = ["list_peers", "send_message", "read_messages"] as const;

@@ -3,17 +3,17 @@
 // code-reading tools, a capability, or the paused frame), and what its result means for the tool
 // loop of orchestrator.ts, which owns the conversation and the counters this file reports into.
 
-import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../../invocation-record.js";
-import type { ToolCall } from "../../model-port.js";
-import type { OpArguments, OpName, Outcome } from "../../bridge/protocol.js";
+import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../invocation-record.js";
+import type { ToolCall } from "../model-port.js";
+import type { OpArguments, OpName, Outcome } from "../bridge/protocol.js";
 import type { ParsedCall } from "./batch-validation.js";
 import { isStopped, type Deadline, type StopReason } from "./deadline.js";
 import { countToolCall } from "./invocation-stats.js";
-import { MAX_ERROR_REASON_CHARS } from "../../defaults.js";
+import { MAX_ERROR_REASON_CHARS } from "../defaults.js";
 import type { ToolResult } from "./prompt.js";
 import { isHostTool } from "./tools.js";
 import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
-import type { CapabilityPort } from "../../capability-port.js";
+import type { CapabilityPort } from "../capability-port.js";
 import { guardDenial, type Denial } from "./permissions.js";
 import { DENIED_BY_USER, hasEffects } from "./effects.js";
 import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";

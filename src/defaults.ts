@@ -82,7 +82,7 @@ export const PREPARATION_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 /** `AIYTHON_NO_CACHE=1` turns the cache off, as `cache = false` does. */
 export const ENV_NO_CACHE = "AIYTHON_NO_CACHE";
 
-// ---- the chat client (src/capabilities/chat, SPEC §5.4) ------------------------------------
+// ---- the chat client (src/model, SPEC §5.4) ------------------------------------
 
 export const MODEL_CLIENT_DEFAULTS = {
   /** Retries per route after the first attempt (429, 5xx, dropped connections), SPEC §5.4. */

@@ -1,4 +1,4 @@
-// The model client's HTTP transport (src/capabilities/chat/http-transport.ts), what it is for: a
+// The model client's HTTP transport (src/model/http-transport.ts), what it is for: a
 // run's requests share kept-alive connections, nothing caps how many are in flight below
 // max_concurrency (up to its bound), each concurrent request keeps its own body size, and the
 // warm-up rehearsal sends nothing. The servers here are node:http ones of the test's own, each
@@ -6,9 +6,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createModelClient } from "../src/capabilities/chat/model-client.js";
-import { rehearsePost } from "../src/capabilities/chat/rehearsal.js";
-import type { ChatRoute } from "../src/capabilities/chat/types.js";
+import { createModelClient } from "../src/model/model-client.js";
+import { rehearsePost } from "../src/model/rehearsal.js";
+import type { ChatRoute } from "../src/model/types.js";
 import type { ModelRequest } from "../src/model-port.js";
 import { CONFIG_BOUNDS } from "../src/defaults.js";
 import { countingServer, json } from "./support/counting-server.js";

@@ -1,4 +1,4 @@
-// The model client's HTTP transport (src/capabilities/chat/http-transport.ts), its fetch and its
+// The model client's HTTP transport (src/model/http-transport.ts), its fetch and its
 // `post` (which the client's non-streaming requests go through): answers shaped like fetch's, and
 // failures that read like fetch's (an abort, a refused connection, a body cut off), a post aborted
 // mid-body, and post's request head byte for byte against http.request's. The servers here are
@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { keepAliveFetch, keepAliveTransport } from "../src/capabilities/chat/http-transport.js";
+import { keepAliveFetch, keepAliveTransport } from "../src/model/http-transport.js";
 import { countingServer, json } from "./support/counting-server.js";
 
 test("fetch's shape: status, headers and body of an answer; no body for 204", async () => {

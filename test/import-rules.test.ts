@@ -34,14 +34,15 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   frontend: [],
   config: [],
   journal: [],
-  capabilities: ["config"],
+  model: [],
+  capabilities: ["config", "model"],
   observe: ["journal"],
   bridge: [],
   invocation: ["bridge"],
   mailbox: [],
-  run: ["frontend", "bridge", "invocation", "capabilities", "config", "journal", "observe", "mailbox"],
+  run: ["frontend", "bridge", "invocation", "model", "capabilities", "config", "journal", "observe", "mailbox"],
   cli: ["run", "frontend", "bridge", "config", "journal", "observe", "setup"],
-  setup: ["config", "capabilities"],
+  setup: ["config", "capabilities", "model"],
 };
 
 /** Type-only imports a layer may make of another layer's files, beyond MAY_IMPORT. */
@@ -52,7 +53,7 @@ const TYPE_IMPORTS: Record<string, readonly string[]> = {
 
 /** Finer rules inside a layer: files under the key may not import files under the values. */
 const FORBIDDEN_WITHIN: Record<string, readonly string[]> = {
-  "cli/": ["invocation/", "capabilities/"],
+  "cli/": ["invocation/", "model/", "capabilities/"],
   // The code reader is a HostToolPort; the tool loop knows it only through that port.
   "invocation/code-reading/": ["invocation/orchestrator.ts", "invocation/batch-validation.ts", "invocation/tools.ts", "invocation/call-runner.ts"],
 };
@@ -62,7 +63,7 @@ const OWNERS: Record<string, readonly string[]> = {
   "tree-sitter": ["frontend/syntax-tree.ts"],
   "tree-sitter-python": ["frontend/syntax-tree.ts"],
   "better-sqlite3": ["journal/"],
-  openai: ["capabilities/chat/"],
+  openai: ["model/"],
   "node:child_process": ["bridge/"],
   execa: ["bridge/"],
   "smol-toml": ["config/"],

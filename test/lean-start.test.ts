@@ -100,7 +100,7 @@ test("a configured hello.py loads configuration and the observers, and nothing a
     "node_modules/ajv/dist/core",
     "src/frontend/",
     "src/journal/",
-    "src/capabilities/chat/",
+    "src/model/",
     "src/observe/stats-render.ts",
     "src/observe/trace-writer.ts",
     "src/observe/recording-model.ts",
@@ -147,7 +147,7 @@ test("a program with AI blocks has the model client loaded while it runs up to i
     const loaded = await loadedBy(tempProject({ "block.py": program }), "block.py", { AIYTHON_MODEL: "local-model", OPENAI_BASE_URL: model.url });
     const [reachedBlock, answer] = loaded.stdout.split("\n");
     assert.equal(answer, "0");
-    for (const file of ["src/capabilities/chat/model-client.ts", "src/capabilities/chat/post-attempt.ts", "src/capabilities/chat/rehearsal.ts"]) {
+    for (const file of ["src/model/model-client.ts", "src/model/post-attempt.ts", "src/model/rehearsal.ts"]) {
       const at = loaded.loadedAt.get(file);
       assert.ok(at !== undefined, `${file} is loaded`);
       assert.ok(at < Number(reachedBlock), `${file} loaded ${(at - Number(reachedBlock)).toFixed(0)} ms after the program reached its block`);

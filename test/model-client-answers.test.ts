@@ -4,7 +4,7 @@
 
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { createModelClient } from "../src/capabilities/chat/model-client.js";
+import { createModelClient } from "../src/model/model-client.js";
 import { fixedValue } from "../src/canonical-json.js";
 import type { ModelPort, ModelRequest } from "../src/model-port.js";
 import { LOOPBACK_SECRET, echoFinishResponder, finishCall, startLoopbackModel, toolCall, type ScriptedReply } from "./support/loopback-model.js";

@@ -6,7 +6,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createModelClient } from "../src/capabilities/chat/model-client.js";
+import { createModelClient } from "../src/model/model-client.js";
 import { finishCall, type ScriptedReply } from "./support/loopback-model.js";
 import { assertNoSecrets, failureOf, loopback, recordingSleep, request, routeFor, soon } from "./support/model-client-loopback.js";
 

@@ -4,11 +4,11 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { parseRetryAfter, planRetry } from "../src/capabilities/chat/retry.js";
-import { StreamAssembler, normaliseCompletion } from "../src/capabilities/chat/normalise-response.js";
+import { parseRetryAfter, planRetry } from "../src/model/retry.js";
+import { StreamAssembler, normaliseCompletion } from "../src/model/normalise-response.js";
 
 test("the openai package is only imported dynamically, so loading the client costs nothing", () => {
-  const folder = new URL("../src/capabilities/chat/", import.meta.url);
+  const folder = new URL("../src/model/", import.meta.url);
   for (const name of readdirSync(folder)) {
     const text = readFileSync(new URL(name, folder), "utf8");
     for (const line of text.split("\n")) {

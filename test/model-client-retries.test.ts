@@ -6,7 +6,7 @@
 
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { createModelClient } from "../src/capabilities/chat/model-client.js";
+import { createModelClient } from "../src/model/model-client.js";
 import { LOOPBACK_SECRET, finishCall, startLoopbackModel } from "./support/loopback-model.js";
 import { assertNoSecrets, failureOf, loopback, recordingSleep, request, routeFor, servers, soon } from "./support/model-client-loopback.js";
 

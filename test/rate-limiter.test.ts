@@ -1,13 +1,13 @@
-// The run's per-route admission (src/capabilities/chat/rate-limiter.ts, SPEC §7 `rate_limit`,
+// The run's per-route admission (src/model/rate-limiter.ts, SPEC §7 `rate_limit`,
 // §8): requests and tokens per minute counted across every caller, a 429 holding back every
 // request to that route, and a wait past the deadline refused as rate_limited. A fake clock:
 // `sleep` advances it, so waits are exact and instant.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { RouteLimiter } from "../src/capabilities/chat/rate-limiter.js";
-import { ModelCallError } from "../src/capabilities/chat/errors.js";
-import type { ChatRoute } from "../src/capabilities/chat/types.js";
+import { RouteLimiter } from "../src/model/rate-limiter.js";
+import { ModelCallError } from "../src/model/errors.js";
+import type { ChatRoute } from "../src/model/types.js";
 
 function clock() {
   let now = 1_000_000;

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { toolCallsFromContent, serverHint } from "../src/capabilities/chat/server-quirks.js";
+import { toolCallsFromContent, serverHint } from "../src/model/server-quirks.js";
 import type { ToolSpec } from "../src/model-port.js";
 import { startLoopbackModel, LOOPBACK_SECRET, type ScriptedReply } from "./support/loopback-model.js";
 import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";

@@ -6,7 +6,7 @@
 
 import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
-import { createModelClient, defaultSleep } from "../capabilities/chat/model-client.js";
+import { createModelClient, defaultSleep } from "../model/model-client.js";
 import { runInvocation } from "../invocation/orchestrator.js";
 import type { InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
@@ -18,7 +18,7 @@ import { CodeReader } from "../invocation/code-reading/code-reader.js";
 import { TtyApprover } from "./approval/tty-approver.js";
 import type { CapabilityRuntime } from "./capability-runtime.js";
 import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hints.js";
-import { RouteLimiter } from "../capabilities/chat/rate-limiter.js";
+import { RouteLimiter } from "../model/rate-limiter.js";
 import { CONFIG_DEFAULTS } from "../defaults.js";
 import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
 

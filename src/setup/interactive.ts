@@ -3,7 +3,7 @@
 // and the model, chosen from the server's /models with word-prefix search (model-search.ts), or
 // typed when the server cannot list them. Nothing is written here.
 
-import { listModels } from "../capabilities/chat/server-check.js";
+import { listModels } from "../model/server-check.js";
 import { SETUP_DEFAULTS } from "../defaults.js";
 import { keyEnvFor, providerFromFlags, type SetupAnswers, type SetupFlags } from "./answers.js";
 import { searchModels } from "./model-search.js";

@@ -1,7 +1,7 @@
 // The report of `aiython setup --check` (SPEC §7): what the server did with one forced tool call,
 // and what aiython does about it (server-quirks.ts), one line per feature.
 
-import type { ServerReport } from "../capabilities/chat/server-check.js";
+import type { ServerReport } from "../model/server-check.js";
 
 export function renderReport(report: ServerReport): string {
   const line = (label: string, text: string) => `  ${`${label}:`.padEnd(26)} ${text}`;

@@ -7,8 +7,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { checkServer, type ServerReport } from "../capabilities/chat/server-check.js";
-import type { ChatRoute } from "../capabilities/chat/types.js";
+import { checkServer, type ServerReport } from "../model/server-check.js";
+import type { ChatRoute } from "../model/types.js";
 import {
   CONFIG_FILE_NAME, CredentialLookup, discoverConfigFile, displayPath, editConfigText, ignoreAiythonFolder,
   loadConfig, profileFor, storeCredential, type RouteKeys,

@@ -5,8 +5,8 @@
 
 import { after } from "node:test";
 import assert from "node:assert/strict";
-import { ModelCallError } from "../../src/capabilities/chat/errors.js";
-import type { ChatRoute } from "../../src/capabilities/chat/types.js";
+import { ModelCallError } from "../../src/model/errors.js";
+import type { ChatRoute } from "../../src/model/types.js";
 import type { ModelRequest, ToolSpec } from "../../src/model-port.js";
 import { LOOPBACK_SECRET, startLoopbackModel, type LoopbackModel, type ScriptedReply } from "./loopback-model.js";
 

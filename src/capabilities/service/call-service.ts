@@ -20,7 +20,7 @@ import {
   type AttemptFailure,
 } from "./service-error.js";
 import type { AttemptEnv } from "./transport.js";
-import { abortableSleep } from "../sleep.js";
+import { abortableSleep } from "../../model/abortable-sleep.js";
 
 export interface ServiceResult {
   json: unknown;

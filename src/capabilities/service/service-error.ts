@@ -4,7 +4,7 @@
 // the HTTP status and a provider error code when it is a plain identifier.
 
 import type { Route } from "../../config/index.js";
-import { displayBase, hostPort } from "../chat/errors.js";
+import { displayBase, hostPort } from "../../model/errors.js";
 
 export type ServiceErrorKind =
   /** Nothing useful came back; the step failed (the model may change the plan). */

@@ -6,10 +6,10 @@
 
 import type { Route } from "../../config/index.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
-import { classifyFailure, classifyNetwork } from "../chat/classify-failure.js";
-import { safeProviderCode } from "../chat/errors.js";
-import { clientOptions, loadOpenAI, type OpenAIModuleType } from "../chat/load-openai.js";
-import { parseRetryAfter, type HeaderSource } from "../chat/retry.js";
+import { classifyFailure, classifyNetwork } from "../../model/classify-failure.js";
+import { safeProviderCode } from "../../model/errors.js";
+import { clientOptions, loadOpenAI, type OpenAIModuleType } from "../../model/load-openai.js";
+import { parseRetryAfter, type HeaderSource } from "../../model/retry.js";
 import { AttemptError, type AttemptFailure } from "./service-error.js";
 
 export interface AttemptEnv {

@@ -11,7 +11,7 @@ import { PLAN_DEFAULTS } from "../../defaults.js";
 import { AttemptError, ServiceError } from "../service/service-error.js";
 import { jsonObject, malformed, viaFetch, type AttemptEnv } from "../service/transport.js";
 import type { CapabilityStore, JobRow, JobStatus } from "../store.js";
-import { abortableSleep } from "../sleep.js";
+import { abortableSleep } from "../../model/abortable-sleep.js";
 
 /** The job outlived the time the caller could wait; it goes on at the provider. */
 export class PendingJob extends Error {

@@ -9,7 +9,7 @@ import { makeRouteClient, runAttempt } from "./run-attempt.js";
 import { hintError, toolCallsFromContent, type ToolChoice } from "./server-quirks.js";
 import { malformedError, ModelCallError, networkError, serverError, statusError, timeoutError } from "./errors.js";
 import type { AttemptFailure } from "./classify-failure.js";
-import type { ModelRequest, ToolSpec } from "../../model-port.js";
+import type { ModelRequest, ToolSpec } from "../model-port.js";
 import type { ChatRoute } from "./types.js";
 
 export interface ServerReport {

@@ -12,9 +12,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { classifyFailure, type AttemptFailure } from "./classify-failure.js";
 import { clientOptions, type OpenAIModuleType } from "./load-openai.js";
-import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
+import { MODEL_CLIENT_DEFAULTS } from "../defaults.js";
 import { normaliseCompletion, StreamAssembler, type Normalised } from "./normalise-response.js";
-import type { ModelRequest } from "../../model-port.js";
+import type { ModelRequest } from "../model-port.js";
 import { errorBodyText, serverHint, type ToolChoice } from "./server-quirks.js";
 import type { ChatRoute } from "./types.js";
 

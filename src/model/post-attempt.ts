@@ -12,10 +12,10 @@
 import { classifyTransportError, type AttemptFailure } from "./classify-failure.js";
 import { safeProviderCode } from "./errors.js";
 import type { Post, PostReply } from "./http-transport.js";
-import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
+import { MODEL_CLIENT_DEFAULTS } from "../defaults.js";
 import { normaliseCompletion, type Normalised } from "./normalise-response.js";
 import { serverHint } from "./server-quirks.js";
-import { plainJson } from "../../canonical-json.js";
+import { plainJson } from "../canonical-json.js";
 import type { AttemptResult, AttemptInput } from "./run-attempt.js";
 
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -3,7 +3,7 @@
 // would start the next request at or after the invocation deadline. Pure functions; the client
 // does the waiting.
 
-import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
+import { MODEL_CLIENT_DEFAULTS } from "../defaults.js";
 
 /** Minimal view of response headers: the fetch `Headers` class satisfies it. */
 export interface HeaderSource {

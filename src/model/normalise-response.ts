@@ -5,7 +5,7 @@
 // nothing usable came back. Tool call `arguments` strings pass through untouched: judging them is
 // batch validation's job (SPEC §5.3).
 
-import type { TokenUsage, ToolCall } from "../../model-port.js";
+import type { TokenUsage, ToolCall } from "../model-port.js";
 
 export type Normalised =
   | { ok: true; message: { content: string | null; tool_calls: ToolCall[] }; usage?: TokenUsage }

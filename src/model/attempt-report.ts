@@ -3,7 +3,7 @@
 // request, which asks the caller's observer whether it may be sent (a spent budget, §13, throws
 // and nothing is sent), and the returned function when the request has ended, answered or not.
 
-import type { AttemptObserver, ModelAttempt } from "../../model-port.js";
+import type { AttemptObserver, ModelAttempt } from "../model-port.js";
 import type { AttemptFailure } from "./classify-failure.js";
 import { hostPort } from "./errors.js";
 import type { AttemptResult } from "./run-attempt.js";

@@ -3,7 +3,7 @@
 // header or the provider's raw error body (SPEC §5.4, §9) — only the HTTP status and, when it is
 // a plain identifier such as "model_not_found", the provider's error code.
 
-import { ModelCallError } from "../../model-port.js";
+import { ModelCallError } from "../model-port.js";
 import type { ChatRoute } from "./types.js";
 
 export { ModelCallError };

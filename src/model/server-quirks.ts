@@ -17,7 +17,7 @@
 // Error bodies are read here only to recognise these cases (at most a few KiB, never stored or
 // shown): messages keep to the status and a fixed wording (SPEC §9).
 
-import type { ToolCall, ToolSpec } from "../../model-port.js";
+import type { ToolCall, ToolSpec } from "../model-port.js";
 import { displayBase, ModelCallError } from "./errors.js";
 import { freshCallId } from "./normalise-response.js";
 import type { ChatRoute } from "./types.js";

@@ -10,7 +10,7 @@
 // (http-transport.ts): a block pays for neither a client nor a connection, and a run whose routes
 // do not stream never loads openai.
 
-import { assertNever, InternalError } from "../../errors.js";
+import { assertNever, InternalError } from "../errors.js";
 import { beginAttempt, type AttemptCounter } from "./attempt-report.js";
 import type { AttemptFailure } from "./classify-failure.js";
 import {
@@ -24,15 +24,15 @@ import {
   timeoutError,
 } from "./errors.js";
 import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
-import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
-import { abortableSleep } from "../sleep.js";
+import { MODEL_CLIENT_DEFAULTS } from "../defaults.js";
+import { abortableSleep } from "./abortable-sleep.js";
 import { parseRetryAfter, planRetry } from "./retry.js";
 import { keepAliveTransport, loadHttps, type Post } from "./http-transport.js";
 import { completionsUrl, postAttempt } from "./post-attempt.js";
 import { rehearse, rehearsePost } from "./rehearsal.js";
 import { makeRouteClient, runAttempt, type AttemptInput, type AttemptResult, type RouteClient } from "./run-attempt.js";
 import { hintError, rememberAutoToolChoice, toolCallsFromContent, toolChoiceFor } from "./server-quirks.js";
-import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../../model-port.js";
+import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../model-port.js";
 import type { ChatRoute, ModelClientOptions, SleepFn } from "./types.js";
 
 export interface ModelClient extends ModelPort {

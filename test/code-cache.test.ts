@@ -68,7 +68,7 @@ test("every file of dist/ a run loads comes with cached data that V8 accepts", a
 
 test("the cache of a file start-up loads holds more than its top level: the functions the build's runs of hello.py compiled", async () => {
   const compiled = await run(copyOfBuild());
-  for (const file of ["cli.js", compiled.find((c) => c.file.startsWith("run-program-"))!.file]) {
+  for (const file of ["cli.js", compiled.find((c) => c.file.startsWith("start-run-"))!.file]) {
     const { trained, topLevel } = trainedAndTopLevel(file);
     assert.ok(trained > topLevel * 1.3, `${file}: ${trained} bytes of data, ${topLevel} for its top level alone`);
   }
@@ -104,8 +104,8 @@ test("cached data V8 cannot use, a truncated cache and a missing one change noth
   spoiled.fill(0x5a, sourceEnd); // the source copy intact, V8's part garbage
   fs.writeFileSync(cacheOf(build, "cli.js"), spoiled);
   const first = await run(build);
-  const runName = first.find((c) => c.file.startsWith("run-") && !c.file.startsWith("run-program"))!.file;
-  const programName = first.find((c) => c.file.startsWith("run-program-"))!.file;
+  const runName = first.find((c) => c.file.startsWith("run-") && !c.file.startsWith("start-run"))!.file;
+  const programName = first.find((c) => c.file.startsWith("start-run-"))!.file;
   assert.deepEqual(first.find((c) => c.file === "cli.js"), { file: "cli.js", cached: true, rejected: true });
   fs.truncateSync(cacheOf(build, runName), 10);
   fs.rmSync(cacheOf(build, programName));

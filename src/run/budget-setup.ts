@@ -8,7 +8,7 @@ import type { ResolvedConfig } from "../config/index.js";
 import { profileFor } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import { RunBudget, type BudgetLimit, type BudgetLimits } from "../observe/budget.js";
-import type { RunCommand } from "./run-program.js";
+import type { RunCommand } from "./run-command.js";
 
 export function runBudget(config: ResolvedConfig, command: RunCommand): RunBudget {
   const flags = command.budget ?? {};

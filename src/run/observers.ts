@@ -27,7 +27,7 @@ import { CapabilityRuntime } from "./capability-runtime.js";
 import { runBudget } from "./budget-setup.js";
 import type { InvocationWiring } from "./invocation-runner.js";
 import { profileModel } from "./model-wiring.js";
-import type { RunCommand } from "./run-program.js";
+import type { RunCommand } from "./run-command.js";
 import { scriptLabel } from "./target.js";
 
 export type { RunExit, RunTimings };

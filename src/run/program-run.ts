@@ -18,7 +18,7 @@ import { ChildProcesses } from "./child-processes.js";
 import type { PlanLink } from "./plan-source.js";
 import type { Observers } from "./observers.js";
 import { RunMailbox } from "./mailbox-wiring.js";
-import type { RunCommand } from "./run-program.js";
+import type { RunCommand } from "./run-command.js";
 import { scriptPathOf } from "./target.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";

@@ -4,7 +4,7 @@
 
 import path from "node:path";
 import type { ProfileSettings, ResolvedConfig } from "../config/index.js";
-import type { RunCommand } from "./run-program.js";
+import type { RunCommand } from "./run-command.js";
 
 export interface RunLimits {
   time: { seconds: number; setting: string } | null;

@@ -13,7 +13,7 @@ import type { BridgeEnd } from "../bridge/bridge-process.js";
 import type { PreparationCacheOptions, RunOptions } from "../bridge/protocol.js";
 import { CACHE_VERSION } from "../version.js";
 import type { RunLimits } from "./run-limits.js";
-import type { RunCommand } from "./run-program.js";
+import type { RunCommand } from "./run-command.js";
 
 /** The program's RunOptions for this command and configuration. */
 export function runOptions(command: RunCommand, config: ResolvedConfig, limits: RunLimits): RunOptions {

@@ -18,8 +18,8 @@ export async function runCommand(
 ): Promise<RunOutcome> {
   const program = split.program ?? (tty.isatty(0) ? { kind: "console" as const } : { kind: "stdin" as const });
   protectHostStdio(); // before anything can open a handle on the program's fds
-  const { runProgram } = await import("../../run/run-program.js");
-  return runProgram({
+  const { startRun } = await import("../../run/start-run.js");
+  return startRun({
     program,
     programArgs: split.programArgs,
     python: options.python,

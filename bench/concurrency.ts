@@ -93,5 +93,7 @@ const sequential = median(cases[4].times) / 20;
 const threaded = median(cases[5].times) / 20;
 // What the waits cost beyond a run whose model answers at once: 1 s per max_concurrency batch is ideal.
 const fixed = median(cases[5].times);
-console.log(`beyond the 0 s run (${fixed.toFixed(2)} s): 20 threads +${(median(cases[0].times) - fixed).toFixed(2)} s, 100 threads +${(median(cases[1].times) - fixed).toFixed(2)} s, 10 tasks +${(median(cases[2].times) - fixed).toFixed(2)} s (ideal +1.00 each)`);
+console.log(
+  `beyond the 0 s run (${fixed.toFixed(2)} s): 20 threads +${(median(cases[0].times) - fixed).toFixed(2)} s, 100 threads +${(median(cases[1].times) - fixed).toFixed(2)} s, 10 tasks +${(median(cases[2].times) - fixed).toFixed(2)} s (ideal +1.00 each)`,
+);
 console.log(`local cost per block: sequential ${(sequential * 1000).toFixed(1)} ms, 20 threads ${(threaded * 1000).toFixed(1)} ms, ratio ${(threaded / sequential).toFixed(2)}`);

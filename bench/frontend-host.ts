@@ -54,7 +54,7 @@ async function recordedOracle(trees: Tree[], source: string): Promise<CompileOra
   const recording: CompileOracle = {
     check: async (items) => {
       const answers = await real.check(items);
-      items.forEach((item, i) => verdicts.set(item.source, answers[i]));
+      for (const [i, item] of items.entries()) verdicts.set(item.source, answers[i]);
       return answers;
     },
   };
@@ -103,9 +103,15 @@ async function main(): Promise<void> {
   console.log(`frontend host work on the 1 MB program, ${pairs} pairs, recorded oracle (A = ${trees[0].root}, B = ${trees[1].root}):`);
   console.log(row("A", a));
   console.log(row("B", b));
-  console.log(`  B/A: main-thread CPU median ${ratio((r) => median(r.map((x) => x.cpu)))}, min ${ratio((r) => Math.min(...r.map((x) => x.cpu)))}; wall median ${ratio((r) => median(r.map((x) => x.wall)))}`);
+  console.log(
+    `  B/A: main-thread CPU median ${ratio((r) => median(r.map((x) => x.cpu)))}, min ${ratio((r) => Math.min(...r.map((x) => x.cpu)))}; wall median ${ratio((r) => median(r.map((x) => x.wall)))}`,
+  );
   console.log(`  plans identical: ${[...a, ...b].every((r) => r.plan === a[0].plan)}`);
-  console.log(`  load average: ${loadavg().map((l) => l.toFixed(2)).join(", ")} (2 cores; other work shares them)`);
+  console.log(
+    `  load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")} (2 cores; other work shares them)`,
+  );
 }
 
 await main();

@@ -50,10 +50,21 @@ async function big(): Promise<void> {
         return oracle.check(items);
       },
     };
-    const plan = await analyzeSource({ source, filename: "/bench/big.py", displayName: "big.py", oracle: counting, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, onPhase });
+    const plan = await analyzeSource({
+      source,
+      filename: "/bench/big.py",
+      displayName: "big.py",
+      oracle: counting,
+      entryModule: true,
+      checkpoints: true,
+      capabilityNames: CAPABILITY_NAMES,
+      onPhase,
+    });
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
-    cpus.push(`node ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (main thread ${Number(cpuOf(process.pid, `/proc/self/task/${process.pid}/stat`)) - mainCpu0} ms), python ${cpuOf(oracle.pid)} ms`);
+    cpus.push(
+      `node ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (main thread ${Number(cpuOf(process.pid, `/proc/self/task/${process.pid}/stat`)) - mainCpu0} ms), python ${cpuOf(oracle.pid)} ms`,
+    );
     runs.push(ms);
     phases.push(laps.join(", "));
     if (run === 0) {
@@ -78,9 +89,15 @@ async function big(): Promise<void> {
   runs.sort((a, b) => a - b);
   console.log(summary);
   console.log(`  first run (cold process, like one CLI invocation): ${first.toFixed(0)} ms`);
-  phases.forEach((p, i) => console.log(`  run ${i + 1} phases (ms since start): ${p}; CPU ${cpus[i]}`));
-  console.log(`  load average during the runs: ${loadavg().map((l) => l.toFixed(2)).join(", ")} (2 cores; other work shares them)`);
-  console.log(`  analyzeSource incl. oracle start: median ${runs[1].toFixed(0)} ms (runs ${runs.map((r) => r.toFixed(0)).join(", ")}), budget ${BIG_BUDGET_MS} ms → ${(runs[1] / BIG_BUDGET_MS).toFixed(2)}× budget`);
+  for (const [i, p] of phases.entries()) console.log(`  run ${i + 1} phases (ms since start): ${p}; CPU ${cpus[i]}`);
+  console.log(
+    `  load average during the runs: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")} (2 cores; other work shares them)`,
+  );
+  console.log(
+    `  analyzeSource incl. oracle start: median ${runs[1].toFixed(0)} ms (runs ${runs.map((r) => r.toFixed(0)).join(", ")}), budget ${BIG_BUDGET_MS} ms → ${(runs[1] / BIG_BUDGET_MS).toFixed(2)}× budget`,
+  );
 }
 
 const BIG_BUDGET_MS = 1000;
@@ -105,7 +122,11 @@ async function memory(): Promise<void> {
       const verdict = size === 4_000_000 ? ` (budget ${PEAK_BUDGET_MB} MB) ${mb < PEAK_BUDGET_MB ? "within budget" : "OVER BUDGET"}` : "";
       console.log(`memory: aiython --explain of ${size / 1e6} MB: peak ${mb.toFixed(0)} MB${verdict}, ${Number(out[1]).toFixed(1)} s`);
     }
-    console.log(`  load average: ${loadavg().map((l) => l.toFixed(2)).join(", ")} (2 cores; other work shares them)`);
+    console.log(
+      `  load average: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")} (2 cores; other work shares them)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -171,9 +192,18 @@ async function stdlib(): Promise<void> {
     if (source.startsWith("\uFEFF")) source = source.slice(1);
     bytes += source.length;
     try {
-      const plan = await analyzeSource({ source, filename: f.path, displayName: f.path.split("/").pop() ?? f.path, oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES });
+      const plan = await analyzeSource({
+        source,
+        filename: f.path,
+        displayName: f.path.split("/").pop() ?? f.path,
+        oracle,
+        entryModule: true,
+        checkpoints: true,
+        capabilityNames: CAPABILITY_NAMES,
+      });
       checkpoints += plan.checkpoints.length;
-      if (plan.blocks.length > 0) failures.push(`${f.path}: ${plan.blocks.length} blocks, first at line ${plan.blocks[0].span.line}: ${JSON.stringify(plan.blocks[0].statement.slice(0, 60))}`);
+      if (plan.blocks.length > 0)
+        failures.push(`${f.path}: ${plan.blocks.length} blocks, first at line ${plan.blocks[0].span.line}: ${JSON.stringify(plan.blocks[0].statement.slice(0, 60))}`);
       if (plan.diagnostics.length > 0) failures.push(`${f.path}: diagnostics ${JSON.stringify(plan.diagnostics)}`);
     } catch (error) {
       failures.push(`${f.path}: threw ${(error as Error).message}`);
@@ -185,9 +215,15 @@ async function stdlib(): Promise<void> {
   await oracle.close();
   console.log(`stdlib of Python ${listing.version} (${listing.root}): ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB of source, ${checkpoints} checkpoints`);
   console.log(`  files with blocks or errors: ${failures.length}${failures.length ? `\n    ${failures.join("\n    ")}` : ""}`);
-  console.log(`  not Python to CPython (skipped): ${notPython.length}${notPython.length ? `\n    ${notPython.map((f) => `${f.path.slice(listing.root.length + 1)} (${f.error})`).join("\n    ")}` : ""}`);
+  console.log(
+    `  not Python to CPython (skipped): ${notPython.length}${notPython.length ? `\n    ${notPython.map((f) => `${f.path.slice(listing.root.length + 1)} (${f.error})`).join("\n    ")}` : ""}`,
+  );
   console.log(`  total ${(ms / 1000).toFixed(1)} s incl. oracle start, budget 60 s → ${(ms / 60000).toFixed(2)}× budget`);
-  console.log(`  CPU: node ${((cpu.user + cpu.system) / 1000 / 1000).toFixed(1)} s, python ${(Number(pythonCpu) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(", ")} (2 cores; other work shares them)`);
+  console.log(
+    `  CPU: node ${((cpu.user + cpu.system) / 1000 / 1000).toFixed(1)} s, python ${(Number(pythonCpu) / 1000).toFixed(1)} s; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")} (2 cores; other work shares them)`,
+  );
 }
 
 if (which === "big" || which === "all") await big();

@@ -62,10 +62,14 @@ const projects: Project[] = [project("hello", (dir) => fs.writeFileSync(path.joi
 projects.push(project("generated", (dir) => void writeGeneratedProject(dir, 50), "main.py"));
 if (fs.existsSync(PYGMENTS)) {
   projects.push(
-    project("pygments", (dir) => {
-      fs.cpSync(PYGMENTS, path.join(dir, "pygments"), { recursive: true, filter: (src) => path.basename(src) !== "__pycache__" });
-      fs.copyFileSync(path.join(ROOT, "bench", "imports", "highlight.py"), path.join(dir, "highlight.py"));
-    }, "highlight.py"),
+    project(
+      "pygments",
+      (dir) => {
+        fs.cpSync(PYGMENTS, path.join(dir, "pygments"), { recursive: true, filter: (src) => path.basename(src) !== "__pycache__" });
+        fs.copyFileSync(path.join(ROOT, "bench", "imports", "highlight.py"), path.join(dir, "highlight.py"));
+      },
+      "highlight.py",
+    ),
   );
 } else {
   console.log(`(${PYGMENTS} not found: the real-package row is skipped)`);
@@ -137,14 +141,22 @@ async function preparationOfBlocks(): Promise<string> {
   const oracle = startPythonOracle(python);
   try {
     const plan = await analyzeSource({
-      source: fs.readFileSync(program, "utf8"), filename: program, displayName: "tickets.py", oracle,
-      entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES,
+      source: fs.readFileSync(program, "utf8"),
+      filename: program,
+      displayName: "tickets.py",
+      oracle,
+      entryModule: true,
+      checkpoints: true,
+      capabilityNames: CAPABILITY_NAMES,
     });
     fs.writeFileSync(path.join(dir, "plan.json"), JSON.stringify(plan));
   } finally {
     await oracle.close();
   }
-  const timing = spawnSync(python, [path.join(ROOT, "bench", "imports", "prepare_timing.py"), program, path.join(dir, "plan.json"), path.join(dir, "cache"), "200"], { env: base, encoding: "utf8" });
+  const timing = spawnSync(python, [path.join(ROOT, "bench", "imports", "prepare_timing.py"), program, path.join(dir, "plan.json"), path.join(dir, "cache"), "200"], {
+    env: base,
+    encoding: "utf8",
+  });
   fs.rmSync(dir, { recursive: true, force: true });
   const match = /^cold (\S+) warm (\S+) warm-best (\S+)$/m.exec(timing.stdout);
   if (timing.status !== 0 || !match) throw new Error(`prepare_timing failed: ${timing.stderr}`);
@@ -176,4 +188,9 @@ for (const state of ["cold", "warm"] as const) {
   }
 }
 console.log(prepared);
-console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")} (2 cores; other work shares them)`);
+console.log(
+  `load average: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")} (2 cores; other work shares them)`,
+);

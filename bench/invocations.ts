@@ -85,7 +85,9 @@ function run(program: string, journal = false, cli = CLI): Promise<{ ms: number;
   const ownCpu = process.cpuUsage();
   const args = journal ? ["--stats=json", path.join(journalled, program)] : ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
   const cwd = journal ? journalled : undefined;
-  const child = TIME ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, cli, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }) : spawn(cli, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = TIME
+    ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, cli, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(cli, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -98,10 +100,20 @@ function run(program: string, journal = false, cli = CLI): Promise<{ ms: number;
       if (cli === CLI && ours.counting) ours.chat += model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).length;
       if (program === "blocks.py" && !journal && cli === CLI) {
         for (const inv of stats.invocations) outsideModel.push((inv.invocation_seconds - inv.provider_seconds) * 1000);
-        oneLine.push(...model.requests.slice(served).filter((r) => r.path.endsWith("/chat/completions")).map((r) => r.bodyBytes));
+        oneLine.push(
+          ...model.requests
+            .slice(served)
+            .filter((r) => r.path.endsWith("/chat/completions"))
+            .map((r) => r.bodyBytes),
+        );
       }
       const cpu = stderr.split("\n").find((l) => l.startsWith(CPU_LINE));
-      const cpuMs = cpu ? cpu.slice(CPU_LINE.length).split(" ").reduce((sum, s) => sum + Number(s) * 1000, 0) : NaN;
+      const cpuMs = cpu
+        ? cpu
+            .slice(CPU_LINE.length)
+            .split(" ")
+            .reduce((sum, s) => sum + Number(s) * 1000, 0)
+        : NaN;
       const used = process.cpuUsage(ownCpu);
       resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs, serverCpuMs: (used.user + used.system) / 1000, stdout });
     });
@@ -198,18 +210,31 @@ const local = median(perBlock);
 const firstExtra = median(first) - median(later);
 console.log(`blocks per run:              ${BLOCKS} (pairs: ${pairs})`);
 const perInvocation = median(marginal);
-console.log(`cost per invocation:         ${perInvocation.toFixed(2)} ms median, wall clock incl. loopback HTTP, 100 blocks against 10 of the same source (budget ≤ ${BUDGET_MS} ms) ${verdict(perInvocation <= BUDGET_MS)}`);
+console.log(
+  `cost per invocation:         ${perInvocation.toFixed(2)} ms median, wall clock incl. loopback HTTP, 100 blocks against 10 of the same source (budget ≤ ${BUDGET_MS} ms) ${verdict(perInvocation <= BUDGET_MS)}`,
+);
 if (!marginalCpu.some(Number.isNaN)) console.log(`CPU per invocation:          ${median(marginalCpu).toFixed(2)} ms median, user+sys of host and bridge, the same difference`);
-console.log(`loopback model's CPU:        ${median(serverCpu).toFixed(2)} ms median per invocation, this process's user+sys (the instant model's node:http server, on the critical path of the wall figure)`);
+console.log(
+  `loopback model's CPU:        ${median(serverCpu).toFixed(2)} ms median per invocation, this process's user+sys (the instant model's node:http server, on the critical path of the wall figure)`,
+);
 if (OTHER) {
   console.log(`other build (${OTHER}): cost per invocation ${median(other.marginal).toFixed(2)} ms median, CPU ${median(other.cpu).toFixed(2)} ms`);
-  console.log(`this − other, per round:     ${median(other.diff).toFixed(2)} ms median wall, ${median(other.diffCpu).toFixed(2)} ms CPU; ratio of medians ${(perInvocation / median(other.marginal)).toFixed(2)} wall, ${(median(marginalCpu) / median(other.cpu)).toFixed(2)} CPU`);
+  console.log(
+    `this − other, per round:     ${median(other.diff).toFixed(2)} ms median wall, ${median(other.diffCpu).toFixed(2)} ms CPU; ratio of medians ${(perInvocation / median(other.marginal)).toFixed(2)} wall, ${(median(marginalCpu) / median(other.cpu)).toFixed(2)} CPU`,
+  );
 }
 console.log(`local cost per block:        ${local.toFixed(2)} ms median, 100 blocks against plain.py: the run's one-off costs of blocks included, spread over 100`);
-console.log(`with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal; cost per invocation ${median(journalMarginal).toFixed(2)} ms median (100 blocks against 10, journal on)`);
-if (!cpuPerBlock.some(Number.isNaN)) console.log(`CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`);
+console.log(
+  `with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal; cost per invocation ${median(journalMarginal).toFixed(2)} ms median (100 blocks against 10, journal on)`,
+);
+if (!cpuPerBlock.some(Number.isNaN))
+  console.log(
+    `CPU per block:               ${median(cpuPerBlock).toFixed(2)} ms median, user+sys of host and bridge (the same difference; steadier than wall clock on a busy machine)`,
+  );
 console.log(`outside the model request:   ${median(outsideModel).toFixed(2)} ms median per invocation (--stats: invocation − provider seconds)`);
-console.log(`first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms; with the journal on ${median(firstJournal).toFixed(1)} ms`);
+console.log(
+  `first block:                 ${median(first).toFixed(1)} ms; later blocks ${median(later).toFixed(2)} ms median; one-off cost of the first ${firstExtra.toFixed(1)} ms; with the journal on ${median(firstJournal).toFixed(1)} ms`,
+);
 console.log(`model requests per block:    ${requestsPerBlock.toFixed(2)} (budget 1) ${verdict(requestsPerBlock <= 1)}`);
 console.log(`largest request body:        ${largest} bytes (budget ≤ ${SIMPLE_BLOCK_REQUEST_BUDGET_BYTES}) ${verdict(largest <= SIMPLE_BLOCK_REQUEST_BUDGET_BYTES)}`);
 if (rss.node.some(Number.isNaN)) console.log("peak RSS:                    not measured (needs GNU time at /usr/bin/time)");

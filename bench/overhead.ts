@@ -101,9 +101,7 @@ function measure(name: string): void {
     const ratio = median(variant.times) / median(plain.times);
     const best = Math.min(...variant.times) / Math.min(...plain.times);
     const verdict = variant === plain ? "" : variant.name === "aiython" ? (ratio <= BUDGET ? "  within budget" : "  OVER BUDGET") : "";
-    console.log(
-      `${variant.name.padEnd(8)} median ${(median(variant.times) * 1000).toFixed(1)} ms  ratio ${ratio.toFixed(3)}  best-of ratio ${best.toFixed(3)}${verdict}`,
-    );
+    console.log(`${variant.name.padEnd(8)} median ${(median(variant.times) * 1000).toFixed(1)} ms  ratio ${ratio.toFixed(3)}  best-of ratio ${best.toFixed(3)}${verdict}`);
   }
   const inProcessRatio = Number(inProcess[2]) / Number(inProcess[1]);
   console.log(

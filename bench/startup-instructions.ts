@@ -61,7 +61,9 @@ function count(command: string, cwd: string, runEnv: NodeJS.ProcessEnv, counted:
   fs.rmSync(out, { force: true });
   const args = counted ? ["hello.py"] : ["--tool=callgrind", `--callgrind-out-file=${out}`, "-q", python, "hello.py"];
   const result = spawnSync(counted ? command : "valgrind", args, {
-    cwd, encoding: "utf8", env: { ...runEnv, ...(counted ? { AIYTHON_PYTHON: wrapper } : {}), COUNT_OUT: out },
+    cwd,
+    encoding: "utf8",
+    env: { ...runEnv, ...(counted ? { AIYTHON_PYTHON: wrapper } : {}), COUNT_OUT: out },
   });
   if (result.status !== 0 || result.stdout !== "hello\n") throw new Error(`${command} in ${cwd} failed: ${result.stderr}`);
   const summary = /^summary: (\d+)$/m.exec(fs.readFileSync(out, "utf8"));
@@ -72,7 +74,9 @@ function count(command: string, cwd: string, runEnv: NodeJS.ProcessEnv, counted:
 const twice = (work: () => number) => [work(), work()];
 const rows: [string, number[]][] = [["python3", twice(() => count(python, project("python3", null), env, false))]];
 for (const { label, cli } of clis) {
-  const plain = project(`${label}-plain`, null), configured = project(`${label}-configured`, TOML), warm = project(`${label}-warm`, TOML);
+  const plain = project(`${label}-plain`, null),
+    configured = project(`${label}-configured`, TOML),
+    warm = project(`${label}-warm`, TOML);
   spawnSync(cli, ["hello.py"], { cwd: warm, env: warmEnv }); // fills the preparation cache
   spawnSync(cli, ["hello.py"], { cwd: configured, env }); // the configuration's stamp
   rows.push([`${label} unconfigured`, twice(() => count(cli, plain, env, true))]);

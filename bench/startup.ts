@@ -62,8 +62,11 @@ const otherConfiguredHello = project("other-configured", CONFIGURED_TOML);
 const warmHello = project("configured-warm", CONFIGURED_TOML);
 const otherWarmHello = project("other-configured-warm", CONFIGURED_TOML);
 const floor = path.join(dir, "floor.mjs");
-fs.writeFileSync(floor, `import { spawn } from "node:child_process";
-spawn(process.argv[2], process.argv.slice(3), { stdio: "inherit" }).on("close", (code) => { process.exitCode = code; });\n`);
+fs.writeFileSync(
+  floor,
+  `import { spawn } from "node:child_process";
+spawn(process.argv[2], process.argv.slice(3), { stdio: "inherit" }).on("close", (code) => { process.exitCode = code; });\n`,
+);
 
 const base: NodeJS.ProcessEnv = { ...process.env, AIYTHON_PYTHON: python };
 for (const key of Object.keys(base)) if (key.startsWith("OPENAI_") || key.startsWith("AIYTHON_MODEL") || key === "AIYTHON_PROFILE") delete base[key];
@@ -89,18 +92,25 @@ const programs = [
   { name: "unconfigured", command: CLI, args: [plainHello] },
   { name: "configured", command: CLI, args: [configuredHello] },
   { name: "configured warm", command: CLI, args: [warmHello], warm: true },
-  ...(OTHER_CLI ? [
-    { name: "other unconfigured", command: OTHER_CLI, args: [otherPlainHello] },
-    { name: "other configured", command: OTHER_CLI, args: [otherConfiguredHello] },
-    { name: "other configured warm", command: OTHER_CLI, args: [otherWarmHello], warm: true },
-  ] : []),
+  ...(OTHER_CLI
+    ? [
+        { name: "other unconfigured", command: OTHER_CLI, args: [otherPlainHello] },
+        { name: "other configured", command: OTHER_CLI, args: [otherConfiguredHello] },
+        { name: "other configured warm", command: OTHER_CLI, args: [otherWarmHello], warm: true },
+      ]
+    : []),
 ];
 const warmEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
   const copy = { ...env };
   delete copy.PYTHONDONTWRITEBYTECODE;
   return copy;
 };
-const envs = caBundle ? [{ label: "with CA", env: withCa }, { label: "without CA", env: withoutCa }] : [{ label: "without CA", env: withoutCa }];
+const envs = caBundle
+  ? [
+      { label: "with CA", env: withCa },
+      { label: "without CA", env: withoutCa },
+    ]
+  : [{ label: "without CA", env: withoutCa }];
 const variants: Variant[] = envs.flatMap(({ label, env }) => programs.map((p) => ({ ...p, name: `${p.name}, ${label}`, env: p.warm ? warmEnv(env) : env, times: [], cpu: [] })));
 const byName = (name: string) => variants.find((v) => v.name === name) as Variant;
 
@@ -155,7 +165,12 @@ const verdict = (a: string, b: string, budget: number) => {
   return `${ms.toFixed(1).padStart(6)} ms (budget ≤ ${budget} ms) ${ms <= budget ? "within budget" : "OVER BUDGET"}; CPU ${cpuDiff(a, b).toFixed(1)} ms`;
 };
 
-console.log(`interpreter: ${python}; ${rounds} rounds, ${variants.length} variants interleaved; medians; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `interpreter: ${python}; ${rounds} rounds, ${variants.length} variants interleaved; medians; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
 for (const v of variants) console.log(`  ${v.name.padEnd(34)} ${median(v.times).toFixed(1).padStart(7)} ms   CPU ${median(v.cpu).toFixed(1).padStart(7)} ms`);
 for (const { label } of envs) {
   console.log(`${label}${label === "with CA" ? ` (NODE_EXTRA_CA_CERTS=${caBundle})` : ""}:`);
@@ -165,7 +180,8 @@ for (const { label } of envs) {
   console.log(`  configured warm − unconf.   ${verdict(`configured warm, ${label}`, `unconfigured, ${label}`, 15)}`);
   if (OTHER_CLI) {
     for (const kind of ["unconfigured", "configured", "configured warm"]) {
-      const a = `${kind}, ${label}`, b = `other ${kind}, ${label}`;
+      const a = `${kind}, ${label}`,
+        b = `other ${kind}, ${label}`;
       console.log(`  ${`${kind}: this − ${OTHER_CLI}`.padEnd(27)} ${diff(a, b).toFixed(1).padStart(6)} ms; CPU ${cpuDiff(a, b).toFixed(1)} ms`);
     }
   }

@@ -24,7 +24,8 @@ import fs from "node:fs";
 import path from "node:path";
 
 const MODULE_URL = "__aiythonModule.url";
-const MODULE_URL_BANNER = 'const __aiythonModule = { get url() { const url = require("node:url").pathToFileURL(__filename).href; Object.defineProperty(this, "url", { value: url }); return url; } };';
+const MODULE_URL_BANNER =
+  'const __aiythonModule = { get url() { const url = require("node:url").pathToFileURL(__filename).href; Object.defineProperty(this, "url", { value: url }); return url; } };';
 /** esbuild's comment naming a source a file holds (kept through the transform as a legal comment). */
 const SOURCE_COMMENT = /^\/\/ ((?:src|node_modules)\/\S+)$/gm;
 const KEPT_COMMENT = /^\/\/! ((?:src|node_modules)\/\S+)$/gm;
@@ -64,7 +65,7 @@ const LIGHT_HELPER = "var __aiythonBuiltin = (m) => Object.create(m, { default: 
 
 /** CommonJS output of esbuild with its built-in imports made light (see the header). */
 export function lightBuiltinImports(code) {
-  if (!code.includes("__toESM(require(\"node:")) return code;
+  if (!code.includes('__toESM(require("node:')) return code;
   const light = code.replace(BUILTIN_IMPORT, (_, name, builtin) => `var ${name} = __aiythonBuiltin(require("${builtin}"));`);
   const directive = light.startsWith('"use strict";\n') ? '"use strict";\n' : "";
   return `${directive}${LIGHT_HELPER}\n${light.slice(directive.length)}`;
@@ -72,11 +73,13 @@ export function lightBuiltinImports(code) {
 
 /** Static require() among the files must form no cycle: CommonJS would hand a half-loaded file. */
 function assertNoCycle(dir, files) {
-  const edges = new Map(files.map((name) => {
-    const code = fs.readFileSync(path.join(dir, name), "utf8");
-    const statics = [...code.matchAll(/^var \w+ = (?:__toESM\()?require\("\.\/([\w.-]+\.js)"\)/gm)].map((m) => m[1]);
-    return [name, statics];
-  }));
+  const edges = new Map(
+    files.map((name) => {
+      const code = fs.readFileSync(path.join(dir, name), "utf8");
+      const statics = [...code.matchAll(/^var \w+ = (?:__toESM\()?require\("\.\/([\w.-]+\.js)"\)/gm)].map((m) => m[1]);
+      return [name, statics];
+    }),
+  );
   const state = new Map();
   const visit = (name, trail) => {
     if (state.get(name) === "done") return;

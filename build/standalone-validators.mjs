@@ -36,8 +36,8 @@ export function standaloneModule(spec) {
  */
 export function standaloneValidatorsPlugin(specs) {
   const byFile = new Map(specs.map((spec) => [path.join(ROOT, spec.module), spec]));
-  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const filter = new RegExp(`^(${[...byFile.keys()].map(escape).join("|")})$`);
+  const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const filter = new RegExp(`^(${[...byFile.keys()].map(escapeRegExp).join("|")})$`);
   return {
     name: "standalone-validators",
     setup(on) {

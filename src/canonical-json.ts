@@ -76,7 +76,7 @@ function encodeObject(value: object): string {
   for (const key of keys) {
     const member = record[key];
     if (member === undefined) continue;
-    out += (out.length > 1 ? "," : "") + JSON.stringify(key) + ":" + encode(member);
+    out += `${(out.length > 1 ? "," : "") + JSON.stringify(key)}:${encode(member)}`;
   }
   return `${out}}`;
 }

@@ -16,14 +16,7 @@ export const QUIET_SIGNALS: ReadonlySet<string> = new Set(["SIGINT", "SIGTERM", 
 // ---- configuration (src/config, SPEC §7) ----------------------------------------------------
 
 /** The permissions of SPEC §7; a profile grants all of them unless it says otherwise. */
-export const PERMISSIONS = [
-  "read_asset",
-  "read_code",
-  "network",
-  "generate_file",
-  "write_filesystem",
-  "execute_code",
-] as const;
+export const PERMISSIONS = ["read_asset", "read_code", "network", "generate_file", "write_filesystem", "execute_code"] as const;
 
 export const CONFIG_FILE_NAME = "aiython.toml";
 export const CONFIG_VERSION = 3;
@@ -143,8 +136,15 @@ export const EXECUTE_CODE_PERMISSION = "execute_code";
  * aiython.toml; `indexing` and `semantic_search` are local and use the `embedding` route.
  */
 export const ROUTED_CAPABILITIES = [
-  "vision", "document_understanding", "embedding", "reranking", "speech_to_text", "text_to_speech",
-  "image_generation", "image_editing", "video",
+  "vision",
+  "document_understanding",
+  "embedding",
+  "reranking",
+  "speech_to_text",
+  "text_to_speech",
+  "image_generation",
+  "image_editing",
+  "video",
 ] as const;
 export const LOCAL_CAPABILITIES = ["indexing", "semantic_search"] as const;
 export const CAPABILITY_NAMES: readonly string[] = [...ROUTED_CAPABILITIES, ...LOCAL_CAPABILITIES];

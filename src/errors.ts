@@ -60,6 +60,4 @@ export function assertNever(value: never, what = "value"): never {
  * How a command ends, as data: an exit status (with an optional `aiython: ` line), or death by
  * a signal (the CLI re-raises it so a shell sees 128+n). Only src/cli turns it into an exit.
  */
-export type RunOutcome =
-  | { kind: "status"; status: number; message?: string }
-  | { kind: "signal"; signal: NodeJS.Signals; message?: string };
+export type RunOutcome = { kind: "status"; status: number; message?: string } | { kind: "signal"; signal: NodeJS.Signals; message?: string };

@@ -8,5 +8,4 @@ declare const __AIYTHON_BUILD_ID__: string | undefined;
  * build's fingerprint (build.mjs hashes the sources that decide how a program is prepared). Run
  * from source (tsx) there is no fingerprint, and no entry outlives the process that wrote it.
  */
-export const CACHE_VERSION =
-  typeof __AIYTHON_BUILD_ID__ === "string" ? `${VERSION}+${__AIYTHON_BUILD_ID__}` : `${VERSION}+source.${process.pid}.${Date.now()}`;
+export const CACHE_VERSION = typeof __AIYTHON_BUILD_ID__ === "string" ? `${VERSION}+${__AIYTHON_BUILD_ID__}` : `${VERSION}+source.${process.pid}.${Date.now()}`;

@@ -15,8 +15,7 @@ test("the tickets loop: one request per block, values inlined, typed Literal res
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(
     run.stdout,
-    "{'bug': ['The app crashes on login', 'Error 500 on save'], 'billing': ['I was charged twice', 'Refund please']}\n" +
-      "2 billing tickets and 2 bug reports were routed.\n",
+    "{'bug': ['The app crashes on login', 'Error 500 on save'], 'billing': ['I was charged twice', 'Refund please']}\n" + "2 billing tickets and 2 bug reports were routed.\n",
   );
   assert.equal(run.requests.length, 5, "four classifications and one summary, one request each");
   const first = run.requests[0];
@@ -31,7 +30,12 @@ test("the tickets loop: one request per block, values inlined, typed Literal res
 });
 
 test("the demo's stand-in model answers the README's console line, and says what it does not know", () => {
-  const body = (statement: string) => ({ messages: [{ role: "system", content: "" }, { role: "user", content: JSON.stringify({ mode: "syntax", statement }) }] });
+  const body = (statement: string) => ({
+    messages: [
+      { role: "system", content: "" },
+      { role: "user", content: JSON.stringify({ mode: "syntax", statement }) },
+    ],
+  });
   assert.deepEqual(standInReply(body("pick a number between 1 and 10")).toolCalls, [{ name: "finish", arguments: { outcome: { kind: "literal", value: 7 } } }]);
   assert.deepEqual(standInReply(body("pick a number between 10 and -2")).toolCalls?.[0].arguments, { outcome: { kind: "literal", value: 6 } });
   const unknown = standInReply(body("write a poem")).toolCalls?.[0].arguments as { outcome: { kind: string; reason: string } };
@@ -149,6 +153,12 @@ test("a block's request lists the frame's values, and none of its modules, funct
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(run.stdout, "2 2 3 Report json / OrderedDict\n");
   const { related_objects: related, frame_objects: listed } = live(run.requests[0]);
-  assert.deepEqual(related.map((o: { name: string }) => o.name), ["limit"]);
-  assert.deepEqual(listed.map((o: { name: string }) => o.name), ["labels"]);
+  assert.deepEqual(
+    related.map((o: { name: string }) => o.name),
+    ["limit"],
+  );
+  assert.deepEqual(
+    listed.map((o: { name: string }) => o.name),
+    ["labels"],
+  );
 });

@@ -12,7 +12,7 @@ import { assertAIError, runFixture } from "./support/ai-fixture-run.js";
 test("a model that never satisfies the type ends with AIError after a bounded number of requests", async () => {
   const run = await runFixture("one_block.py", { responder: () => finishCall({ kind: "literal", value: "medium" }) });
   assertAIError(run, /AIError: .*/);
-  assert.match(run.stderr, /line 4, in <module>\n    severity: Literal\["low", "high"\] = rate the severity of a crash on login/);
+  assert.match(run.stderr, /line 4, in <module>\n {4}severity: Literal\["low", "high"\] = rate the severity of a crash on login/);
   assert.equal(run.requests.length, 2, "the same failing call twice ends the invocation");
 });
 

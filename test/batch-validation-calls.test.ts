@@ -88,7 +88,9 @@ test("arguments must match the tool's schema", async () => {
   assert.deepEqual(await submit([toolCall("c1", "frames", { all: true })]), [{ id: "c1", body: error('frames: arguments: unknown "all"; this takes no arguments') }]);
   assert.deepEqual(await submit([toolCall("c1", "execute", { code: 42 })]), [{ id: "c1", body: error('execute: argument "code" must be string') }]);
   assert.deepEqual(await submit([toolCall("c1", "inspect", { handle: "object-1", depth: 4 })]), [{ id: "c1", body: error('inspect: argument "depth" must be <= 3') }]);
-  assert.deepEqual(await submit([toolCall("c1", "inspect", { handle: "ticket" })]), [{ id: "c1", body: error('inspect: argument "handle" must be an object handle like "object-3"') }]);
+  assert.deepEqual(await submit([toolCall("c1", "inspect", { handle: "ticket" })]), [
+    { id: "c1", body: error('inspect: argument "handle" must be an object handle like "object-3"') },
+  ]);
   assert.deepEqual(await submit([toolCall("c1", "recover", { action: "skip" })], { request: checkpoint() }), [
     { id: "c1", body: error('recover: argument "action" must be one of "complete", "retry", "reraise"') },
   ]);
@@ -133,7 +135,12 @@ test("every failing call of a batch gets its own message", async () => {
   assert.deepEqual(await submit([toolCall("c1", "evaluate", {}), probe(), toolCall("c3", "finish", { outcome: { kind: "none" } })]), [
     { id: "c1", body: error('evaluate: arguments: missing required "code"') },
     { id: "p1", body: SKIPPED },
-    { id: "c3", body: error('finish: this block must produce a value (requires_result), so outcome kind "none" is not allowed; valid kinds here: "literal", "expression", "reference", "handle", "error"') },
+    {
+      id: "c3",
+      body: error(
+        'finish: this block must produce a value (requires_result), so outcome kind "none" is not allowed; valid kinds here: "literal", "expression", "reference", "handle", "error"',
+      ),
+    },
   ]);
 });
 

@@ -115,13 +115,22 @@ test("a token budget refuses the request that would pass it; a cost budget count
     const tokens = await runIn(project(model, THREE_BLOCKS), ["--budget-tokens", "2500", "main.py"], env());
     assert.equal(tokens.exitCode, 75, tokens.stderr);
     assert.equal(tokens.stdout, "a 7\nb 7\n");
-    assert.match(tokens.stderr, /AIBudgetError: budget exhausted: --budget-tokens 2500: it allows 2,500 tokens; 2,020 are used and this request needs about [\d,]+ more; this request was not sent\n/);
+    assert.match(
+      tokens.stderr,
+      /AIBudgetError: budget exhausted: --budget-tokens 2500: it allows 2,500 tokens; 2,020 are used and this request needs about [\d,]+ more; this request was not sent\n/,
+    );
     const before = sent(model);
     const cost = await runIn(project(model, THREE_BLOCKS, "budget = { cost = 0.0015 }\n"), ["main.py"], env());
     assert.equal(cost.exitCode, 75, cost.stderr);
     assert.equal(sent(model) - before, 1, "$0.00104 spent; the second request's input alone would pass $0.0015");
-    assert.match(cost.stderr, /budget exhausted: budget\.cost = 0\.0015 in aiython\.toml: it allows \$0\.001500; \$0\.001040 is spent and this request needs about \$0\.00\d+ more/);
-    assert.match(cost.stderr, /\naiython: budget exhausted \(budget\.cost = 0\.0015 in aiython\.toml\): 1 model request sent, 1,010 tokens, \$0\.001040; the program did not catch AIBudgetError\n$/);
+    assert.match(
+      cost.stderr,
+      /budget exhausted: budget\.cost = 0\.0015 in aiython\.toml: it allows \$0\.001500; \$0\.001040 is spent and this request needs about \$0\.00\d+ more/,
+    );
+    assert.match(
+      cost.stderr,
+      /\naiython: budget exhausted \(budget\.cost = 0\.0015 in aiython\.toml\): 1 model request sent, 1,010 tokens, \$0\.001040; the program did not catch AIBudgetError\n$/,
+    );
   } finally {
     await model.close();
   }
@@ -134,8 +143,14 @@ test("a recovery consultation the budget refuses raises AIBudgetError at the sta
     assert.equal(ran.exitCode, 75, ran.stderr);
     assert.equal(ran.stdout, "before\n");
     assert.equal(sent(model), 0);
-    assert.match(ran.stderr, /ZeroDivisionError: division by zero\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback \(most recent call last\):\n {2}File "[^"]+", line 2, in <module>\n/);
-    assert.match(ran.stderr, /aiython\.AIBudgetError: budget exhausted: --budget-calls 0: it allows 0 model requests and 0 were sent; this request was not sent\naiython: budget exhausted/);
+    assert.match(
+      ran.stderr,
+      /ZeroDivisionError: division by zero\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback \(most recent call last\):\n {2}File "[^"]+", line 2, in <module>\n/,
+    );
+    assert.match(
+      ran.stderr,
+      /aiython\.AIBudgetError: budget exhausted: --budget-calls 0: it allows 0 model requests and 0 were sent; this request was not sent\naiython: budget exhausted/,
+    );
   } finally {
     await model.close();
   }
@@ -150,7 +165,10 @@ test("bad budgets are refused before anything runs: a bad flag value (exit 2), a
   const unpriced = await runIn(root, ["--budget-cost", "0.5", "main.py"], env());
   assert.equal(unpriced.exitCode, 78);
   assert.equal(unpriced.stdout, "");
-  assert.equal(unpriced.stderr, "aiython: --budget-cost 0.5 needs the price of every model it may call, and loop has none; set price = { input = USD, output = USD } (per million tokens) beside that model in aiython.toml\n");
+  assert.equal(
+    unpriced.stderr,
+    "aiython: --budget-cost 0.5 needs the price of every model it may call, and loop has none; set price = { input = USD, output = USD } (per million tokens) beside that model in aiython.toml\n",
+  );
   const config = await runIn(root, ["config", "show"], env());
   assert.deepEqual(JSON.parse(config.stdout).profiles.default.budget, { model_calls: null, tokens: null, cost: null });
 });

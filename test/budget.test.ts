@@ -55,5 +55,12 @@ test("a request's cost: cached prompt tokens at cached_input, no usage is free, 
   assert.equal(requestCost(null, { prompt_tokens: 5 }), null);
   assert.deepEqual([formatUsd(0), formatUsd(0.000042), formatUsd(1.5)], ["$0", "$0.000042", "$1.5000"]);
   assert.equal(costLabel(null, ["a/b", "c"]), "cost unknown (no price for a/b, c)");
-  assert.deepEqual(totalCost([{ cost_usd: 1, unpriced_routes: [] }, { cost_usd: null, unpriced_routes: ["x"] }, { cost_usd: 2, unpriced_routes: ["x"] }]), { cost_usd: null, unpriced_routes: ["x"] });
+  assert.deepEqual(
+    totalCost([
+      { cost_usd: 1, unpriced_routes: [] },
+      { cost_usd: null, unpriced_routes: ["x"] },
+      { cost_usd: 2, unpriced_routes: ["x"] },
+    ]),
+    { cost_usd: null, unpriced_routes: ["x"] },
+  );
 });

@@ -43,9 +43,15 @@ const a = (p: string) => ({ $asset: p });
 
 const BLOCKS = {
   "embed the two greetings": [runPlan([{ id: "v", capability: "embedding", params: { input: ["hello world", "good morning world"] } }]), finishWith("v")],
-  "rank the fruit documents": [runPlan([{ id: "r", capability: "reranking", params: { query: "ripe banana", documents: ["an apple", "a ripe banana", "banana bread"] } }]), finishWith("r")],
+  "rank the fruit documents": [
+    runPlan([{ id: "r", capability: "reranking", params: { query: "ripe banana", documents: ["an apple", "a ripe banana", "banana bread"] } }]),
+    finishWith("r"),
+  ],
   "describe the chart": [runPlan([{ id: "s", capability: "vision", params: { prompt: "What does the chart show?", images: [a("chart.png")] } }]), finishWith("s")],
-  "answer from the handbook": [runPlan([{ id: "d", capability: "document_understanding", params: { document: a("handbook.md"), question: "How many days of leave?" } }]), finishWith("d")],
+  "answer from the handbook": [
+    runPlan([{ id: "d", capability: "document_understanding", params: { document: a("handbook.md"), question: "How many days of leave?" } }]),
+    finishWith("d"),
+  ],
   "transcribe the call": [runPlan([{ id: "t", capability: "speech_to_text", params: { audio: a("call.wav") } }]), finishWith("t")],
   "speak the summary": [runPlan([{ id: "sp", capability: "text_to_speech", params: { text: "All tickets are routed.", format: "wav", name: "summary" } }]), finishWith("sp")],
   "draw a logo": [runPlan([{ id: "g", capability: "image_generation", params: { prompt: "a small red fox logo", name: "logo" } }]), finishWith("g")],
@@ -101,7 +107,10 @@ test("each capability answers through its endpoint, and the program gets real va
     assert.equal(one("/v1/rerank").json.model, "fake-reranking");
     const chats = fakes.requests.filter((r) => r.path === "/v1/chat/completions");
     assert.deepEqual(chats.map((r) => r.json.model).sort(), ["fake-document-understanding", "fake-vision", "fake-vision"]);
-    const image = chats.find((r) => JSON.stringify(r.json).includes("chart show"))!.json.messages.at(-1).content.find((p: any) => p.type === "image_url");
+    const image = chats
+      .find((r) => JSON.stringify(r.json).includes("chart show"))!
+      .json.messages.at(-1)
+      .content.find((p: any) => p.type === "image_url");
     assert.equal(image.image_url.url, `data:image/png;base64,${PNG_1X1.toString("base64")}`);
     assert.match(JSON.stringify(chats.find((r) => r.json.model === "fake-document-understanding")!.json), /25 days of leave/);
     const stt = one("/v1/audio/transcriptions");

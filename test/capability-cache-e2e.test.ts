@@ -14,7 +14,7 @@ const STEPS = [
   { id: "v", capability: "embedding", params: { input: "ripe banana" } },
   { id: "r", capability: "reranking", params: { query: "ripe banana", documents: ["an apple", "a ripe banana"] } },
 ];
-const PRICED = '\n[capabilities.reranking.price]\nper_call = 0.002\n';
+const PRICED = "\n[capabilities.reranking.price]\nper_call = 0.002\n";
 
 async function setUp() {
   const fakes = await startCapabilityFakes();

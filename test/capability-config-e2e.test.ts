@@ -29,7 +29,13 @@ test("config show lists capability routes: provider prefixes, fallbacks, api_bas
   assert.equal(caps.embedding.routes[0].model, "text-embedding-3-small");
   assert.equal(caps.embedding.routes[0].credential_configured, true);
   assert.deepEqual(caps.embedding.price, { input: 0.02, output: null, per_call: null });
-  assert.deepEqual(caps.vision.routes.map((r: any) => [r.provider, r.api_key_env]), [["openai", "OPENAI_API_KEY"], ["openrouter", "OPENROUTER_API_KEY"]]);
+  assert.deepEqual(
+    caps.vision.routes.map((r: any) => [r.provider, r.api_key_env]),
+    [
+      ["openai", "OPENAI_API_KEY"],
+      ["openrouter", "OPENROUTER_API_KEY"],
+    ],
+  );
   assert.equal(caps.reranking.routes[0].api_base, "http://127.0.0.1:9/v1");
   assert.equal(caps.reranking.routes[0].api_key_env, "RERANK_KEY");
   assert.equal(caps.vision.price, null);
@@ -37,8 +43,16 @@ test("config show lists capability routes: provider prefixes, fallbacks, api_bas
 
 const BAD: [string, string, RegExp][] = [
   ["an unknown capability", '[capabilities.telepathy]\nmodel = "x"\n', /capabilities\.telepathy: unknown key; allowed keys here: vision, document_understanding, embedding, /],
-  ["a model with no provider and no api_base", '[capabilities.vision]\nmodel = "nope/x"\n', /capabilities\.vision\.model: the model id has no known provider prefix .*set capabilities\.vision\.api_base/],
-  ["a table for a local capability", '[capabilities.semantic_search]\n', /capabilities\.semantic_search: semantic_search runs locally and needs no route: it uses \[capabilities\.embedding\]; remove this table/],
+  [
+    "a model with no provider and no api_base",
+    '[capabilities.vision]\nmodel = "nope/x"\n',
+    /capabilities\.vision\.model: the model id has no known provider prefix .*set capabilities\.vision\.api_base/,
+  ],
+  [
+    "a table for a local capability",
+    "[capabilities.semantic_search]\n",
+    /capabilities\.semantic_search: semantic_search runs locally and needs no route: it uses \[capabilities\.embedding\]; remove this table/,
+  ],
 ];
 
 for (const [what, table, message] of BAD) {

@@ -23,7 +23,11 @@ test("a PDF is read page by page and Markdown by heading, locally, with no reque
   });
   try {
     const program = "pdf = read the guide\nprint([(c['page'], c['text']) for c in pdf])\nmd = read the notes\nprint([(c['heading'], c['text']) for c in md])\n";
-    const root = tempProject({ "aiython.toml": capabilityConfig(fakes.url, model.url, ["embedding"]), "p.py": program, "notes.md": "# Shipping\n\nShipping is free over 50 euros.\n" });
+    const root = tempProject({
+      "aiython.toml": capabilityConfig(fakes.url, model.url, ["embedding"]),
+      "p.py": program,
+      "notes.md": "# Shipping\n\nShipping is free over 50 euros.\n",
+    });
     fs.writeFileSync(path.join(root, "guide.pdf"), tinyPdf(["Refunds take five days.", "Shipping is free."]));
     const ran = await aiython(["p.py"], { cwd: root, env });
     assert.equal(ran.stderr, "");
@@ -42,7 +46,11 @@ test("an index is tied to its embedding model: a search through another model sa
   const search = [{ id: "q", capability: "semantic_search", params: { index: "kb", query: "tea" } }];
   const model = await startPlanModel({ "build the index": [runPlan(index), finishWith("i")], "search the index": [runPlan(search), finishWith("q")] });
   try {
-    const root = tempProject({ "aiython.toml": capabilityConfig(fakes.url, model.url, ["embedding"]), "build.py": "x = build the index\nprint(x['chunks'])\n", "find.py": "x = search the index\nprint(x[0]['source'])\n" });
+    const root = tempProject({
+      "aiython.toml": capabilityConfig(fakes.url, model.url, ["embedding"]),
+      "build.py": "x = build the index\nprint(x['chunks'])\n",
+      "find.py": "x = search the index\nprint(x[0]['source'])\n",
+    });
     assert.equal((await aiython(["build.py"], { cwd: root, env })).stdout, "1\n");
     assert.equal((await aiython(["find.py"], { cwd: root, env })).stdout, "tea\n");
     const toml = path.join(root, "aiython.toml");

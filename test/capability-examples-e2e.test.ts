@@ -11,7 +11,12 @@ import { cleanEnv, ROOT } from "./support/run-cli.js";
 
 async function demo(script: string) {
   const ran = await execa("node", ["--import", "tsx", path.join(ROOT, "examples", "demo", "run-demo.ts"), path.join(ROOT, "examples", script)], {
-    cwd: ROOT, env: cleanEnv(), extendEnv: false, reject: false, stripFinalNewline: false, timeout: 60_000,
+    cwd: ROOT,
+    env: cleanEnv(),
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    timeout: 60_000,
   });
   return { stdout: String(ran.stdout), stderr: String(ran.stderr), exitCode: ran.exitCode };
 }
@@ -26,5 +31,8 @@ test("npm run demo -- examples/notes_search.py prints an answer and its sources"
 test("npm run demo -- examples/transcribe.py prints the transcript and the spoken file", async () => {
   const ran = await demo("transcribe.py");
   assert.equal(ran.exitCode, 0, ran.stderr);
-  assert.match(ran.stdout, /^transcript: Hi, this is Dana from accounts\. The March invoice was charged twice; please refund one of the payments\.\nspoken: \.aiython\/artifacts\/speech-transcript-[0-9a-f]{8}\.wav\n$/);
+  assert.match(
+    ran.stdout,
+    /^transcript: Hi, this is Dana from accounts\. The March invoice was charged twice; please refund one of the payments\.\nspoken: \.aiython\/artifacts\/speech-transcript-[0-9a-f]{8}\.wav\n$/,
+  );
 });

@@ -145,7 +145,10 @@ test("a plan whose steps need a permission the profile lacks is refused naming b
   const steps = [embed("v", "text"), { id: "g", capability: "image_generation", params: { prompt: "a fox" } }];
   const model = await startPlanModel({ "draw it": [runPlan(steps), finishLiteral(() => "after")] });
   try {
-    const toml = capabilityConfig(fakes.url, model.url, ["embedding", "image_generation"]).replace("version = 3\n", 'version = 3\npermissions = ["read_asset", "read_code", "network"]\n');
+    const toml = capabilityConfig(fakes.url, model.url, ["embedding", "image_generation"]).replace(
+      "version = 3\n",
+      'version = 3\npermissions = ["read_asset", "read_code", "network"]\n',
+    );
     const root = tempProject({ "aiython.toml": toml, "p.py": "x = draw it\nprint(x)\n" });
     const ran = await aiython(["p.py"], { cwd: root, env: env() });
     assert.equal(ran.stdout, "after\n", ran.stderr);
@@ -162,7 +165,8 @@ test("a route answering 429 falls through to the next route of the capability", 
   const steps = [{ id: "r", capability: "reranking", params: { query: "ripe banana", documents: ["an apple", "a ripe banana"] } }];
   const model = await startPlanModel({ "rank it": [runPlan(steps), finishWith("r")] });
   try {
-    const toml = `version = 3\nmodel = { model = "stand-in", api_base = "${model.url}" }\n\n[capabilities.reranking]\n` +
+    const toml =
+      `version = 3\nmodel = { model = "stand-in", api_base = "${model.url}" }\n\n[capabilities.reranking]\n` +
       `model = [{ model = "busy-rerank", api_base = "${busy.url}" }, { model = "spare-rerank", api_base = "${spare.url}" }]\n`;
     const root = tempProject({ "aiython.toml": toml, "p.py": "x = rank it\nprint(x[0]['text'])\n" });
     const ran = await aiython(["p.py"], { cwd: root, env: env() });

@@ -71,8 +71,13 @@ test("the bridge's checkpoint selection equals the frontend's on the whole stand
         continue;
       }
       const plan = await analyzeSource({
-        source, filename: file.path, displayName: path.basename(file.path), oracle,
-        entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES,
+        source,
+        filename: file.path,
+        displayName: path.basename(file.path),
+        oracle,
+        entryModule: true,
+        checkpoints: true,
+        capabilityNames: CAPABILITY_NAMES,
       });
       const count = Math.max(plan.checkpoints.length, file.checkpoints.length);
       for (let i = 0; i < count; i++) {
@@ -93,7 +98,7 @@ test("the bridge's checkpoint selection equals the frontend's on the whole stand
     await oracle.close();
   }
   const same = JSON.parse(execFileSync(PYTHON, ["-c", SAME_EXPRESSION], { input: JSON.stringify(annotationPairs.map((p) => p.pair)), encoding: "utf8" })) as boolean[];
-  annotationPairs.forEach((p, i) => same[i] || differences.push(`${p.where}: annotation ${p.pair[0]} | ${p.pair[1]}`));
+  for (const [i, p] of annotationPairs.entries()) if (!same[i]) differences.push(`${p.where}: annotation ${p.pair[0]} | ${p.pair[1]}`);
   assert.deepEqual(differences.slice(0, 20), [], `${differences.length} files differ`);
   assert.ok(unparsed.length < files.length / 100, `tree-sitter cannot parse ${unparsed.length} files: ${unparsed.join(", ")}`);
 });

@@ -25,14 +25,33 @@ function project(fixture: string): string {
 // ---- how the command line is split -------------------------------------------------------------
 
 const SPLITS: { argv: string[]; interpreter: string[]; aiython: string[]; orig: string[]; program: object | null; args?: string[] }[] = [
-  { argv: ["-uB", "-W", "error", "x.py", "-u"], interpreter: ["-uB", "-W", "error"], aiython: [], orig: ["-uB", "-W", "error", "x.py", "-u"], program: { kind: "script", path: "x.py" }, args: ["-u"] },
+  {
+    argv: ["-uB", "-W", "error", "x.py", "-u"],
+    interpreter: ["-uB", "-W", "error"],
+    aiython: [],
+    orig: ["-uB", "-W", "error", "x.py", "-u"],
+    program: { kind: "script", path: "x.py" },
+    args: ["-u"],
+  },
   { argv: ["-Werror", "-Xdev", "x.py"], interpreter: ["-Werror", "-Xdev"], aiython: [], orig: ["-Werror", "-Xdev", "x.py"], program: { kind: "script", path: "x.py" } },
-  { argv: ["-u", "--model", "m", "-X", "dev", "--stats", "x.py"], interpreter: ["-u", "-X", "dev"], aiython: ["--model", "m", "--stats"], orig: ["-u", "-X", "dev", "x.py"], program: { kind: "script", path: "x.py" } },
+  {
+    argv: ["-u", "--model", "m", "-X", "dev", "--stats", "x.py"],
+    interpreter: ["-u", "-X", "dev"],
+    aiython: ["--model", "m", "--stats"],
+    orig: ["-u", "-X", "dev", "x.py"],
+    program: { kind: "script", path: "x.py" },
+  },
   { argv: ["-W", "--model", "x.py"], interpreter: ["-W", "--model"], aiython: [], orig: ["-W", "--model", "x.py"], program: { kind: "script", path: "x.py" } },
   { argv: ["-Bc", "print(1)", "a"], interpreter: ["-B"], aiython: [], orig: ["-Bc", "print(1)", "a"], program: { kind: "code", code: "print(1)" }, args: ["a"] },
   { argv: ["-uBcprint(2)"], interpreter: ["-uB"], aiython: [], orig: ["-uBcprint(2)"], program: { kind: "code", code: "print(2)" } },
   { argv: ["-Im", "json.tool", "-h"], interpreter: ["-I"], aiython: [], orig: ["-Im", "json.tool", "-h"], program: { kind: "module", name: "json.tool" }, args: ["-h"] },
-  { argv: ["--check-hash-based-pycs", "never", "-OO", "-"], interpreter: ["--check-hash-based-pycs", "never", "-OO"], aiython: [], orig: ["--check-hash-based-pycs", "never", "-OO", "-"], program: { kind: "stdin" } },
+  {
+    argv: ["--check-hash-based-pycs", "never", "-OO", "-"],
+    interpreter: ["--check-hash-based-pycs", "never", "-OO"],
+    aiython: [],
+    orig: ["--check-hash-based-pycs", "never", "-OO", "-"],
+    program: { kind: "stdin" },
+  },
   { argv: ["-uh"], interpreter: [], aiython: ["-h"], orig: [], program: null },
   { argv: ["-Wh", "x.py"], interpreter: ["-Wh"], aiython: [], orig: ["-Wh", "x.py"], program: { kind: "script", path: "x.py" } },
   { argv: ["-uz", "x.py"], interpreter: ["-uz"], aiython: [], orig: ["-uz", "x.py"], program: { kind: "script", path: "x.py" } },
@@ -69,8 +88,26 @@ test("the interpreter still starts early for a run with CPython's options, not f
 // ---- what the program sees ---------------------------------------------------------------------
 
 const OPTION_SETS = [
-  ["-u"], ["-W", "error"], ["-Werror"], ["-X", "dev"], ["-Xdev"], ["-O"], ["-OO"], ["-B"], ["-I"], ["-E"], ["-s"], ["-S"],
-  ["-b"], ["-bb"], ["-q"], ["-P"], ["-R"], ["-d"], ["-uB"], ["--check-hash-based-pycs", "never"],
+  ["-u"],
+  ["-W", "error"],
+  ["-Werror"],
+  ["-X", "dev"],
+  ["-Xdev"],
+  ["-O"],
+  ["-OO"],
+  ["-B"],
+  ["-I"],
+  ["-E"],
+  ["-s"],
+  ["-S"],
+  ["-b"],
+  ["-bb"],
+  ["-q"],
+  ["-P"],
+  ["-R"],
+  ["-d"],
+  ["-uB"],
+  ["--check-hash-based-pycs", "never"],
   ["-X", "dev", "-W", "error", "-bb", "-X", "warn_default_encoding", "-I"],
 ];
 
@@ -85,7 +122,14 @@ for (const options of OPTION_SETS) {
 }
 
 test("aiython's options mixed with CPython's are left out of sys.orig_argv", async () => {
-  const ours = await assertSame(["-u", "--no-journal", "-W", "ignore", "--python", PYTHON, "-X", "dev", "interpreter_view.py"], {}, ["-u", "-W", "ignore", "-X", "dev", "interpreter_view.py"]);
+  const ours = await assertSame(["-u", "--no-journal", "-W", "ignore", "--python", PYTHON, "-X", "dev", "interpreter_view.py"], {}, [
+    "-u",
+    "-W",
+    "ignore",
+    "-X",
+    "dev",
+    "interpreter_view.py",
+  ]);
   assert.match(ours.stdout, /\['-u', '-W', 'ignore', '-X', 'dev', 'interpreter_view.py'\]/);
 });
 
@@ -101,7 +145,7 @@ test("-i after -c: the console reads stdin, as with python3 -i", async () => {
 
 test("-x skips the script's first line and keeps line numbers, also when the source is planned", async () => {
   const ours = await assertSame(["-x", "skip_first_line.py"]);
-  assert.match(ours.stderr, /line 6, in <module>\n    raise ValueError\("on line 6"\)\nValueError: on line 6\n$/);
+  assert.match(ours.stderr, /line 6, in <module>\n {4}raise ValueError\("on line 6"\)\nValueError: on line 6\n$/);
   const dir = project("skip_first_line.py");
   await assertSame(["-x", "skip_first_line.py"], { cwd: dir, env: cleanEnv(MODEL) });
 });

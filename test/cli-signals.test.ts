@@ -54,7 +54,7 @@ for (const who of ["aiython", "python3"] as const) {
     const result = await run.done;
     assert.equal(result.signal, "SIGINT"); // a shell reports 130
     assert.match(result.stderr, /finally ran/);
-    assert.match(result.stderr, /Traceback \(most recent call last\):\n  File ".*sleep_interrupt.py", line 8, in <module>\n    time.sleep\(30\)\nKeyboardInterrupt\n/);
+    assert.match(result.stderr, /Traceback \(most recent call last\):\n {2}File ".*sleep_interrupt.py", line 8, in <module>\n {4}time.sleep\(30\)\nKeyboardInterrupt\n/);
     assert.doesNotMatch(result.stderr, /aiython_bridge|<string>/);
     assert.ok(await gone(programPid), "the Python process is gone");
   });
@@ -140,7 +140,7 @@ for (const signal of IGNORED) {
     const [ours, theirs] = await Promise.all([outlive(launch, CLI, signal), outlive(launch, PYTHON, signal)]);
     assert.deepEqual(ours, theirs);
     assert.equal(ours.code, 0);
-    assert.match(ours.stdout, new RegExp(`'SIG_IGN'.*False\nsurvived\n$`));
+    assert.match(ours.stdout, /'SIG_IGN'.*False\nsurvived\n$/);
   });
 }
 
@@ -166,7 +166,10 @@ async function waitingOnModel(model: LoopbackModel, args: string[]) {
   return { run, dir, env };
 }
 
-for (const [what, args] of [["an AI block waits on the model", []], ["a recovery consultation waits on the model", ["recovery"]]] as const) {
+for (const [what, args] of [
+  ["an AI block waits on the model", []],
+  ["a recovery consultation waits on the model", ["recovery"]],
+] as const) {
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     test(`${signal} while ${what}: the run ends by ${signal} (128+n), and the journal says so`, async () => {
       const model = await startLoopbackModel({ responder: () => ({ delayMs: 60_000, content: "too late" }) });

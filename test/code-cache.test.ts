@@ -50,7 +50,10 @@ async function run(build: string): Promise<Compiled[]> {
   const record = path.join(project, "scripts.json");
   fs.writeFileSync(probe, PROBE);
   const result = await execa(process.execPath, ["-r", probe, path.join(build, "bin", "aiython"), "hello.py", "x"], {
-    cwd: project, env: cleanEnv({ SCRIPTS_FILE: record }), extendEnv: false, reject: false,
+    cwd: project,
+    env: cleanEnv({ SCRIPTS_FILE: record }),
+    extendEnv: false,
+    reject: false,
   });
   assert.equal(result.stdout, "hello ['x']");
   assert.equal(result.stderr, "");
@@ -62,8 +65,14 @@ const cacheOf = (build: string, file: string) => path.join(build, "dist", "code-
 
 test("every file of dist/ a run loads comes with cached data that V8 accepts", async () => {
   const compiled = await run(copyOfBuild());
-  assert.ok(compiled.some((c) => c.file === "cli.js"), "dist/cli.js goes through the code cache");
-  assert.deepEqual(compiled.filter((c) => !c.cached || c.rejected), []);
+  assert.ok(
+    compiled.some((c) => c.file === "cli.js"),
+    "dist/cli.js goes through the code cache",
+  );
+  assert.deepEqual(
+    compiled.filter((c) => !c.cached || c.rejected),
+    [],
+  );
 });
 
 test("the cache of a file start-up loads holds more than its top level: the functions the build's runs of hello.py compiled", async () => {
@@ -93,8 +102,14 @@ test("a file that no longer matches its cache is compiled from its source", asyn
   const build = copyOfBuild();
   fs.appendFileSync(path.join(build, "dist", "cli.js"), "\n// edited after the build\n");
   const compiled = await run(build);
-  assert.deepEqual(compiled.find((c) => c.file === "cli.js"), { file: "cli.js", cached: false, rejected: false });
-  assert.ok(compiled.filter((c) => c.file !== "cli.js").every((c) => c.cached && !c.rejected), "the others still use theirs");
+  assert.deepEqual(
+    compiled.find((c) => c.file === "cli.js"),
+    { file: "cli.js", cached: false, rejected: false },
+  );
+  assert.ok(
+    compiled.filter((c) => c.file !== "cli.js").every((c) => c.cached && !c.rejected),
+    "the others still use theirs",
+  );
 });
 
 test("cached data V8 cannot use, a truncated cache and a missing one change nothing but speed", async () => {
@@ -106,22 +121,37 @@ test("cached data V8 cannot use, a truncated cache and a missing one change noth
   const first = await run(build);
   const runName = first.find((c) => c.file.startsWith("run-") && !c.file.startsWith("start-run"))!.file;
   const programName = first.find((c) => c.file.startsWith("start-run-"))!.file;
-  assert.deepEqual(first.find((c) => c.file === "cli.js"), { file: "cli.js", cached: true, rejected: true });
+  assert.deepEqual(
+    first.find((c) => c.file === "cli.js"),
+    { file: "cli.js", cached: true, rejected: true },
+  );
   fs.truncateSync(cacheOf(build, runName), 10);
   fs.rmSync(cacheOf(build, programName));
   const second = await run(build);
-  for (const file of [runName, programName]) assert.deepEqual(second.find((c) => c.file === file), { file, cached: false, rejected: false });
+  for (const file of [runName, programName])
+    assert.deepEqual(
+      second.find((c) => c.file === file),
+      { file, cached: false, rejected: false },
+    );
 });
 
 test("a file's require of another file of its folder finds it, and of a missing one fails as Node's own", () => {
-  const dir = fs.realpathSync(tempProject({
-    "a.js": 'module.exports = { b: require("./b.js"), resolved: require.resolve("./b.js"), sub: require("./sub/c.js") };',
-    "b.js": "module.exports = 42;",
-    "sub/c.js": 'module.exports = "c";',
-    "broken.js": 'require("./missing.js");',
-  }, { git: false, prefix: "aiython-siblings-" }));
+  const dir = fs.realpathSync(
+    tempProject(
+      {
+        "a.js": 'module.exports = { b: require("./b.js"), resolved: require.resolve("./b.js"), sub: require("./sub/c.js") };',
+        "b.js": "module.exports = 42;",
+        "sub/c.js": 'module.exports = "c";',
+        "broken.js": 'require("./missing.js");',
+      },
+      { git: false, prefix: "aiython-siblings-" },
+    ),
+  );
   installCodeCache(dir, Module as unknown as CommonJsModuleClass);
   const required = Module.createRequire(path.join(dir, "index.js"));
   assert.deepEqual(required("./a.js"), { b: 42, resolved: path.join(dir, "b.js"), sub: "c" });
-  assert.throws(() => required("./broken.js"), (error: NodeJS.ErrnoException) => error.code === "MODULE_NOT_FOUND" && /missing\.js/.test(error.message));
+  assert.throws(
+    () => required("./broken.js"),
+    (error: NodeJS.ErrnoException) => error.code === "MODULE_NOT_FOUND" && /missing\.js/.test(error.message),
+  );
 });

@@ -32,7 +32,12 @@ test("read_code clamps line numbers and stops at the byte bound with truncated s
   const wide = `${"x".repeat(999)}\n`;
   const reader = project({ "a.py": "one\ntwo\nthree\n", "wide.py": wide.repeat(100) });
   assert.deepEqual(value(await reader.run("read_code", { path: "a.py", start_line: -3, end_line: 2 })), {
-    path: "a.py", start_line: 1, end_line: 2, total_lines: 3, text: "one\ntwo\n", truncated: false,
+    path: "a.py",
+    start_line: 1,
+    end_line: 2,
+    total_lines: 3,
+    text: "one\ntwo\n",
+    truncated: false,
   });
   assert.equal(value(await reader.run("read_code", { path: "a.py", start_line: 99 })).start_line, 3);
   const backwards = value(await reader.run("read_code", { path: "a.py", start_line: 3, end_line: 1 }));

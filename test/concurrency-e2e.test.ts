@@ -47,8 +47,7 @@ test("max_concurrency = 100 above the old bound of 64: 100 requests in flight at
 });
 
 test("a 429 on a route holds back the other process's request to it too, for the wait it asked", async () => {
-  const responder: Responder = (_request, index) =>
-    index === 0 ? { status: 429, headers: { "retry-after": "2" } } : finishCall({ kind: "literal", value: "word" });
+  const responder: Responder = (_request, index) => (index === 0 ? { status: 429, headers: { "retry-after": "2" } } : finishCall({ kind: "literal", value: "word" }));
   const result = await run("two_processes.py", [], responder, "max_concurrency = 8");
   assert.equal(result.exitCode, 0, result.stderr);
   assert.equal(result.stdout, "['word', 'word']\n");
@@ -84,7 +83,12 @@ test("max_concurrency holds for the whole run: two profiles together never excee
     seen[which]--;
     return finishCall({ kind: "literal", value: "word" });
   };
-  const result = await run("two_profiles.py", ["6"], responder, "max_concurrency = 4\n[profiles.second]\nmodel = \"test-model\"\nprompt = \"the second profile speaks\"\nmax_concurrency = 2");
+  const result = await run(
+    "two_profiles.py",
+    ["6"],
+    responder,
+    'max_concurrency = 4\n[profiles.second]\nmodel = "test-model"\nprompt = "the second profile speaks"\nmax_concurrency = 2',
+  );
   assert.equal(result.exitCode, 0, result.stderr);
   assert.equal(result.stdout, "12 ['word']\n");
   assert.equal(result.requests.length, 12);

@@ -17,7 +17,13 @@ describe("credentials", () => {
       ".env": `# keys\nexport OPENAI_API_KEY="from-file-openai"\nOPENROUTER_API_KEY=from-file-router # note\n`,
     });
     const fromFile = (await load(root)).profiles.get("default")!.routes;
-    assert.deepEqual(fromFile.map((r) => [r.apiKey, r.keySource]), [["from-file-openai", "env_file"], ["from-file-router", "env_file"]]);
+    assert.deepEqual(
+      fromFile.map((r) => [r.apiKey, r.keySource]),
+      [
+        ["from-file-openai", "env_file"],
+        ["from-file-router", "env_file"],
+      ],
+    );
     const fromEnv = (await load(root, { env: { OPENAI_API_KEY: FAKE_KEY } })).profiles.get("default")!.routes;
     assert.deepEqual([fromEnv[0].apiKey, fromEnv[0].keySource], [FAKE_KEY, "environment"]);
   });
@@ -73,17 +79,7 @@ describe("credentials", () => {
 describe("dotenv subset", () => {
   test("export prefix, quotes, escapes, comments, no interpolation, last value wins", () => {
     const values = parseDotenv(
-      [
-        "# comment",
-        "",
-        "export A=plain value # trailing",
-        "B = 'single $A # kept'",
-        'C="line\\nbreak \\"quoted\\""',
-        "D=$A",
-        "E=",
-        "A=again",
-        "F=x#not-a-comment",
-      ].join("\n"),
+      ["# comment", "", "export A=plain value # trailing", "B = 'single $A # kept'", 'C="line\\nbreak \\"quoted\\""', "D=$A", "E=", "A=again", "F=x#not-a-comment"].join("\n"),
       "t.env",
     );
     assert.deepEqual(Object.fromEntries(values), {

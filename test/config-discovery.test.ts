@@ -110,9 +110,7 @@ describe("environment-only form", () => {
 
   test("OPENAI_BASE_URL with credentials in it is refused without echoing it", async () => {
     const root = project({});
-    const message = await configError(() =>
-      load(root, { env: { AIYTHON_MODEL: "x", OPENAI_BASE_URL: `https://u:${FAKE_KEY}@h.example/v1` } }),
-    );
+    const message = await configError(() => load(root, { env: { AIYTHON_MODEL: "x", OPENAI_BASE_URL: `https://u:${FAKE_KEY}@h.example/v1` } }));
     assert.match(message, /^OPENAI_BASE_URL: the URL contains credentials/);
     assert.ok(!message.includes(FAKE_KEY));
   });

@@ -15,12 +15,12 @@ describe("profiles", () => {
     'prompt = "top"',
     "timeout = 60",
     'permissions = ["read_code"]',
-    "capabilities = { vision = { model = \"openai/gpt-4.1\" } }",
+    'capabilities = { vision = { model = "openai/gpt-4.1" } }',
     "",
     "[profiles.fast]",
     'model = "openai/gpt-4.1-nano"',
     "max_rounds = 4",
-    "capabilities = { embedding = { model = \"openai/text-embedding-3-small\" } }",
+    'capabilities = { embedding = { model = "openai/text-embedding-3-small" } }',
     "",
     "[profiles.careful]",
     'prompt = "check twice"',
@@ -65,7 +65,10 @@ describe("profiles", () => {
     });
     const config = await load(root, { env: { LOCAL_KEY: FAKE_KEY } });
     const [small] = config.profiles.get("small")!.routes;
-    assert.deepEqual([small.provider, small.model, small.apiBase, small.apiKeyEnv, small.keySource], ["custom", "qwen3:0.6b", "http://127.0.0.1:8080/v1", "LOCAL_KEY", "environment"]);
+    assert.deepEqual(
+      [small.provider, small.model, small.apiBase, small.apiKeyEnv, small.keySource],
+      ["custom", "qwen3:0.6b", "http://127.0.0.1:8080/v1", "LOCAL_KEY", "environment"],
+    );
     const [other] = config.profiles.get("other")!.routes;
     assert.deepEqual([other.apiBase, other.apiKeyEnv], ["http://127.0.0.1:9090/v1", "LOCAL_KEY"]);
   });

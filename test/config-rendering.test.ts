@@ -54,7 +54,10 @@ describe("secrets are never echoed", () => {
     });
     const outputs: string[] = [];
     for (const config of [await load(root, { env }), await load(project({}), { env })]) {
-      assert.ok([...config.profiles.values()].some((p) => p.routes.some((r) => r.apiKey === FAKE_KEY)), "the key must be loaded");
+      assert.ok(
+        [...config.profiles.values()].some((p) => p.routes.some((r) => r.apiKey === FAKE_KEY)),
+        "the key must be loaded",
+      );
       outputs.push(renderConfigShow(config), JSON.stringify(configSummaryForExplain(config)), inspect(config, { depth: 10 }));
       outputs.push(JSON.stringify([...config.profiles.values()].map((p) => p.routes)));
       outputs.push(await configError(() => profileFor(config, "missing")));

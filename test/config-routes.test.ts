@@ -101,7 +101,10 @@ describe("max_concurrency and rate_limit (SPEC §7, §8)", () => {
     );
     const config = await load(project({ "aiython.toml": file }));
     const routes = profileFor(config, null).routes;
-    assert.deepEqual(routes.map((r) => r.rateLimit), [{ requestsPerMinute: 60, tokensPerMinute: 90000 }, { requestsPerMinute: 5 }]);
+    assert.deepEqual(
+      routes.map((r) => r.rateLimit),
+      [{ requestsPerMinute: 60, tokensPerMinute: 90000 }, { requestsPerMinute: 5 }],
+    );
     assert.equal(config.profiles.get("own")!.routes[0].rateLimit, null);
     assert.deepEqual(config.profiles.get("inherits")!.routes[0].rateLimit, { requestsPerMinute: 60, tokensPerMinute: 90000 });
   });

@@ -149,7 +149,7 @@ describe("AI syntax at the console", () => {
     await t.line("    print('big')");
     screen = await t.line("");
     assert.match(screen, />>> print\(the chosen number\)\n7\n>>> \(the number of days in a week\)\n7\n>>> _ \* 2\n14\n/);
-    assert.match(screen, />>> if x is a big number:\n\.\.\.     print\('big'\)\n\.\.\.\nbig\n>>>$/);
+    assert.match(screen, />>> if x is a big number:\n\.\.\. {5}print\('big'\)\n\.\.\.\nbig\n>>>$/);
     t.keys("C-d");
     assert.equal(await t.exit(), 0);
     keep("console-ai-syntax", t.screen());
@@ -160,7 +160,10 @@ describe("AI syntax at the console", () => {
     const t = open(CLI, dir, baseEnv(dir));
     await t.prompt();
     const screen = await t.line("x = pick a number");
-    assert.match(screen, />>> x = pick a number\nTraceback \(most recent call last\):\n  File "<stdin>", line 1, in <module>\naiython\.AIError: no model configured \(set AIYTHON_MODEL or run 'aiython setup'\)\n>>>$/);
+    assert.match(
+      screen,
+      />>> x = pick a number\nTraceback \(most recent call last\):\n {2}File "<stdin>", line 1, in <module>\naiython\.AIError: no model configured \(set AIYTHON_MODEL or run 'aiython setup'\)\n>>>$/,
+    );
     await t.line("1 + 1");
     t.keys("C-d");
     assert.equal(await t.exit(), 0);
@@ -181,7 +184,10 @@ describe("AI syntax at the console", () => {
 
 describe("aiython setup at its prompts", () => {
   test("provider, base URL, no key, the model found by a word prefix, the check; then the file", async () => {
-    const model = await startLoopbackModel({ models: ["llama-3.1-8b-instruct", "loopback-model", "qwen2.5-7b"], responder: () => ({ toolCalls: [{ name: "note", arguments: { n: 1 } }] }) });
+    const model = await startLoopbackModel({
+      models: ["llama-3.1-8b-instruct", "loopback-model", "qwen2.5-7b"],
+      responder: () => ({ toolCalls: [{ name: "note", arguments: { n: 1 } }] }),
+    });
     servers.push(model);
     const dir = tempProject({});
     const t = open(`${CLI} setup`, dir, baseEnv(dir));
@@ -211,7 +217,10 @@ describe("aiython setup at its prompts", () => {
 
   test("a key typed without echo goes to .aiython/credentials.env (0600) and is sent; words of a name find the model", async () => {
     const secret = "sk-typed-NEVER-ON-SCREEN-41f7";
-    const model = await startLoopbackModel({ models: ["llama-3.1-8b-instruct", "loopback-model", "qwen2.5-7b"], responder: () => ({ toolCalls: [{ name: "note", arguments: { n: 1 } }] }) });
+    const model = await startLoopbackModel({
+      models: ["llama-3.1-8b-instruct", "loopback-model", "qwen2.5-7b"],
+      responder: () => ({ toolCalls: [{ name: "note", arguments: { n: 1 } }] }),
+    });
     servers.push(model);
     const dir = tempProject({ ".gitignore": "node_modules/\n" });
     const t = open(`${CLI} setup --base-url ${model.url}`, dir, baseEnv(dir));

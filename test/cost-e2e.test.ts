@@ -44,12 +44,28 @@ test("a 500 retried 3 times is 4 model calls in --stats, the trace, the journal 
     assert.equal(bodies.length, 4);
     const [inv] = statsOf(ran.stderr).invocations;
     assert.equal(inv.model_calls, 4);
-    assert.equal(inv.request_bytes, bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0), "every body sent, as sent");
+    assert.equal(
+      inv.request_bytes,
+      bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0),
+      "every body sent, as sent",
+    );
     assert.deepEqual(inv.token_usage, { prompt_tokens: 1200, completion_tokens: 8, total_tokens: 1208, cached_tokens: 1024 });
 
-    const events = fs.readFileSync(path.join(root, "trace.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const events = fs
+      .readFileSync(path.join(root, "trace.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const attempts = events.filter((e) => e.type === "model_attempt");
-    assert.deepEqual(attempts.map((a) => [a.attempt, a.status, a.outcome]), [[1, 500, "HTTP 500, code server_error"], [2, 500, "HTTP 500, code server_error"], [3, 500, "HTTP 500, code server_error"], [4, 200, "answer"]]);
+    assert.deepEqual(
+      attempts.map((a) => [a.attempt, a.status, a.outcome]),
+      [
+        [1, 500, "HTTP 500, code server_error"],
+        [2, 500, "HTTP 500, code server_error"],
+        [3, 500, "HTTP 500, code server_error"],
+        [4, 200, "answer"],
+      ],
+    );
     assert.equal(events.filter((e) => e.type === "model_request").length, 1, "one request of the tool loop, four HTTP attempts");
 
     const show = await runIn(root, ["runs", "show", "1", "--json"], env());
@@ -165,10 +181,22 @@ test("a type repair and a recovery consultation count every request: in --stats,
     const bodies = chatBodies(model);
     assert.equal(bodies.length, 4);
     const stats = statsOf(ran.stderr);
-    assert.deepEqual(stats.invocations.map((i: { mode: string; model_calls: number }) => [i.mode, i.model_calls]), [["syntax", 2], ["recovery", 2]]);
-    assert.deepEqual(stats.invocations.map((i: { token_usage: { total_tokens: number } }) => i.token_usage.total_tokens), [210, 210]);
+    assert.deepEqual(
+      stats.invocations.map((i: { mode: string; model_calls: number }) => [i.mode, i.model_calls]),
+      [
+        ["syntax", 2],
+        ["recovery", 2],
+      ],
+    );
+    assert.deepEqual(
+      stats.invocations.map((i: { token_usage: { total_tokens: number } }) => i.token_usage.total_tokens),
+      [210, 210],
+    );
     assert.equal(stats.run.model_calls, 4);
-    assert.equal(stats.run.request_bytes, bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0));
+    assert.equal(
+      stats.run.request_bytes,
+      bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0),
+    );
 
     const show = JSON.parse((await runIn(root, ["runs", "show", "1", "--json"], env())).stdout);
     assert.deepEqual([show.run.modelCalls, show.run.requestBytes, show.run.totalTokens], [4, stats.run.request_bytes, 420]);
@@ -179,7 +207,10 @@ test("a type repair and a recovery consultation count every request: in --stats,
     assert.equal(capped.exitCode, 75, capped.stderr);
     assert.equal(capped.stdout, "billing\n");
     assert.equal(chatBodies(model).length, 4 + 3);
-    assert.match(capped.stderr, /ZeroDivisionError: division by zero\n[\s\S]*line 5, in <module>[\s\S]*aiython\.AIBudgetError: budget exhausted: --budget-calls 3: it allows 3 model requests and 3 were sent/);
+    assert.match(
+      capped.stderr,
+      /ZeroDivisionError: division by zero\n[\s\S]*line 5, in <module>[\s\S]*aiython\.AIBudgetError: budget exhausted: --budget-calls 3: it allows 3 model requests and 3 were sent/,
+    );
   } finally {
     await model.close();
   }

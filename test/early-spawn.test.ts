@@ -53,5 +53,8 @@ test("a program run's interpreter starts before dist/early.js is read, and is th
 
 test("a command line that runs no program starts no interpreter early", async () => {
   const { lines } = await logged(["--version"]);
-  assert.deepEqual(lines.filter((line) => line.startsWith("spawn ")), []);
+  assert.deepEqual(
+    lines.filter((line) => line.startsWith("spawn ")),
+    [],
+  );
 });

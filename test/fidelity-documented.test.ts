@@ -7,7 +7,7 @@ import { documentedDifference } from "./fidelity/documented.js";
 import type { Run } from "./fidelity/run-mode.js";
 
 const verdict = (name: string, result: string) => `${name} (__main__.JumpTestCase.${name}) ... ${result}`;
-const run = (exit: string, lines: string[]): Run => ({ stdout: "", stderr: lines.join("\n") + "\n", exit, timedOut: false, left: [] });
+const run = (exit: string, lines: string[]): Run => ({ stdout: "", stderr: `${lines.join("\n")}\n`, exit, timedOut: false, left: [] });
 const passing = run("0", [verdict("test_jump_in_nested_finally_2", "ok"), verdict("test_jump_in_nested_finally_3", "ok"), verdict("test_other", "ok")]);
 const documentedFailures = [verdict("test_jump_in_nested_finally_2", "FAIL"), verdict("test_jump_in_nested_finally_3", "FAIL"), verdict("test_other", "ok")];
 

@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { normalise } from "./fidelity/normalise.js";
 
-const SKIPPED = (seconds: string) =>
-  `Regression test: ensure we fail before performing O(N**2) work. ... skipped '"slow" conversion took only ${seconds} seconds.'\n`;
+const SKIPPED = (seconds: string) => `Regression test: ensure we fail before performing O(N**2) work. ... skipped '"slow" conversion took only ${seconds} seconds.'\n`;
 
 test("test_int's skip message: two measured times normalise to the same line", () => {
   assert.equal(normalise(SKIPPED("0.013632011999999999")), normalise(SKIPPED("0.01339732099999999")));

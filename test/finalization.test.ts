@@ -48,7 +48,10 @@ for (const way of WAYS) {
     assert.match(theirs.stdout, /atexit ran\n/);
     assert.match(theirs.stdout, /weakref\.finalize ran\n/);
     assert.ok(!Object.values(theirs.files).includes("missing"));
-    for (const [mode, env] of [["unconfigured", cleanEnv()], ["configured", cleanEnv(DEAD_MODEL)]] as const) {
+    for (const [mode, env] of [
+      ["unconfigured", cleanEnv()],
+      ["configured", cleanEnv(DEAD_MODEL)],
+    ] as const) {
       const ours = await run([CLI, "--no-journal"], dir, way, env);
       assert.deepEqual(ours.files, theirs.files, `${mode}: the files left`);
       assert.equal(ours.stdout, theirs.stdout, `${mode}: stdout`);
@@ -69,7 +72,10 @@ test("with a model that re-raises every pause, an uncaught error still leaves wh
       assert.equal(ours.stdout, theirs.stdout, `${way}: stdout`);
       assert.equal(ours.exitCode, theirs.exitCode, `${way}: exit status`);
     }
-    assert.ok(server.requests.some((r) => r.path.endsWith("/chat/completions")), "the uncaught error paused and asked the model");
+    assert.ok(
+      server.requests.some((r) => r.path.endsWith("/chat/completions")),
+      "the uncaught error paused and asked the model",
+    );
   } finally {
     await server.close();
   }

@@ -78,7 +78,10 @@ describe("analyzeSource", () => {
     const plan = await analyze(source, { checkpoints: false });
     assert.deepEqual([plan.blocks, plan.checkpoints, plan.rewritten], [[], [], null]);
     const withCheckpoints = await analyze(source);
-    assert.deepEqual(withCheckpoints.checkpoints.map((c) => c.statement), ["def f(x: int) -> int:\n    y = x + 1\n    return y", "y = x + 1", "return y", "print(f(1))"]);
+    assert.deepEqual(
+      withCheckpoints.checkpoints.map((c) => c.statement),
+      ["def f(x: int) -> int:\n    y = x + 1\n    return y", "y = x + 1", "return y", "print(f(1))"],
+    );
     assert.equal(withCheckpoints.checkpoints[1].annotation, null);
   });
 
@@ -90,8 +93,17 @@ describe("analyzeSource", () => {
   test("imported module: no top-level checkpoints; statement blocks are never checkpoints", async () => {
     const source = "import os\n\ndef f():\n    list the files here\n    n = count the files\n    return n\n";
     const plan = await analyze(source, { entryModule: false });
-    assert.deepEqual(plan.checkpoints.map((c) => c.statement), ["n = count the files", "return n"]);
-    assert.deepEqual(plan.blocks.map((b) => [b.kind, b.statement]), [["statement", "list the files here"], ["expression", "count the files"]]);
+    assert.deepEqual(
+      plan.checkpoints.map((c) => c.statement),
+      ["n = count the files", "return n"],
+    );
+    assert.deepEqual(
+      plan.blocks.map((b) => [b.kind, b.statement]),
+      [
+        ["statement", "list the files here"],
+        ["expression", "count the files"],
+      ],
+    );
   });
 
   test("blocks in several windows are found in a few batched round trips", async () => {
@@ -100,7 +112,10 @@ describe("analyzeSource", () => {
     assert.ok(source.length > 3 * 4096);
     const before = oracle.requests;
     const plan = await analyze(source);
-    assert.deepEqual(plan.blocks.map((b) => b.statement), ["name a color", "name an animal", "name a city"]);
+    assert.deepEqual(
+      plan.blocks.map((b) => b.statement),
+      ["name a color", "name an animal", "name a city"],
+    );
     assert.ok(oracle.requests - before <= 6, `took ${oracle.requests - before} round trips`);
     await assertSound(source, plan);
   });
@@ -112,7 +127,10 @@ describe("analyzeSource", () => {
     const body = Array.from({ length: units }, (_, i) => unit(i)).join("");
     const source = `${body}late: str = name the last value\n`;
     const plan = await analyze(source);
-    assert.deepEqual(plan.blocks.map((b) => [b.statement, b.target, b.output_type, b.span.line]), [["name the last value", "late", "str", units * 4 + 1]]);
+    assert.deepEqual(
+      plan.blocks.map((b) => [b.statement, b.target, b.output_type, b.span.line]),
+      [["name the last value", "late", "str", units * 4 + 1]],
+    );
     const lines = new Map(plan.checkpoints.map((c) => [c.span.line, c.statement]));
     for (const i of [0, Math.floor(units / 2), units - 1]) {
       assert.equal(lines.get(i * 4 + 2), `b = a + ${i}`, `unit ${i}'s body statement`);
@@ -128,7 +146,11 @@ describe("analyzeSource", () => {
     const plan = await analyze(source);
     assert.deepEqual(
       plan.blocks.map((b) => [b.statement, b.target, b.output_type]),
-      [["a sensible limit", "limit", "int"], ["a ratio", null, "float"], ["a short label", null, "str"]],
+      [
+        ["a sensible limit", "limit", "int"],
+        ["a ratio", null, "float"],
+        ["a short label", null, "str"],
+      ],
     );
     await assertSound(source, plan);
   });
@@ -137,7 +159,10 @@ describe("analyzeSource", () => {
     const filler = Array.from({ length: 120 }, (_, i) => `value_${i} = ${i}\n`).join("");
     const source = `${filler}\nsort the values from largest to smallest\n\nthen print them one per line\nprint("end")\n`;
     const plan = await analyze(source);
-    assert.deepEqual(plan.blocks.map((b) => b.statement), ["sort the values from largest to smallest\n\nthen print them one per line"]);
+    assert.deepEqual(
+      plan.blocks.map((b) => b.statement),
+      ["sort the values from largest to smallest\n\nthen print them one per line"],
+    );
     await assertSound(source, plan);
   });
 
@@ -145,7 +170,10 @@ describe("analyzeSource", () => {
     // CPython reports `5pm` (invalid decimal literal) instead of the first line's "invalid syntax".
     const source = "greeting = say good morning\nx = 1\ny = call me after 5pm\n";
     const plan = await analyze(source);
-    assert.deepEqual(plan.blocks.map((b) => b.statement), ["say good morning", "call me after 5pm"]);
+    assert.deepEqual(
+      plan.blocks.map((b) => b.statement),
+      ["say good morning", "call me after 5pm"],
+    );
     await assertSound(source, plan);
   });
 
@@ -179,7 +207,10 @@ describe("analyzeSource", () => {
     const source = "x = 1\nsummary = say hello\nprint(summary)\n";
     const plan = await analyze(source, { oracle: liar });
     assert.ok(lied);
-    assert.deepEqual(plan.blocks.map((b) => b.statement), ["say hello"]);
+    assert.deepEqual(
+      plan.blocks.map((b) => b.statement),
+      ["say hello"],
+    );
     await assertSound(source, plan);
   });
 

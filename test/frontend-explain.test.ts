@@ -24,7 +24,15 @@ let oracle: PythonOracle;
 let plan: Plan;
 before(async () => {
   oracle = startPythonOracle();
-  plan = await analyzeSource({ source: TICKETS, filename: "/tmp/tickets.py", displayName: "tickets.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES });
+  plan = await analyzeSource({
+    source: TICKETS,
+    filename: "/tmp/tickets.py",
+    displayName: "tickets.py",
+    oracle,
+    entryModule: true,
+    checkpoints: true,
+    capabilityNames: CAPABILITY_NAMES,
+  });
 });
 after(async () => {
   await oracle.close();

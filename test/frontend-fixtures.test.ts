@@ -23,7 +23,9 @@ import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 
 const DIR = new URL("./fixtures/frontend/", import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
-const fixtures = readdirSync(DIR).filter((f) => f.endsWith(".py")).sort();
+const fixtures = readdirSync(DIR)
+  .filter((f) => f.endsWith(".py"))
+  .sort();
 
 let oracle: PythonOracle;
 before(() => {
@@ -43,7 +45,15 @@ describe("frontend fixtures", () => {
       const source = readFileSync(new URL(name, DIR), "utf8");
       assert.match(source, /^#/, `${name} must start with a comment saying what it tests`);
       const options = optionsOf(source);
-      const plan = await analyzeSource({ source, filename: `/fixtures/${name}`, displayName: name, oracle, entryModule: options.entryModule, checkpoints: options.checkpoints, capabilityNames: CAPABILITY_NAMES });
+      const plan = await analyzeSource({
+        source,
+        filename: `/fixtures/${name}`,
+        displayName: name,
+        oracle,
+        entryModule: options.entryModule,
+        checkpoints: options.checkpoints,
+        capabilityNames: CAPABILITY_NAMES,
+      });
 
       await checkInvariants(name, source, plan);
 
@@ -81,7 +91,10 @@ async function checkInvariants(name: string, source: string, plan: Plan): Promis
 
   const sliceOf = (span: Span): string => source.slice(index.offset(span.line, span.column), index.offset(span.end_line, span.end_column));
   const inside = (span: Span, what: string): void => {
-    for (const [line, column] of [[span.line, span.column], [span.end_line, span.end_column]]) {
+    for (const [line, column] of [
+      [span.line, span.column],
+      [span.end_line, span.end_column],
+    ]) {
       assert.ok(line >= 1 && line <= index.lineCount, `${name}: ${what} line ${line} outside 1..${index.lineCount}`);
       const text = index.lineText(line);
       assert.ok(column >= 0 && column <= countCodePoints(text, 0, text.length), `${name}: ${what} column ${column} outside line ${line}`);

@@ -44,20 +44,35 @@ test("the worker's parts of each chunk equal the main thread's, clean chunks and
 test("a source that uses the worker gets every block and the checkpoints of every chunk", async () => {
   const { source, naturalLines } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
   const plan = await analyzeSource({
-    source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, cores: 4,
+    source,
+    filename: "/tmp/big.py",
+    displayName: "big.py",
+    oracle,
+    entryModule: true,
+    checkpoints: true,
+    capabilityNames: CAPABILITY_NAMES,
+    cores: 4,
   });
-  assert.deepEqual(plan.blocks.map((b) => b.span.line), naturalLines);
+  assert.deepEqual(
+    plan.blocks.map((b) => b.span.line),
+    naturalLines,
+  );
   const lines = plan.checkpoints.map((c) => c.span.line);
   const last = source.slice(0, source.lastIndexOf("\nclass Widget") + 1).split("\n").length;
   assert.ok(lines.includes(last), `the last class (line ${last}) should be a checkpoint`);
-  assert.ok(lines.every((l, i) => i === 0 || l > lines[i - 1]), "checkpoints in source order");
+  assert.ok(
+    lines.every((l, i) => i === 0 || l > lines[i - 1]),
+    "checkpoints in source order",
+  );
 });
 
 test("the plan is the same with the worker as without it", async () => {
   const { source } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
   const plans = [];
   for (const cores of [1, 4]) {
-    plans.push(await analyzeSource({ source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, cores }));
+    plans.push(
+      await analyzeSource({ source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, cores }),
+    );
   }
   assert.deepEqual(plans[1], plans[0]);
 });

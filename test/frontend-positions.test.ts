@@ -29,7 +29,10 @@ describe("positions", () => {
   test("line breaks are \\n, \\r\\n and a lone \\r; a final break opens no line", () => {
     const index = new LineIndex("a\r\nb\rc\nd\n");
     assert.equal(index.lineCount, 4);
-    assert.deepEqual([1, 2, 3, 4].map((l) => index.lineText(l)), ["a", "b", "c", "d"]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map((l) => index.lineText(l)),
+      ["a", "b", "c", "d"],
+    );
     assert.equal(new LineIndex("a\nb").lineCount, 2);
   });
 
@@ -38,7 +41,10 @@ describe("positions", () => {
       assert.equal(lineCount(text), new LineIndex(text).lineCount, JSON.stringify(text));
     }
     const texts = fc.array(fc.constantFrom("a", "é", "\n", "\r", "\r\n", "\u2028", " ")).map((parts) => parts.join(""));
-    fc.assert(fc.property(texts, (text) => lineCount(text) === new LineIndex(text).lineCount), { numRuns: 2000 });
+    fc.assert(
+      fc.property(texts, (text) => lineCount(text) === new LineIndex(text).lineCount),
+      { numRuns: 2000 },
+    );
   });
 
   test("offsets clamp to the line's content", () => {

@@ -80,7 +80,10 @@ describe("scanner", () => {
     const src = `f"{a!r:>{width}} {b['k']} {{literal}} {c=}"`;
     const [token] = scan(src).tokens;
     assert.equal(token.kind, "string");
-    assert.deepEqual(token.fields?.map((f) => src.slice(f.start, f.end)), ["a", "width", "b['k']", "c"]);
+    assert.deepEqual(
+      token.fields?.map((f) => src.slice(f.start, f.end)),
+      ["a", "width", "b['k']", "c"],
+    );
   });
 
   test("a single-quoted string stops, unterminated, at the line break", () => {
@@ -94,14 +97,20 @@ describe("scanner", () => {
 
   test("an unmatched closing bracket is an error token and changes no depth", () => {
     const sc = scan("x = 1)\ny = 2\n");
-    assert.deepEqual(sc.tokens.filter((t) => t.kind === "error").map((t) => t.value), [")"]);
+    assert.deepEqual(
+      sc.tokens.filter((t) => t.kind === "error").map((t) => t.value),
+      [")"],
+    );
     assert.equal(sc.lines.length, 2);
   });
 
   test("a statement keyword at a line start closes brackets left open by natural language", () => {
     const src = "ranked = sort the tickets (newest first\ndef show(items):\n    return items\n";
     const sc = scan(src);
-    assert.deepEqual(sc.lines.map((l) => l.head), ["ranked", "def", "return"]);
+    assert.deepEqual(
+      sc.lines.map((l) => l.head),
+      ["ranked", "def", "return"],
+    );
   });
 
   test("an open bracket still continues the line over ordinary continuation lines", () => {
@@ -113,18 +122,32 @@ describe("scanner", () => {
     const src = "# top\nx = [  # after code\n    # inside\n    1]\n";
     assert.deepEqual(
       scan(src).comments.map((c) => [src.slice(c.start, c.end), c.ownLine, c.depth]),
-      [["# top", true, 0], ["# after code", false, 1], ["# inside", true, 1]],
+      [
+        ["# top", true, 0],
+        ["# after code", false, 1],
+        ["# inside", true, 1],
+      ],
     );
   });
 
   test("indentation: tabs go to the next multiple of 8", () => {
     const sc = scan("if x:\n\ty = 1\n  \tz = 2\n");
-    assert.deepEqual(sc.lines.map((l) => l.indent), [0, 8, 8]);
+    assert.deepEqual(
+      sc.lines.map((l) => l.indent),
+      [0, 8, 8],
+    );
   });
 
   test("non-ASCII identifiers are names", () => {
     const sc = scan("résumé = café\n");
-    assert.deepEqual(sc.tokens.map((t) => [t.kind, t.value]), [["name", "résumé"], ["op", "="], ["name", "café"]]);
+    assert.deepEqual(
+      sc.tokens.map((t) => [t.kind, t.value]),
+      [
+        ["name", "résumé"],
+        ["op", "="],
+        ["name", "café"],
+      ],
+    );
   });
 
   test("carriage returns end lines like line feeds", () => {

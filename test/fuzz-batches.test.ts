@@ -60,7 +60,10 @@ const call: fc.Arbitrary<ToolCall> = fc
   .chain(([id, tool]) => rawArguments(tool).map((args) => ({ id, type: "function" as const, function: { name: tool, arguments: args } })));
 const pauses = [expressionBlock(), statementBlock(), checkpoint(), checkpoint({ retryAllowed: false }), checkpoint({ target: null })];
 const pause = fc.constantFrom(...pauses);
-const permissions = fc.oneof(fc.constant(new Set(ALL_PERMISSIONS)), fc.subarray([...ALL_PERMISSIONS]).map((list) => new Set(list)));
+const permissions = fc.oneof(
+  fc.constant(new Set(ALL_PERMISSIONS)),
+  fc.subarray([...ALL_PERMISSIONS]).map((list) => new Set(list)),
+);
 
 // Well-formed calls, so that a good share of batches is valid and the "runs in order" property is exercised.
 const wellFormed: fc.Arbitrary<[string, Record<string, unknown>]> = fc.oneof(
@@ -68,7 +71,9 @@ const wellFormed: fc.Arbitrary<[string, Record<string, unknown>]> = fc.oneof(
   fc.record({ code: fc.constantFrom("x = 1", "items.append(2)") }).map((a) => ["execute", a] as [string, Record<string, unknown>]),
   fc.record({ name: fc.constantFrom("ticket", "x") }).map((a) => ["get_binding", a] as [string, Record<string, unknown>]),
   fc.record({ name: fc.constant("x"), handle: fc.constant("object-1") }).map((a) => ["set_binding", a] as [string, Record<string, unknown>]),
-  fc.record({ handle: fc.constant("object-1"), depth: fc.integer({ min: 1, max: 3 }), limit: fc.integer({ min: 1, max: 100 }) }).map((a) => ["inspect", a] as [string, Record<string, unknown>]),
+  fc
+    .record({ handle: fc.constant("object-1"), depth: fc.integer({ min: 1, max: 3 }), limit: fc.integer({ min: 1, max: 100 }) })
+    .map((a) => ["inspect", a] as [string, Record<string, unknown>]),
   fc.constant(["frames", {}] as [string, Record<string, unknown>]),
   fc.constant(["get_frame_code", {}] as [string, Record<string, unknown>]),
 );
@@ -79,12 +84,20 @@ const terminalFor = (request: (typeof pauses)[number]): fc.Arbitrary<[string, Re
       ? fc.constantFrom<[string, Record<string, unknown>]>(["finish", { outcome: { kind: "literal", value: "bug" } }], ["finish", { outcome: { kind: "error", reason: "no" } }])
       : fc.constantFrom<[string, Record<string, unknown>]>(["finish", { outcome: { kind: "none" } }], ["finish", { outcome: { kind: "error", reason: "no" } }]);
 const wellFormedBatch = (request: (typeof pauses)[number]): fc.Arbitrary<ToolCall[]> =>
-  fc.tuple(fc.array(wellFormed, { maxLength: 4 }), fc.option(terminalFor(request), { nil: undefined })).map(([calls, end]) =>
-    [...calls, ...(end ? [end] : [])].map(([tool, args], i) => ({ id: `w${i}`, type: "function" as const, function: { name: tool, arguments: JSON.stringify(args) } })),
-  );
+  fc
+    .tuple(fc.array(wellFormed, { maxLength: 4 }), fc.option(terminalFor(request), { nil: undefined }))
+    .map(([calls, end]) =>
+      [...calls, ...(end ? [end] : [])].map(([tool, args], i) => ({ id: `w${i}`, type: "function" as const, function: { name: tool, arguments: JSON.stringify(args) } })),
+    );
 /** A pause and a batch for it: half well-formed (often valid), half anything at all. */
 const batchAndPause = pause.chain((request) =>
-  fc.tuple(fc.oneof(wellFormedBatch(request).filter((calls) => calls.length > 0), fc.array(call, { minLength: 1, maxLength: 6 })), fc.constant(request)),
+  fc.tuple(
+    fc.oneof(
+      wellFormedBatch(request).filter((calls) => calls.length > 0),
+      fc.array(call, { minLength: 1, maxLength: 6 }),
+    ),
+    fc.constant(request),
+  ),
 );
 
 test(`batch validation: ${RUNS} random batches, never a throw, and every verdict keeps SPEC §5.3's rules`, () => {
@@ -98,7 +111,10 @@ test(`batch validation: ${RUNS} random batches, never a throw, and every verdict
       }
       const ids = verdict.calls.map((c) => c.id);
       assert.equal(new Set(ids).size, ids.length, "unique ids");
-      assert.ok(ids.every((id) => id !== "" && !used.includes(id)), "ids non-empty and new");
+      assert.ok(
+        ids.every((id) => id !== "" && !used.includes(id)),
+        "ids non-empty and new",
+      );
       const terminals = verdict.calls.filter((c) => isTerminal(c.name));
       assert.ok(terminals.length <= 1 && (terminals.length === 0 || isTerminal(verdict.calls.at(-1)!.name)), "one terminal at most, last");
       for (const c of verdict.calls) assert.equal(typeof c.args, "object");
@@ -119,7 +135,12 @@ test(`the loop: ${RUNS} random batches, no effect from an invalid or unpermitted
         request,
         settings: settings({ permissions: granted, timeoutSeconds: 5 }),
         model,
-        frame: { op: (op, args) => ((firstRoundOps += model.requests.length === 1 ? 1 : 0), frame.op(op, args)) },
+        frame: {
+          op: (op, args) => {
+            if (model.requests.length === 1) firstRoundOps += 1;
+            return frame.op(op, args);
+          },
+        },
       });
       // Without a host tool port the code tools are not served, so the loop treats read_code as not granted.
       const effective = new Set([...granted].filter((p) => p !== "read_code"));
@@ -129,7 +150,11 @@ test(`the loop: ${RUNS} random batches, no effect from an invalid or unpermitted
         return;
       }
       const reaching = verdict.calls.filter((c) => !(c.name === "finish" && (c.args.outcome as { kind: string }).kind === "error"));
-      assert.deepEqual(frame.names().slice(0, firstRoundOps), reaching.map((c) => c.name), "the batch ran in order");
+      assert.deepEqual(
+        frame.names().slice(0, firstRoundOps),
+        reaching.map((c) => c.name),
+        "the batch ran in order",
+      );
     }),
     { numRuns: RUNS, timeout: PER_CASE_MS, ...seed },
   );

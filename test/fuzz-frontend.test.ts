@@ -38,7 +38,13 @@ test(`frontend: ${RUNS} mutated windows of standard-library files always plan, n
     fc.asyncProperty(fc.nat(), fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (file, start, mutations) => {
       const source = mutatedWindow(corpus, file, start, mutations, WINDOW_LINES);
       const plan = await analyzeSource({
-        source, filename: "/tmp/fuzz.py", displayName: "fuzz.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES,
+        source,
+        filename: "/tmp/fuzz.py",
+        displayName: "fuzz.py",
+        oracle,
+        entryModule: true,
+        checkpoints: true,
+        capabilityNames: CAPABILITY_NAMES,
       });
       seen[plan.diagnostics.length > 0 ? "diagnostics" : plan.blocks.length > 0 ? "blocks" : "plain"] += 1;
       if (plan.diagnostics.length > 0) return; // a malformed directive or a NUL byte: reported, nothing runs

@@ -18,7 +18,13 @@ const COMPLETION = JSON.stringify({
   object: "chat.completion",
   created: 0,
   model: "m",
-  choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "finish", arguments: "{}" } }] }, finish_reason: "tool_calls" }],
+  choices: [
+    {
+      index: 0,
+      message: { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "finish", arguments: "{}" } }] },
+      finish_reason: "tool_calls",
+    },
+  ],
 });
 
 const route = (url: string): ChatRoute => ({ id: "local/m", model: "m", apiBase: url, apiKey: null });
@@ -58,7 +64,10 @@ test("concurrent requests on one client each report their own body size", async 
   });
   const client = createModelClient([route(server.url)]);
   const [small, large] = await Promise.all([client.complete(requestOf("s"), soon()), client.complete(requestOf("l".repeat(2000)), soon())]);
-  assert.deepEqual([small.requestBytes, large.requestBytes].sort((a, b) => a - b), [...sizes].sort((a, b) => a - b));
+  assert.deepEqual(
+    [small.requestBytes, large.requestBytes].sort((a, b) => a - b),
+    [...sizes].sort((a, b) => a - b),
+  );
   assert.ok(small.requestBytes < large.requestBytes);
 });
 

@@ -153,5 +153,8 @@ test("every file of src/ keeps the import rules of docs/architecture.md", () => 
 
 test("every layer of src/ has a rule (a new folder needs a line in MAY_IMPORT and in the code map)", () => {
   const layers = new Set(walk(SRC).map((f) => layer(path.relative(SRC, f))));
-  assert.deepEqual([...layers].filter((l) => !(l in MAY_IMPORT)), []);
+  assert.deepEqual(
+    [...layers].filter((l) => !(l in MAY_IMPORT)),
+    [],
+  );
 });

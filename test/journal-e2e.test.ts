@@ -71,7 +71,10 @@ test("a read-only journal folder: the run succeeds with exactly one warning line
     assert.equal(ran.exitCode, 0, ran.stderr);
     assert.equal(ran.stdout, TICKETS_STDOUT);
     assert.equal(ran.stderr.split("\n").filter(Boolean).length, 1, ran.stderr);
-    assert.match(ran.stderr, /^aiython: journal disabled: cannot create \.aiython\/aiython\.sqlite: (permission denied|operation not permitted); check the folder's permissions or run with --no-journal\n$/);
+    assert.match(
+      ran.stderr,
+      /^aiython: journal disabled: cannot create \.aiython\/aiython\.sqlite: (permission denied|operation not permitted); check the folder's permissions or run with --no-journal\n$/,
+    );
   } finally {
     undo();
     await model.close();
@@ -89,7 +92,10 @@ test("a corrupt journal: the run succeeds with one warning, and stats still prin
     assert.equal(ran.stdout, TICKETS_STDOUT);
     const lines = aiythonLines(ran.stderr);
     assert.equal(lines.length, 2, ran.stderr);
-    assert.equal(lines[0], "aiython: journal disabled: .aiython/aiython.sqlite is not a readable SQLite database (SQLITE_NOTADB); move it away and the next run starts a new journal");
+    assert.equal(
+      lines[0],
+      "aiython: journal disabled: .aiython/aiython.sqlite is not a readable SQLite database (SQLITE_NOTADB); move it away and the next run starts a new journal",
+    );
     assert.equal(JSON.parse(lines[1].slice("aiython stats: ".length)).invocations.length, 5);
   } finally {
     await model.close();
@@ -124,7 +130,10 @@ test("runs list in a project without a journal says so", async () => {
   const root = ticketsProject();
   const ran = await runIn(root, ["runs", "list"], modelEnv("http://127.0.0.1:9/v1"));
   assert.equal(ran.exitCode, 0, ran.stderr);
-  assert.match(ran.stdout, /^no runs recorded yet \(no journal at .*\.aiython\/aiython\.sqlite; runs are recorded when a model is configured, next to the script's aiython\.toml or else in the script's folder: run this there\)\n$/);
+  assert.match(
+    ran.stdout,
+    /^no runs recorded yet \(no journal at .*\.aiython\/aiython\.sqlite; runs are recorded when a model is configured, next to the script's aiython\.toml or else in the script's folder: run this there\)\n$/,
+  );
   assert.equal(fs.existsSync(path.join(root, ".aiython")), false);
 });
 

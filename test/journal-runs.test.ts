@@ -13,12 +13,26 @@ async function projectWithRuns(): Promise<string> {
   const journal = await openJournal({ projectRoot: root, create: true });
   const first = journal.startRun({ script: "tickets.py", args: [], replay: false, pid: 1, version: "t", startedAt: new Date() });
   journal.addInvocation(first, {
-    invocation: "inv-1", file: "tickets.py", line: 14, mode: "syntax", status: "finished", action: null, missingCapability: null,
-    counters: counters({ request_bytes: 5632, replayed: 1 }), endedAt: new Date(),
+    invocation: "inv-1",
+    file: "tickets.py",
+    line: 14,
+    mode: "syntax",
+    status: "finished",
+    action: null,
+    missingCapability: null,
+    counters: counters({ request_bytes: 5632, replayed: 1 }),
+    endedAt: new Date(),
   });
   journal.addInvocation(first, {
-    invocation: "inv-2", file: "lib/util.py", line: 3, mode: "recovery", status: "finished", action: "retry", missingCapability: null,
-    counters: counters({ model_calls: 2, tool_calls: 3, tool_failures: 1, cost_usd: null, unpriced_routes: ["local/llama"] }), endedAt: new Date(),
+    invocation: "inv-2",
+    file: "lib/util.py",
+    line: 3,
+    mode: "recovery",
+    status: "finished",
+    action: "retry",
+    missingCapability: null,
+    counters: counters({ model_calls: 2, tool_calls: 3, tool_failures: 1, cost_usd: null, unpriced_routes: ["local/llama"] }),
+    endedAt: new Date(),
   });
   journal.endRun(first, { endedAt: new Date(), status: 1, signal: null, totalSeconds: 2, parseSeconds: 0.1, prepareSeconds: 0.2, executionSeconds: 1.7 });
   const second = journal.startRun({ script: "-c", args: ["x"], replay: true, pid: 2, version: "t", startedAt: new Date() });
@@ -39,15 +53,37 @@ test("runs list: newest first, with exit status, signal or '-' for a run that di
   const root = await projectWithRuns();
   const lines = (await runs(root, ["list"])).trimEnd().split("\n");
   assert.match(lines[0], /^ {2}id\s+started\s+script\s+exit\s+invocations\s+model calls\s+replayed\s+cost$/);
-  assert.deepEqual(lines.slice(1).map((line) => line.replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/, "TIME").trim().split(/\s{2,}/)), [
-    ["3", "TIME", "-m tool", "-", "0", "0", "0", "$0"],
-    ["2", "TIME", "-c (replay)", "SIGINT", "0", "0", "0", "$0"],
-    ["1", "TIME", "tickets.py", "1", "2", "3", "1", "unknown"],
-  ]);
+  assert.deepEqual(
+    lines.slice(1).map((line) =>
+      line
+        .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/, "TIME")
+        .trim()
+        .split(/\s{2,}/),
+    ),
+    [
+      ["3", "TIME", "-m tool", "-", "0", "0", "0", "$0"],
+      ["2", "TIME", "-c (replay)", "SIGINT", "0", "0", "0", "$0"],
+      ["1", "TIME", "tickets.py", "1", "2", "3", "1", "unknown"],
+    ],
+  );
   assert.equal((await runs(root, ["list", "--limit", "1"])).trimEnd().split("\n").length, 2);
   const json = JSON.parse(await runs(root, ["list", "--json"]));
-  assert.deepEqual(json.map((run: { id: number; invocations: number }) => [run.id, run.invocations]), [[3, 0], [2, 0], [1, 2]]);
-  assert.deepEqual(json.map((run: { costUsd: number | null; unpricedRoutes: string[] }) => [run.costUsd, run.unpricedRoutes]), [[0, []], [0, []], [null, ["local/llama"]]]);
+  assert.deepEqual(
+    json.map((run: { id: number; invocations: number }) => [run.id, run.invocations]),
+    [
+      [3, 0],
+      [2, 0],
+      [1, 2],
+    ],
+  );
+  assert.deepEqual(
+    json.map((run: { costUsd: number | null; unpricedRoutes: string[] }) => [run.costUsd, run.unpricedRoutes]),
+    [
+      [0, []],
+      [0, []],
+      [null, ["local/llama"]],
+    ],
+  );
 });
 
 test("runs show: the run's phases and each invocation's mode, outcome and costs", async () => {
@@ -59,13 +95,19 @@ test("runs show: the run's phases and each invocation's mode, outcome and costs"
   assert.equal(lines[2], "  time: total 2.000 s, parse 0.100 s, prepare 0.200 s, execution 1.700 s");
   assert.equal(lines[3], "  2 AI invocations, 3 model calls (1 replayed), 4 tool calls, 10.4 KB sent, 1840 tokens, cost unknown (no price for local/llama)");
   assert.match(lines[4], /^ {2}block\s+mode\s+outcome\s+model calls\s+replayed\s+tool calls\s+request\s+tokens\s+cost\s+problems\s+seconds$/);
-  assert.deepEqual(lines.slice(5).map((line) => line.trim().split(/\s{2,}/)), [
-    ["tickets.py:14", "syntax", "finished", "1", "1", "1", "5.5 KB", "920", "$0.000420", "0", "0.300"],
-    ["lib/util.py:3", "recovery", "retry", "2", "0", "3", "4.9 KB", "920", "unknown", "1", "0.300"],
-  ]);
+  assert.deepEqual(
+    lines.slice(5).map((line) => line.trim().split(/\s{2,}/)),
+    [
+      ["tickets.py:14", "syntax", "finished", "1", "1", "1", "5.5 KB", "920", "$0.000420", "0", "0.300"],
+      ["lib/util.py:3", "recovery", "retry", "2", "0", "3", "4.9 KB", "920", "unknown", "1", "0.300"],
+    ],
+  );
   const json = JSON.parse(await runs(root, ["show", "1", "--json"]));
   assert.equal(json.run.id, 1);
-  assert.deepEqual(json.invocations.map((inv: { file: string; line: number }) => `${inv.file}:${inv.line}`), ["tickets.py:14", "lib/util.py:3"]);
+  assert.deepEqual(
+    json.invocations.map((inv: { file: string; line: number }) => `${inv.file}:${inv.line}`),
+    ["tickets.py:14", "lib/util.py:3"],
+  );
 });
 
 test("runs show with an unknown or malformed id, and runs without an action, are usage errors", async () => {

@@ -20,7 +20,14 @@ const RUN = { script: "tickets.py", args: [], replay: false, pid: 4242, version:
 const END = { endedAt: new Date(), status: 0, signal: null, totalSeconds: 1, parseSeconds: 0, prepareSeconds: 0, executionSeconds: 1 };
 
 function session(root: string, warnings: string[] = []): JournalSession {
-  return new JournalSession({ projectRoot: root, cwd: root, record: true, run: RUN, redact: (text) => text.replaceAll("sk-secret-1", "[redacted]"), warn: (m) => warnings.push(m) });
+  return new JournalSession({
+    projectRoot: root,
+    cwd: root,
+    record: true,
+    run: RUN,
+    redact: (text) => text.replaceAll("sk-secret-1", "[redacted]"),
+    warn: (m) => warnings.push(m),
+  });
 }
 
 function exchange(n: number, made: number[] = []): { at: Date; stored: () => RecordedExchange } {
@@ -34,7 +41,17 @@ function exchange(n: number, made: number[] = []): { at: Date; stored: () => Rec
 }
 
 function invocation(n: number): InvocationEntry {
-  return { invocation: `inv-${n}`, file: "tickets.py", line: 9, mode: "syntax", status: "finished", action: "finish", missingCapability: null, counters: counters(), endedAt: new Date() };
+  return {
+    invocation: `inv-${n}`,
+    file: "tickets.py",
+    line: 9,
+    mode: "syntax",
+    status: "finished",
+    action: "finish",
+    missingCapability: null,
+    counters: counters(),
+    endedAt: new Date(),
+  };
 }
 
 /** Counts the journal's transactions while `work` runs. */
@@ -101,7 +118,10 @@ test("a block's exchange is worked out when it is written, the journal opens the
       assert.equal(fs.existsSync(path.dirname(journalPath(root))), false, "nor is the journal opened then");
       mock.timers.tick(JOURNAL_WRITE_DELAY_MS); // the delay passes: the batch is written
       const written = await rowsOnceWritten(root);
-      assert.deepEqual(written.exchanges.map((e) => e.key), ["key-1", "key-2", "key-3"]);
+      assert.deepEqual(
+        written.exchanges.map((e) => e.key),
+        ["key-1", "key-2", "key-3"],
+      );
       assert.equal(written.invocations, 3);
       assert.match(written.exchanges[0].request_json, /\[redacted\]/);
       await journal.finish(END);
@@ -128,7 +148,10 @@ test("a lookup in the same run finds an exchange still pending, and the run's en
   assert.equal(found, '{"answer":1}');
   assert.equal(transactions, 2);
   const written = rows(root);
-  assert.deepEqual(written.exchanges.map((e) => e.key), ["key-1", "key-2"]);
+  assert.deepEqual(
+    written.exchanges.map((e) => e.key),
+    ["key-1", "key-2"],
+  );
   assert.equal(written.invocations, 1);
   assert.equal(written.ended, 1);
 });
@@ -138,7 +161,12 @@ test("a batch that cannot be written disables the journal with one warning and k
   const warnings: string[] = [];
   const journal = session(root, warnings);
   journal.recordExchange(exchange(1));
-  journal.recordExchange({ at: new Date(), stored: () => { throw Object.assign(new Error("disk full"), { code: "SQLITE_FULL" }); } });
+  journal.recordExchange({
+    at: new Date(),
+    stored: () => {
+      throw Object.assign(new Error("disk full"), { code: "SQLITE_FULL" });
+    },
+  });
   assert.equal(await journal.lookup("key-1"), null, "the failed batch is rolled back");
   journal.recordExchange(exchange(3));
   await journal.finish(END);

@@ -62,12 +62,26 @@ test("runs and invocations round-trip; the arguments are kept only as a hash", a
   const args = ["--customer", "ACME-SECRET-ARGUMENT-31337"];
   const id = journal.startRun(runStart(args));
   journal.addInvocation(id, {
-    invocation: "inv-1", file: "tickets.py", line: 15, mode: "syntax", status: "finished", action: null,
-    missingCapability: null, counters: counters({ tool_counts: { evaluate: 2, finish: 1 }, tool_calls: 3 }), endedAt: new Date(),
+    invocation: "inv-1",
+    file: "tickets.py",
+    line: 15,
+    mode: "syntax",
+    status: "finished",
+    action: null,
+    missingCapability: null,
+    counters: counters({ tool_counts: { evaluate: 2, finish: 1 }, tool_calls: 3 }),
+    endedAt: new Date(),
   });
   journal.addInvocation(id, {
-    invocation: "inv-2", file: "tickets.py", line: 18, mode: "recovery", status: "failed", action: null,
-    missingCapability: "vision", counters: counters({ model_calls: 2 }), endedAt: new Date(),
+    invocation: "inv-2",
+    file: "tickets.py",
+    line: 18,
+    mode: "recovery",
+    status: "failed",
+    action: null,
+    missingCapability: "vision",
+    counters: counters({ model_calls: 2 }),
+    endedAt: new Date(),
   });
   journal.endRun(id, { endedAt: new Date(), status: 3, signal: null, totalSeconds: 1.5, parseSeconds: 0.1, prepareSeconds: 0.2, executionSeconds: 1.2 });
   const run = journal.getRun(id)!;
@@ -78,13 +92,16 @@ test("runs and invocations round-trip; the arguments are kept only as a hash", a
   assert.equal(run.totalTokens, 1840);
   assert.equal(run.executionSeconds, 1.2);
   const invocations = journal.invocationsOf(id);
-  assert.deepEqual(invocations.map((inv) => [inv.invocation, inv.line, inv.mode, inv.status, inv.missingCapability]), [
-    ["inv-1", 15, "syntax", "finished", null],
-    ["inv-2", 18, "recovery", "failed", "vision"],
-  ]);
+  assert.deepEqual(
+    invocations.map((inv) => [inv.invocation, inv.line, inv.mode, inv.status, inv.missingCapability]),
+    [
+      ["inv-1", 15, "syntax", "finished", null],
+      ["inv-2", 18, "recovery", "failed", "vision"],
+    ],
+  );
   assert.deepEqual(invocations[0].counters.tool_counts, { evaluate: 2, finish: 1 });
   journal.close();
-  const bytes = Buffer.concat([journalPath(root), journalPath(root) + "-wal"].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+  const bytes = Buffer.concat([journalPath(root), `${journalPath(root)}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
   assert.equal(bytes.includes("ACME-SECRET-ARGUMENT-31337"), false, "an argument reached the journal");
   const raw = new Database(journalPath(root), { readonly: true });
   assert.match(String(raw.prepare("SELECT args_sha256 FROM runs").pluck().get()), /^[0-9a-f]{64}$/);
@@ -177,10 +194,7 @@ test("two processes writing one new journal at once lose no rows", async () => {
   const raw = new Database(journalPath(root), { readonly: true });
   for (const tag of ["a", "b"]) {
     assert.equal(raw.prepare("SELECT COUNT(*) FROM runs WHERE script = ?").pluck().get(`writer-${tag}.py`), perProcess);
-    assert.equal(
-      raw.prepare("SELECT COUNT(*) FROM invocations i JOIN runs r ON r.id = i.run_id WHERE r.script = ?").pluck().get(`writer-${tag}.py`),
-      perProcess * 2,
-    );
+    assert.equal(raw.prepare("SELECT COUNT(*) FROM invocations i JOIN runs r ON r.id = i.run_id WHERE r.script = ?").pluck().get(`writer-${tag}.py`), perProcess * 2);
     assert.equal(raw.prepare("SELECT COUNT(*) FROM runs WHERE script = ? AND ended_at IS NOT NULL").pluck().get(`writer-${tag}.py`), perProcess);
   }
   raw.close();

@@ -110,8 +110,14 @@ test("a configured hello.py loads configuration and the observers, and nothing a
   }
   // Of the tool loop's room only the pause coordinator, which waits for a pause.
   assert.deepEqual(has(loaded, "src/invocation/"), ["src/invocation/pause-coordinator.ts"]);
-  assert.deepEqual(loaded.cjs.filter((file) => /tree-sitter|better-sqlite3|node_modules\/ajv/.test(file)), []);
-  assert.deepEqual(loaded.builtins.filter((name) => name === "crypto" || name === "http" || name === "https"), []);
+  assert.deepEqual(
+    loaded.cjs.filter((file) => /tree-sitter|better-sqlite3|node_modules\/ajv/.test(file)),
+    [],
+  );
+  assert.deepEqual(
+    loaded.builtins.filter((name) => name === "crypto" || name === "http" || name === "https"),
+    [],
+  );
 });
 
 test("a second configured run of an unchanged aiython.toml loads neither smol-toml nor the config validator", async () => {

@@ -87,7 +87,10 @@ test("every request is recorded with method, path, headers, raw and parsed body;
   const server = await startLoopbackModel({ script: [finishCall({ kind: "none" })], models: ["alpha", "beta"] });
   servers.push(server);
   const listing = await json(fetch(`${server.url}/models`));
-  assert.deepEqual(listing.data.map((m: { id: string }) => m.id), ["alpha", "beta"]);
+  assert.deepEqual(
+    listing.data.map((m: { id: string }) => m.id),
+    ["alpha", "beta"],
+  );
   await chat(server, { model: "alpha", messages: [{ role: "user", content: "hi" }] }, { authorization: "Bearer sk-test" });
   assert.equal(server.requests.length, 2);
   const [models, completion] = server.requests as [RecordedRequest, RecordedRequest];
@@ -189,11 +192,17 @@ test("echo-finish answers none, or the simplest value of the output schema when 
     receivedAt: 0,
     connection: 1,
     rawBody: "",
-    body: { tools, messages: [{ role: "system", content: "sys" }, { role: "user", content: JSON.stringify(user) }] },
+    body: {
+      tools,
+      messages: [
+        { role: "system", content: "sys" },
+        { role: "user", content: JSON.stringify(user) },
+      ],
+    },
   });
   const outcome = async (req: RecordedRequest, responder = respond): Promise<unknown> => {
     const reply = await responder(req, 0);
-    return (reply.toolCalls![0].arguments as { outcome?: unknown; action?: string });
+    return reply.toolCalls![0].arguments as { outcome?: unknown; action?: string };
   };
   assert.deepEqual(await outcome(asked({ requires_result: false })), { outcome: { kind: "none" } });
   assert.deepEqual(await outcome(asked({ mode: "syntax", requires_result: true, output: { json_schema: { type: "integer" } } })), {

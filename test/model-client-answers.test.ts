@@ -144,7 +144,10 @@ describe("with the orchestrator", () => {
     assert.deepEqual(end, { status: "finished" });
     assert.equal(server.requests.length, 1);
     // echo-finish read requires_result and the enum output_schema from the real stable message.
-    assert.deepEqual(frame.ops.map((op) => [op.name, op.args.outcome]), [["finish", { kind: "literal", value: "bug" }]]);
+    assert.deepEqual(
+      frame.ops.map((op) => [op.name, op.args.outcome]),
+      [["finish", { kind: "literal", value: "bug" }]],
+    );
     const response = events.find((event) => event.type === "model_response");
     assert.equal(response?.request_bytes, Buffer.byteLength(server.requests[0].rawBody, "utf8"));
   });

@@ -65,7 +65,13 @@ test("a failing call skips the rest of its batch, keeping earlier effects", asyn
   const { model, frame } = await run({
     handlers: { evaluate: () => opError("ZeroDivisionError", "division by zero") },
     steps: [
-      { calls: [toolCall("c1", "execute", { code: "n = 1" }), toolCall("c2", "evaluate", { code: "1/0", result_id: "r" }), toolCall("c3", "finish", { outcome: { kind: "reference", id: "r" } })] },
+      {
+        calls: [
+          toolCall("c1", "execute", { code: "n = 1" }),
+          toolCall("c2", "evaluate", { code: "1/0", result_id: "r" }),
+          toolCall("c3", "finish", { outcome: { kind: "reference", id: "r" } }),
+        ],
+      },
       { calls: [toolCall("c4", "finish", literal("bug"))] },
     ],
   });
@@ -94,10 +100,14 @@ test("without execute_code, evaluate and execute are not offered and an expressi
   assert.deepEqual(end, {
     status: "failed",
     permission: "execute_code",
-    reason: 'the model ended with finish and an expression outcome, which needs the execute_code permission; profile "default" does not grant it (to allow it, add "execute_code" to permissions in aiython.toml)',
+    reason:
+      'the model ended with finish and an expression outcome, which needs the execute_code permission; profile "default" does not grant it (to allow it, add "execute_code" to permissions in aiython.toml)',
   });
   const tools = model.requests[0].request.tools;
-  assert.deepEqual(tools.map((t) => t.function.name), ["get_binding", "set_binding", "inspect", "frames", "finish"]);
+  assert.deepEqual(
+    tools.map((t) => t.function.name),
+    ["get_binding", "set_binding", "inspect", "frames", "finish"],
+  );
   const finish = tools.find((t) => t.function.name === "finish")!.function.parameters as { properties: { outcome: { properties: Record<string, { enum?: string[] }> } } };
   assert.deepEqual(finish.properties.outcome.properties.kind.enum, ["literal", "reference", "handle", "error"]);
   assert.equal("code" in finish.properties.outcome.properties, false);

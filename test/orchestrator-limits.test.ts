@@ -34,7 +34,10 @@ test("a success between two identical failures clears the repeat rule", async ()
   const failing = (id: string) => toolCall(id, "evaluate", { code: "tickets[0]" });
   let evaluations = 0;
   const { end, model } = await run({
-    handlers: { evaluate: () => (++evaluations === 2 ? ok({ handle: "object-2", type: "int", module: "builtins", qualname: "int", value: 1 }) : opError("NameError", "name 'tickets' is not defined")) },
+    handlers: {
+      evaluate: () =>
+        ++evaluations === 2 ? ok({ handle: "object-2", type: "int", module: "builtins", qualname: "int", value: 1 }) : opError("NameError", "name 'tickets' is not defined"),
+    },
     steps: [{ calls: [failing("a")] }, { calls: [toolCall("b", "evaluate", { code: "1" })] }, { calls: [failing("c")] }, { calls: [toolCall("d", "finish", literal("bug"))] }],
   });
   assert.deepEqual(end, { status: "finished" });
@@ -89,7 +92,7 @@ test("the deadline covers model time: a late response ends the invocation before
     now: () => clock,
     settings: { timeoutSeconds: 120 },
     steps: [
-      (request, options) => {
+      (_request, options) => {
         assert.equal(options.deadline, 1_000_000 + 120_000);
         clock += 121_000;
         return { message: { content: null, tool_calls: [toolCall("c1", "evaluate", { code: "1" })] }, requestBytes: 10, providerSeconds: 121, route: "r" };

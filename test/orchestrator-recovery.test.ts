@@ -17,7 +17,10 @@ test("recovery: complete with a value binds the target", async () => {
   assert.deepEqual(end, { status: "finished", action: "complete" });
   assert.deepEqual(frame.ops, [{ name: "recover", args: { action: "complete", outcome: { kind: "literal", value: 12 }, call_id: "c1" } }]);
   const request = model.requests[0].request;
-  assert.deepEqual(request.tools.map((t) => t.function.name), ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "recover"]);
+  assert.deepEqual(
+    request.tools.map((t) => t.function.name),
+    ["evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "recover"],
+  );
   assert.equal(request.messages[0].content, RECOVERY_SYSTEM_PROMPT);
   assert.doesNotMatch(RECOVERY_SYSTEM_PROMPT, /finish|AI block/);
   const frameCode = request.tools.find((t) => t.function.name === "get_frame_code")!.function.parameters as { properties: { frame: { enum: string[] } } };
@@ -60,7 +63,8 @@ test("recovery: retry is neither offered nor accepted when the checkpoint refuse
   assert.deepEqual(frame.names(), ["recover"]);
   assert.deepEqual(lastToolResults(model.requests[1].request)[0].body, {
     status: "error",
-    message: 'recover: action "retry" is not allowed for this checkpoint (a compound statement, or the traceback passes through another project frame); valid actions: "complete", "reraise"',
+    message:
+      'recover: action "retry" is not allowed for this checkpoint (a compound statement, or the traceback passes through another project frame); valid actions: "complete", "reraise"',
   });
 });
 

@@ -18,11 +18,17 @@ test("a small block finishes in one response with a literal", async () => {
   assert.deepEqual(frame.ops, [{ name: "finish", args: { outcome: { kind: "literal", value: "billing" }, call_id: "c1" } }]);
   const request = model.requests[0].request;
   assert.equal(request.toolChoice, "required");
-  assert.deepEqual(request.messages.map((m) => m.role), ["system", "user", "user"]);
+  assert.deepEqual(
+    request.messages.map((m) => m.role),
+    ["system", "user", "user"],
+  );
   assert.equal(request.messages[0].content, SYNTAX_SYSTEM_PROMPT);
   // §5.1: nothing about recovery in an AI block's request, and no get_frame_code (its code is code_context).
   assert.doesNotMatch(SYNTAX_SYSTEM_PROMPT, /recover|retry|reraise/);
-  assert.deepEqual(request.tools.map((t) => t.function.name), ["evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"]);
+  assert.deepEqual(
+    request.tools.map((t) => t.function.name),
+    ["evaluate", "execute", "get_binding", "set_binding", "inspect", "frames", "finish"],
+  );
   for (const tool of request.tools) assert.equal(tool.function.parameters.additionalProperties, false, tool.function.name);
   assert.deepEqual({ model_calls: stats.model_calls, tool_calls: stats.tool_calls, tool_counts: stats.tool_counts }, { model_calls: 1, tool_calls: 1, tool_counts: { finish: 1 } });
 });
@@ -95,8 +101,15 @@ test("a block reached again gets the stable message of what it sends this time, 
   const { stableMessage } = await import("../src/invocation/prompt.js");
   const expected = (request: PauseRequest, executeCode: boolean) =>
     canonicalJson({
-      mode: request.mode, statement: request.statement, location: request.location, target: request.target, output_type: request.output_type,
-      output_schema: request.output_schema, requires_result: request.requires_result, hints: request.hints, code_context: request.code_context,
+      mode: request.mode,
+      statement: request.statement,
+      location: request.location,
+      target: request.target,
+      output_type: request.output_type,
+      output_schema: request.output_schema,
+      requires_result: request.requires_result,
+      hints: request.hints,
+      code_context: request.code_context,
       permissions: { execute_code: executeCode },
     });
   const visits = [
@@ -124,7 +137,11 @@ test("the offered tool names shared between pauses are the tools unavailableReas
         // Twice: the second answer comes from the shared list the first one made.
         for (let i = 0; i < 2; i++) {
           const ctx = toolContext(pause, new Set(permissions), null, box);
-          assert.deepEqual(offeredToolNames(ctx), TOOL_NAMES.filter((name) => unavailableReason(name, ctx) === null), `${pause.statement} ${permissions} ${box !== null}`);
+          assert.deepEqual(
+            offeredToolNames(ctx),
+            TOOL_NAMES.filter((name) => unavailableReason(name, ctx) === null),
+            `${pause.statement} ${permissions} ${box !== null}`,
+          );
         }
       }
     }

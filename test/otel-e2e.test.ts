@@ -71,23 +71,58 @@ test("the collector gets one chat span per model request, with token attributes 
       assert.equal(chat.attributes["server.address"], "127.0.0.1");
       assert.equal(typeof chat.attributes["server.port"], "number");
     }
-    assert.deepEqual(chats.map((c) => [c.attributes["gen_ai.usage.input_tokens"], c.attributes["gen_ai.usage.output_tokens"], c.attributes["gen_ai.usage.cache_read.input_tokens"]]), [
-      [1200, 8, 1024],
-      [900, 6, undefined],
-    ]);
-    assert.deepEqual(chats.map((c) => c.attributes["aiython.attempts"]), [2, 1]);
-    assert.ok(chats.every((c) => !("aiython.cost.usd" in c.attributes)), "no price: the cost is unknown, so left out rather than 0");
+    assert.deepEqual(
+      chats.map((c) => [c.attributes["gen_ai.usage.input_tokens"], c.attributes["gen_ai.usage.output_tokens"], c.attributes["gen_ai.usage.cache_read.input_tokens"]]),
+      [
+        [1200, 8, 1024],
+        [900, 6, undefined],
+      ],
+    );
+    assert.deepEqual(
+      chats.map((c) => c.attributes["aiython.attempts"]),
+      [2, 1],
+    );
+    assert.ok(
+      chats.every((c) => !("aiython.cost.usd" in c.attributes)),
+      "no price: the cost is unknown, so left out rather than 0",
+    );
 
     const posts = named(spans, "POST");
-    assert.deepEqual(posts.map((p) => [p.attributes["http.response.status_code"], p.attributes["http.request.resend_count"] ?? 0]), [[500, 0], [200, 1], [200, 0]]);
-    assert.deepEqual(posts.map((p) => chats.findIndex((c) => c.spanId === p.parentSpanId)), [0, 0, 1], "each attempt under its request");
+    assert.deepEqual(
+      posts.map((p) => [p.attributes["http.response.status_code"], p.attributes["http.request.resend_count"] ?? 0]),
+      [
+        [500, 0],
+        [200, 1],
+        [200, 0],
+      ],
+    );
+    assert.deepEqual(
+      posts.map((p) => chats.findIndex((c) => c.spanId === p.parentSpanId)),
+      [0, 0, 1],
+      "each attempt under its request",
+    );
 
     const agents = named(spans, "invoke_agent aiython");
-    assert.deepEqual(agents.map((a) => [a.attributes["code.file.path"], a.attributes["code.line.number"], a.attributes["aiython.outcome"]]), [["main.py", 4, "finished"], ["main.py", 5, "finished"]]);
-    assert.deepEqual(chats.map((c) => agents.findIndex((a) => a.spanId === c.parentSpanId)), [0, 1]);
+    assert.deepEqual(
+      agents.map((a) => [a.attributes["code.file.path"], a.attributes["code.line.number"], a.attributes["aiython.outcome"]]),
+      [
+        ["main.py", 4, "finished"],
+        ["main.py", 5, "finished"],
+      ],
+    );
+    assert.deepEqual(
+      chats.map((c) => agents.findIndex((a) => a.spanId === c.parentSpanId)),
+      [0, 1],
+    );
     const tools = named(spans, "execute_tool finish");
     assert.equal(tools.length, 2);
-    assert.deepEqual(tools.map((t) => [t.attributes["gen_ai.operation.name"], t.attributes["gen_ai.tool.name"]]), [["execute_tool", "finish"], ["execute_tool", "finish"]]);
+    assert.deepEqual(
+      tools.map((t) => [t.attributes["gen_ai.operation.name"], t.attributes["gen_ai.tool.name"]]),
+      [
+        ["execute_tool", "finish"],
+        ["execute_tool", "finish"],
+      ],
+    );
     const [root] = named(spans, "aiython main.py");
     assert.ok(root, "the run's span");
     assert.equal(root.attributes["process.exit.code"], 0);
@@ -114,7 +149,10 @@ test("with content capture on, spans carry the messages and tool arguments, with
       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
     });
     assert.equal(ran.exitCode, 0, ran.stderr);
-    assert.ok(model.requests.some((r) => r.rawBody.includes(FAKE_KEY)), "the program's own copy of the key is in the frame the model sees");
+    assert.ok(
+      model.requests.some((r) => r.rawBody.includes(FAKE_KEY)),
+      "the program's own copy of the key is in the frame the model sees",
+    );
     const spans = collector.spans();
     const [chat] = named(spans, "chat loop");
     const input = JSON.parse(String(chat.attributes["gen_ai.input.messages"]));
@@ -142,7 +180,7 @@ test("with a price, each chat span carries what its attempts cost, cached prompt
     // The 500 cost nothing; then (1200 - 1024) × $2 + 1024 × $0.50 + 8 × $8, and 900 × $2 + 6 × $8, per million.
     const expected = [(176 * 2 + 1024 * 0.5 + 8 * 8) / 1e6, (900 * 2 + 6 * 8) / 1e6];
     assert.equal(costs.length, 2);
-    costs.forEach((cost, i) => assert.ok(Math.abs(cost - expected[i]) < 1e-12, `chat ${i}: ${cost}, not ${expected[i]}`));
+    for (const [i, cost] of costs.entries()) assert.ok(Math.abs(cost - expected[i]) < 1e-12, `chat ${i}: ${cost}, not ${expected[i]}`);
   } finally {
     await collector.close();
   }
@@ -157,7 +195,8 @@ test("by default the spans go as OTLP http/protobuf", async () => {
     assert.ok(collector.requests.length >= 1);
     const body = Buffer.concat(collector.requests.map((r) => r.body));
     assert.ok(collector.requests.every((r) => r.path === "/v1/traces" && r.contentType === "application/x-protobuf"));
-    for (const text of ["chat loop", "invoke_agent aiython", "gen_ai.usage.input_tokens", "gen_ai.request.model"]) assert.ok(body.includes(text), `the protobuf body names ${text}`);
+    for (const text of ["chat loop", "invoke_agent aiython", "gen_ai.usage.input_tokens", "gen_ai.request.model"])
+      assert.ok(body.includes(text), `the protobuf body names ${text}`);
     assert.equal(body.includes(FAKE_KEY), false);
   } finally {
     await collector.close();
@@ -186,7 +225,10 @@ test("a collector that never answers is given up on at exit, well inside the exp
     const seconds = (Date.now() - started) / 1000;
     assert.equal(ran.exitCode, 0, ran.stderr);
     assert.equal(ran.stdout, "billing double charge\n");
-    assert.match(ran.stderr, /^aiython: OpenTelemetry: could not send .* to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(no answer within 2 s\); check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is running\n$/);
+    assert.match(
+      ran.stderr,
+      /^aiython: OpenTelemetry: could not send .* to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(no answer within 2 s\); check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is running\n$/,
+    );
     assert.ok(hole.requests.length >= 1, "the export was attempted");
     // A bound on waiting, not a speed target: without the cap the exporter would wait 10 s.
     assert.ok(seconds < 9, `the run took ${seconds} s`);
@@ -206,7 +248,11 @@ test("the OpenTelemetry SDK is loaded only by runs that export and reach a model
       const env = modelEnv(model.url, { AIYTHON_MODEL: "loop", NODE_OPTIONS: `--import ${hook}`, AIYTHON_TEST_MODULE_TRACE: traceFile, ...otel });
       const ran = await runIn(root, ["main.py"], env);
       assert.equal(ran.exitCode, 0, ran.stderr);
-      return fs.readFileSync(traceFile, "utf8").trimEnd().split("\n").map((url) => path.basename(url));
+      return fs
+        .readFileSync(traceFile, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((url) => path.basename(url));
     } finally {
       await model.close();
     }
@@ -215,10 +261,24 @@ test("the OpenTelemetry SDK is loaded only by runs that export and reach a model
   try {
     const blocks = 'ticket = "x"\nkind = classify this ticket\nprint(kind)\n';
     const ordinary = await loaded({}, blocks);
-    assert.ok(ordinary.some((name) => name.startsWith("invocation-runner-")), "the trace sees the run's chunks");
-    assert.equal(ordinary.some((name) => name.startsWith("tracing-")), false, "no SDK without OTEL_EXPORTER_OTLP_*");
-    assert.equal((await loaded(endpoint, "print('no block')\n")).some((name) => name.startsWith("tracing-")), false, "no SDK for a run that reaches no model");
-    assert.ok((await loaded(endpoint, blocks)).some((name) => name.startsWith("tracing-")), "the SDK when exporting");
+    assert.ok(
+      ordinary.some((name) => name.startsWith("invocation-runner-")),
+      "the trace sees the run's chunks",
+    );
+    assert.equal(
+      ordinary.some((name) => name.startsWith("tracing-")),
+      false,
+      "no SDK without OTEL_EXPORTER_OTLP_*",
+    );
+    assert.equal(
+      (await loaded(endpoint, "print('no block')\n")).some((name) => name.startsWith("tracing-")),
+      false,
+      "no SDK for a run that reaches no model",
+    );
+    assert.ok(
+      (await loaded(endpoint, blocks)).some((name) => name.startsWith("tracing-")),
+      "the SDK when exporting",
+    );
   } finally {
     await collector.close();
   }

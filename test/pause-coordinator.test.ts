@@ -16,7 +16,11 @@ import { expressionBlock } from "./support/pause-requests.js";
 function coordinator(run: (context: PauseContext) => Promise<InvocationEnd>) {
   const sent: HostMessage[] = [];
   const failures: unknown[] = [];
-  const coordinator = new PauseCoordinator((message) => sent.push(message), run, (error) => failures.push(error));
+  const coordinator = new PauseCoordinator(
+    (message) => sent.push(message),
+    run,
+    (error) => failures.push(error),
+  );
   return { coordinator, sent, failures };
 }
 
@@ -24,7 +28,11 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 test("a pause_end with the terminal op's answer leaves the invocation's signal alone; the answer arrives", async () => {
   let seen: { result: FrameOpResult; aborted: boolean } | null = null;
-  const { coordinator: pauses, sent, failures } = coordinator(async ({ frame, signal }) => {
+  const {
+    coordinator: pauses,
+    sent,
+    failures,
+  } = coordinator(async ({ frame, signal }) => {
     const result = await frame.op("finish", { outcome: { kind: "none" }, call_id: "c1" } as never);
     seen = { result, aborted: signal.aborted };
     return { status: "finished" };

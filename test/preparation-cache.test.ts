@@ -34,7 +34,10 @@ function env(url: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv
 function parsed(ran: Ran): { parse: number; rest: string } {
   const line = aiythonLines(ran.stderr).find((l) => l.startsWith("aiython stats: {"));
   assert.ok(line, ran.stderr);
-  const rest = ran.stderr.split("\n").filter((l) => l !== line).join("\n");
+  const rest = ran.stderr
+    .split("\n")
+    .filter((l) => l !== line)
+    .join("\n");
   return { parse: JSON.parse(line.slice("aiython stats: ".length)).run.parse_seconds, rest };
 }
 
@@ -234,7 +237,11 @@ test("project modules with a model configured: python3's output cold, warm and a
 test("under -v, what CPython's loader says of a project module's bytecode is said as python3 says it, written or current", async () => {
   const root = tempProject(PROJECT);
   const ourEnv = env("http://127.0.0.1:9/v1");
-  const said = (stderr: string) => stderr.split("\n").filter((line) => line.includes(`${root}/`) && !line.includes("main.py")).sort();
+  const said = (stderr: string) =>
+    stderr
+      .split("\n")
+      .filter((line) => line.includes(`${root}/`) && !line.includes("main.py"))
+      .sort();
   for (const state of ["written", "current"]) {
     fs.rmSync(path.join(root, ".aiython"), { recursive: true, force: true });
     if (state === "written") for (const dir of [root, path.join(root, "pkg")]) fs.rmSync(path.join(dir, "__pycache__"), { recursive: true, force: true });
@@ -242,7 +249,10 @@ test("under -v, what CPython's loader says of a project module's bytecode is sai
     if (state === "written") for (const dir of [root, path.join(root, "pkg")]) fs.rmSync(path.join(dir, "__pycache__"), { recursive: true, force: true });
     const ran = await runIn(root, ["-v", "main.py"], ourEnv);
     assert.equal(ran.stdout, theirs.stdout, ran.stderr);
-    assert.ok(said(theirs.stderr).some((line) => line.includes(state === "written" ? "created" : "matches")), theirs.stderr);
+    assert.ok(
+      said(theirs.stderr).some((line) => line.includes(state === "written" ? "created" : "matches")),
+      theirs.stderr,
+    );
     assert.deepEqual(said(ran.stderr), said(theirs.stderr), state);
   }
 });

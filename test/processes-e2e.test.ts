@@ -135,7 +135,8 @@ test("with no model configured, a subprocess of sys.executable on a project file
 });
 
 test("with no model configured, multiprocessing's executable is python3's until the program uses the mailbox", async () => {
-  const program = "import multiprocessing.spawn as s, os, sys\nprint(os.fsdecode(s.get_executable()) == sys.executable)\nfrom aiython import group\ngroup()\nprint(os.fsdecode(s.get_executable()) == sys.executable)\n";
+  const program =
+    "import multiprocessing.spawn as s, os, sys\nprint(os.fsdecode(s.get_executable()) == sys.executable)\nfrom aiython import group\ngroup()\nprint(os.fsdecode(s.get_executable()) == sys.executable)\n";
   const dir = tempProject({ "main.py": program }, { prefix: "aiython-proc-" });
   const ours = await aiython(["main.py"], { cwd: dir });
   assert.equal(ours.exitCode, 0, ours.stderr);

@@ -18,7 +18,19 @@ type Fields = string[];
 const DOC = fs.readFileSync(path.join(ROOT, "docs", "protocol.md"), "utf8");
 const PROTOCOL_TS = path.join(ROOT, "src", "bridge", "protocol.ts");
 const PLAN_TS = path.join(ROOT, "src", "frontend", "plan.ts");
-const PAYLOAD_NAMES = ["RunOptions", "ChildHello", "RunFolder", "PauseRequest", "PauseLocation", "RecoveryDetails", "SourceWindow", "Plan", "BlockInfo", "CheckpointInfo", "ErrorInfo"];
+const PAYLOAD_NAMES = [
+  "RunOptions",
+  "ChildHello",
+  "RunFolder",
+  "PauseRequest",
+  "PauseLocation",
+  "RecoveryDetails",
+  "SourceWindow",
+  "Plan",
+  "BlockInfo",
+  "CheckpointInfo",
+  "ErrorInfo",
+];
 
 // ---- the document ----------------------------------------------------------------------------
 
@@ -35,7 +47,12 @@ function tableRows(text: string): string[][] {
   const first = lines.findIndex((line) => line.startsWith("| `"));
   const rows: string[][] = [];
   for (let i = first; i >= 0 && i < lines.length && lines[i].startsWith("|"); i++) {
-    rows.push(lines[i].split("|").slice(1, -1).map((cell) => cell.trim()));
+    rows.push(
+      lines[i]
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -49,7 +66,12 @@ function documented() {
   const payloads = new Map<string, Fields>();
   const text = section("Payloads");
   for (const match of text.matchAll(/^### `(\w+)`$/gm)) {
-    payloads.set(match[1], tableRows(text.slice(match.index)).map((r) => unquote(r[0])).sort());
+    payloads.set(
+      match[1],
+      tableRows(text.slice(match.index))
+        .map((r) => unquote(r[0]))
+        .sort(),
+    );
   }
   const version = Number(/^# The bridge protocol \(version (\d+)\)/.exec(DOC)?.[1]);
   return { messages, ops, payloads, version };
@@ -71,17 +93,23 @@ function typescriptSide() {
   const fieldsOf = (type: ts.Type, skip: string[] = []): Fields => {
     const members = type.isUnion() ? type.types : [type];
     const names = new Set(members.flatMap((m) => m.getProperties().map((p) => p.name)));
-    return [...names].filter((name) => !skip.includes(name)).map((name) => {
-      const always = members.every((m) => {
-        const p = m.getProperty(name);
-        return p !== undefined && !(p.flags & ts.SymbolFlags.Optional);
-      });
-      return always ? name : `${name}?`;
-    }).sort();
+    return [...names]
+      .filter((name) => !skip.includes(name))
+      .map((name) => {
+        const always = members.every((m) => {
+          const p = m.getProperty(name);
+          return p !== undefined && !(p.flags & ts.SymbolFlags.Optional);
+        });
+        return always ? name : `${name}?`;
+      })
+      .sort();
   };
 
   const messages = new Map<string, { senders: Set<string>; members: ts.Type[] }>();
-  for (const [union, from] of [["BridgeMessage", "bridge"], ["HostMessage", "host"]] as const) {
+  for (const [union, from] of [
+    ["BridgeMessage", "bridge"],
+    ["HostMessage", "host"],
+  ] as const) {
     for (const member of (typeOf(union) as ts.UnionType).types) {
       const literal = checker.getTypeOfSymbol(member.getProperty("type")!) as ts.StringLiteralType;
       const entry = messages.get(literal.value) ?? { senders: new Set<string>(), members: [] };
@@ -92,12 +120,14 @@ function typescriptSide() {
   }
   const opArgs = typeOf("OpArguments");
   return {
-    messages: new Map([...messages].map(([type, { senders, members }]) => {
-      const from = senders.size === 2 ? "both" : [...senders][0];
-      const union = members.length === 1 ? members[0] : ({ isUnion: () => true, types: members } as unknown as ts.Type);
-      // Ops are one message whose members differ only in `op` and `args`.
-      return [type, { from, fields: type === "op" ? fieldsOf(members[0], ["type"]) : fieldsOf(union, ["type"]) }];
-    })),
+    messages: new Map(
+      [...messages].map(([type, { senders, members }]) => {
+        const from = senders.size === 2 ? "both" : [...senders][0];
+        const union = members.length === 1 ? members[0] : ({ isUnion: () => true, types: members } as unknown as ts.Type);
+        // Ops are one message whose members differ only in `op` and `args`.
+        return [type, { from, fields: type === "op" ? fieldsOf(members[0], ["type"]) : fieldsOf(union, ["type"]) }];
+      }),
+    ),
     ops: new Map(opArgs.getProperties().map((p) => [p.name, fieldsOf(checker.getTypeOfSymbol(p))])),
     payloads: new Map(PAYLOAD_NAMES.map((name) => [name, fieldsOf(typeOf(name))])),
     version: Number((exported.get("PROTOCOL_VERSION")!.valueDeclaration as ts.VariableDeclaration).initializer!.getText()),

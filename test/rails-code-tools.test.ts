@@ -23,26 +23,33 @@ const FILES = {
 };
 
 test("the model reads, searches and lists project code, and nothing else", async () => {
-  const run = await runWithModel(FILES, [
-    {
-      toolCalls: [
-        toolCall("list_code_files", {}),
-        toolCall("search_code", { text: "limit" }),
-        toolCall("read_code", { path: "pkg/helper.py", start_line: 2 }),
-        toolCall("read_code", { path: "big.py" }),
-      ],
-    },
-    { toolCalls: [toolCall("read_code", { path: "../main.py" })] },
-    { toolCalls: [toolCall("read_code", { path: ".env" })] },
-    { toolCalls: [toolCall("read_code", { path: "aiython.toml" })] },
-    { toolCalls: [toolCall("read_code", { path: "node_modules/dep/index.js" })] },
-    { toolCalls: [toolCall("read_code", { path: "venv/lib/tool.py" })] },
-    finishCall({ kind: "literal", value: 42 }),
-  ], { toml: 'version = 3\nmodel = { model = "m", api_base = "$URL", api_key_env = "OPENAI_API_KEY" }\n' });
+  const run = await runWithModel(
+    FILES,
+    [
+      {
+        toolCalls: [
+          toolCall("list_code_files", {}),
+          toolCall("search_code", { text: "limit" }),
+          toolCall("read_code", { path: "pkg/helper.py", start_line: 2 }),
+          toolCall("read_code", { path: "big.py" }),
+        ],
+      },
+      { toolCalls: [toolCall("read_code", { path: "../main.py" })] },
+      { toolCalls: [toolCall("read_code", { path: ".env" })] },
+      { toolCalls: [toolCall("read_code", { path: "aiython.toml" })] },
+      { toolCalls: [toolCall("read_code", { path: "node_modules/dep/index.js" })] },
+      { toolCalls: [toolCall("read_code", { path: "venv/lib/tool.py" })] },
+      finishCall({ kind: "literal", value: 42 }),
+    ],
+    { toml: 'version = 3\nmodel = { model = "m", api_base = "$URL", api_key_env = "OPENAI_API_KEY" }\n' },
+  );
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(run.stdout, "42\n");
   const [list, search, read, big] = toolMessages(run.requests[1]).map((m) => m.result as Record<string, any>);
-  assert.deepEqual(list.files.map((f: { path: string }) => f.path), ["README.md", "big.py", "main.py", "pkg/__init__.py", "pkg/helper.py"]);
+  assert.deepEqual(
+    list.files.map((f: { path: string }) => f.path),
+    ["README.md", "big.py", "main.py", "pkg/__init__.py", "pkg/helper.py"],
+  );
   assert.equal(list.truncated, false);
   assert.deepEqual(search.matches, [
     { path: "main.py", line: 2, text: "answer = find what helper.LIMIT is" },
@@ -54,7 +61,10 @@ test("the model reads, searches and lists project code, and nothing else", async
   assert.equal(big.total_lines, 1000);
   assert.equal(big.truncated, true);
   const refusals = run.requests.slice(2).map((r) => toolMessages(r).at(-1)!);
-  assert.deepEqual(refusals.map((r) => r.error), ["PathRefused", "PathRefused", "PathRefused", "PathRefused", "PathRefused"]);
+  assert.deepEqual(
+    refusals.map((r) => r.error),
+    ["PathRefused", "PathRefused", "PathRefused", "PathRefused", "PathRefused"],
+  );
   assert.match(refusals[0].message!, /"\.\.\/main\.py" uses "\.\."/);
   assert.match(refusals[1].message!, /hidden/);
   assert.match(refusals[2].message!, /configuration or credential file/);
@@ -71,12 +81,18 @@ test("the code tools are offered with read_code, to an AI block whose text speak
   // A block about data, not code, keeps its request small (SPEC §5.1): evaluate reads what it needs.
   const plain = await runWithModel({ "main.py": "answer = pick a number\nprint(answer)\n" }, [finishCall({ kind: "literal", value: 1 })]);
   assert.equal(plain.exitCode, 0, plain.stderr);
-  assert.deepEqual(offeredTools(plain.requests[0]).filter((t) => CODE_TOOLS.includes(t)), []);
+  assert.deepEqual(
+    offeredTools(plain.requests[0]).filter((t) => CODE_TOOLS.includes(t)),
+    [],
+  );
   const without = await runWithModel(about, [finishCall({ kind: "literal", value: 1 })], {
     toml: 'version = 3\nmodel = { model = "m", api_base = "$URL", api_key_env = "OPENAI_API_KEY" }\npermissions = ["network", "execute_code"]\n',
   });
   assert.equal(without.exitCode, 0, without.stderr);
-  assert.deepEqual(offeredTools(without.requests[0]).filter((t) => t.includes("code")), []);
+  assert.deepEqual(
+    offeredTools(without.requests[0]).filter((t) => t.includes("code")),
+    [],
+  );
   // A recovery may find its cause anywhere in the project: it gets them whatever its statement says.
   const recovery = await runWithModel({ "main.py": "value = int('x')\n" }, [{ toolCalls: [toolCall("recover", { action: "reraise" })] }]);
   assert.ok(CODE_TOOLS.every((t) => offeredTools(recovery.requests[0]).includes(t)));

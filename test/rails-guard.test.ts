@@ -38,7 +38,10 @@ test("a model that overwrites main.py, deletes a module and spawns processes cha
   assert.equal(fs.readFileSync(path.join(run.dir, "main.py"), "utf8"), MAIN, "main.py is byte-identical");
   assert.equal(fs.readFileSync(path.join(run.dir, "helper.py"), "utf8"), `${HELPER}# the program's own write\n`);
   const results = toolMessages(run.requests[5]);
-  assert.deepEqual(results.map((r) => [r.status, r.error]), Array(5).fill(["error", "GuardError"]));
+  assert.deepEqual(
+    results.map((r) => [r.status, r.error]),
+    Array(5).fill(["error", "GuardError"]),
+  );
   assert.match(results[0].message!, /refused writing main\.py \(a source file\)/);
   assert.match(results[1].message!, /refused deleting helper\.py/);
   assert.match(results[2].message!, /refused starting a process \(subprocess\.Popen: touch started\)/);

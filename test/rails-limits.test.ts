@@ -30,7 +30,7 @@ test("--time-limit ends a program that runs too long: exit 124 and a message nam
 });
 
 test("time_limit in aiython.toml does the same, and a program that ignores SIGTERM is killed after the grace period", async () => {
-  const ignoring = "import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n" + SPIN;
+  const ignoring = `import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n${SPIN}`;
   const dir = tempProject({ "main.py": ignoring, "aiython.toml": "version = 3\ntime_limit = 0.5\n" });
   const run = await aiython(["main.py"], { cwd: dir, env: cleanEnv({ AIYTHON_KILL_GRACE_MS: "300" }) });
   assert.equal(run.exitCode, 124);
@@ -87,7 +87,10 @@ test("--memory-limit: past the limit the program gets MemoryError, as python3 do
 
 test("memory_limit in aiython.toml, with a model configured: the program's MemoryError, not aiython's", async () => {
   const dir = tempProject({ "main.py": "data = bytearray(900 * 1024 * 1024)\n" });
-  fs.writeFileSync(path.join(dir, "aiython.toml"), 'version = 3\nmemory_limit = 200\nmodel = { model = "m", api_base = "http://127.0.0.1:9/v1" }\npermissions = ["execute_code"]\n');
+  fs.writeFileSync(
+    path.join(dir, "aiython.toml"),
+    'version = 3\nmemory_limit = 200\nmodel = { model = "m", api_base = "http://127.0.0.1:9/v1" }\npermissions = ["execute_code"]\n',
+  );
   const run = await aiython(["main.py"], { cwd: dir });
   assert.equal(run.exitCode, 1);
   assert.match(run.stderr, /data = bytearray\(900 \* 1024 \* 1024\)\n.*\nMemoryError\n$/s);

@@ -28,13 +28,10 @@ test("execute without execute_code: the block fails naming the permission and th
 });
 
 test("a profile without write_filesystem: the model's code cannot write a file, and the block fails saying so", async () => {
-  const main = "# aiython: profile=\"strict\"\nnote = write a note\nprint(note)\n";
+  const main = '# aiython: profile="strict"\nnote = write a note\nprint(note)\n';
   const run = await runWithModel(
     { "main.py": main },
-    [
-      { toolCalls: [toolCall("execute", { code: "open('note.txt', 'w').write('hi')" })] },
-      finishCall({ kind: "literal", value: "unused" }),
-    ],
+    [{ toolCalls: [toolCall("execute", { code: "open('note.txt', 'w').write('hi')" })] }, finishCall({ kind: "literal", value: "unused" })],
     { toml: `${toml('["network", "execute_code"]', "strict")}` },
   );
   assert.equal(run.exitCode, 1, run.stderr);
@@ -49,7 +46,10 @@ test("a profile without write_filesystem: the model's code cannot write a file, 
 test("without network the model is never called", async () => {
   const run = await runWithModel({ "main.py": BLOCK }, [finishCall({ kind: "literal", value: 1 })], { toml: toml('["execute_code"]') });
   assert.equal(run.exitCode, 1);
-  assert.match(run.stderr, /AIError: the model cannot be called: profile "default" does not grant the network permission \(to allow it, add "network" to permissions in aiython\.toml\)/);
+  assert.match(
+    run.stderr,
+    /AIError: the model cannot be called: profile "default" does not grant the network permission \(to allow it, add "network" to permissions in aiython\.toml\)/,
+  );
   assert.equal(run.requests.length, 0);
 });
 
@@ -62,9 +62,13 @@ test("in recovery the exception propagates as under python3, and the permission 
 });
 
 test("read_code without the read_code permission: the block fails naming it; no file is read", async () => {
-  const run = await runWithModel({ "main.py": BLOCK, "helper.py": "SECRET_LOOKING = 1\n" }, [{ toolCalls: [toolCall("read_code", { path: "helper.py" })] }, finishCall({ kind: "literal", value: 1 })], {
-    toml: toml('["network", "execute_code"]'),
-  });
+  const run = await runWithModel(
+    { "main.py": BLOCK, "helper.py": "SECRET_LOOKING = 1\n" },
+    [{ toolCalls: [toolCall("read_code", { path: "helper.py" })] }, finishCall({ kind: "literal", value: 1 })],
+    {
+      toml: toml('["network", "execute_code"]'),
+    },
+  );
   assert.equal(run.exitCode, 1);
   assert.match(
     run.stderr,

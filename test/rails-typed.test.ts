@@ -8,17 +8,9 @@ import { toolCall, type RecordedRequest, type ScriptedReply } from "./support/lo
 import { runWithModel, toolMessages } from "./support/run-with-model.js";
 
 test("execute and set_binding cannot leave a typed name with a wrong-typed value", async () => {
-  const main = [
-    "def report(limit: int):",
-    "    count: int = 1",
-    "    adjust the count",
-    "    print(limit, count)",
-    "x: int = 1",
-    "fix up x",
-    "print(x)",
-    "report(5)",
-    "",
-  ].join("\n");
+  const main = ["def report(limit: int):", "    count: int = 1", "    adjust the count", "    print(limit, count)", "x: int = 1", "fix up x", "print(x)", "report(5)", ""].join(
+    "\n",
+  );
   const steps: ((request: RecordedRequest) => ScriptedReply)[] = [
     () => ({ toolCalls: [toolCall("execute", { code: 'x = "oops"' })] }),
     () => ({ toolCalls: [toolCall("evaluate", { code: '"oops"' })] }),

@@ -13,17 +13,19 @@ function clock() {
   let now = 1_000_000;
   const slept: number[] = [];
   // Concurrent sleepers all start before the clock moves; each wakes at its own end.
-  const limiter = new RouteLimiter(async (ms) => {
-    const from = now;
-    slept.push(ms);
-    await new Promise((resolve) => setImmediate(resolve));
-    now = Math.max(now, from + ms);
-  }, () => now);
+  const limiter = new RouteLimiter(
+    async (ms) => {
+      const from = now;
+      slept.push(ms);
+      await new Promise((resolve) => setImmediate(resolve));
+      now = Math.max(now, from + ms);
+    },
+    () => now,
+  );
   return { limiter, slept, now: () => now };
 }
 
-const route = (rateLimit: ChatRoute["rateLimit"] = null, model = "m"): ChatRoute =>
-  ({ id: `openai/${model}`, model, apiBase: "http://127.0.0.1:9/v1", rateLimit }) as ChatRoute;
+const route = (rateLimit: ChatRoute["rateLimit"] = null, model = "m"): ChatRoute => ({ id: `openai/${model}`, model, apiBase: "http://127.0.0.1:9/v1", rateLimit }) as ChatRoute;
 const far = { deadline: Number.MAX_SAFE_INTEGER };
 
 test("requests_per_minute: the request past the limit waits for the window's oldest to leave it", async () => {
@@ -59,11 +61,14 @@ test("a wait past the deadline is refused as rate_limited, naming the limit and 
   const { limiter, now } = clock();
   const limited = route({ requestsPerMinute: 1 });
   await limiter.admit(limited, () => 0, far);
-  await assert.rejects(limiter.admit(limited, () => 0, { deadline: now() + 10_000 }), (error: unknown) => {
-    assert.ok(error instanceof ModelCallError);
-    assert.equal(error.kind, "rate_limited");
-    assert.match(error.message, /rate_limit of 1 requests per minute/);
-    assert.match(error.message, /raise rate_limit or timeout in aiython\.toml/);
-    return true;
-  });
+  await assert.rejects(
+    limiter.admit(limited, () => 0, { deadline: now() + 10_000 }),
+    (error: unknown) => {
+      assert.ok(error instanceof ModelCallError);
+      assert.equal(error.kind, "rate_limited");
+      assert.match(error.message, /rate_limit of 1 requests per minute/);
+      assert.match(error.message, /raise rate_limit or timeout in aiython\.toml/);
+      return true;
+    },
+  );
 });

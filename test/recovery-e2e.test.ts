@@ -88,16 +88,19 @@ test("a recovery request lists the frame's values, and none of its modules, func
   assert.equal(result.exitCode, 0, result.stderr);
   assert.equal(result.stdout, "0.5 2 3 Report json OrderedDict\n");
   const { related_objects: related, frame_objects: listed } = live(result.requests[0]);
-  assert.deepEqual(related.map((o: { name: string }) => o.name), ["limit"]);
-  assert.deepEqual(listed.map((o: { name: string }) => o.name), ["labels"]);
+  assert.deepEqual(
+    related.map((o: { name: string }) => o.name),
+    ["limit"],
+  );
+  assert.deepEqual(
+    listed.map((o: { name: string }) => o.name),
+    ["labels"],
+  );
 });
 
 test("unconfigured: an uncaught exception is exactly python3's", async () => {
   const dir = project(["reraise.py"]);
-  const [ours, theirs] = await Promise.all([
-    aiython(["reraise.py"], { cwd: dir, env: cleanEnv() }),
-    python(["reraise.py"], { cwd: dir, env: cleanEnv() }),
-  ]);
+  const [ours, theirs] = await Promise.all([aiython(["reraise.py"], { cwd: dir, env: cleanEnv() }), python(["reraise.py"], { cwd: dir, env: cleanEnv() })]);
   assert.equal(ours.stderr, theirs.stderr);
   assert.equal(ours.stdout, theirs.stdout);
   assert.equal(ours.exitCode, theirs.exitCode);
@@ -106,10 +109,7 @@ test("unconfigured: an uncaught exception is exactly python3's", async () => {
 test("configured but the model is down: exactly python3's output; the reason is in the trace", async () => {
   const dir = project(["reraise.py"]);
   const env = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
-  const [ours, theirs] = await Promise.all([
-    aiython(["--no-journal", "--trace", "trace.jsonl", "reraise.py"], { cwd: dir, env }),
-    python(["reraise.py"], { cwd: dir }),
-  ]);
+  const [ours, theirs] = await Promise.all([aiython(["--no-journal", "--trace", "trace.jsonl", "reraise.py"], { cwd: dir, env }), python(["reraise.py"], { cwd: dir })]);
   assert.equal(ours.stderr, theirs.stderr);
   assert.equal(ours.stdout, theirs.stdout);
   assert.equal(ours.exitCode, 1);

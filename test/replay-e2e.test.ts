@@ -79,7 +79,7 @@ test("--replay=fill on a program with one new block sends exactly one request, a
     const recorded = await runIn(root, ["main.py"], env);
     assert.equal(recorded.exitCode, 0, recorded.stderr);
     assert.equal(chatRequests(model), 2);
-    fs.writeFileSync(path.join(root, "main.py"), functions + added + calls + 'print(shorten("a long text"))\n');
+    fs.writeFileSync(path.join(root, "main.py"), `${functions + added + calls}print(shorten("a long text"))\n`);
     const filled = await runIn(root, ["--replay=fill", "--stats=json", "main.py"], env);
     assert.equal(filled.exitCode, 0, filled.stderr);
     assert.equal(filled.stdout, "ok\nok\nok\n");

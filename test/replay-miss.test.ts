@@ -17,7 +17,13 @@ interface Shape {
 
 function stored(shape: Shape): string {
   const stable = canonicalJson({ mode: "syntax", statement: shape.statement ?? "classify this ticket", location: { file: "t.py", line: 9 } });
-  const live = canonicalJson({ related_objects: [{ name: "ticket", value: shape.ticket ?? "I was charged twice" }, { name: "queues", value: {} }], frame_objects: [] });
+  const live = canonicalJson({
+    related_objects: [
+      { name: "ticket", value: shape.ticket ?? "I was charged twice" },
+      { name: "queues", value: {} },
+    ],
+    frame_objects: [],
+  });
   return canonicalJson({
     route: shape.model ?? "openai/gpt-4.1-mini",
     model: (shape.model ?? "openai/gpt-4.1-mini").split("/").pop(),
@@ -66,8 +72,24 @@ test("a recorded request that is not JSON is passed over", () => {
 });
 
 test("values are named, never shown; tools, model and the conversation each get a line", () => {
-  const now = stored({ ticket: "card 4111 1111", tools: ["evaluate", "finish", "inspect"], extra: [{ role: "assistant", content: "x" }, { role: "tool", content: "new" }] });
-  const message = missMessage("t.py:9", now, [recorded(1, { model: "openai/gpt-4.1", tools: ["evaluate", "finish"], extra: [{ role: "assistant", content: "x" }, { role: "tool", content: "old" }] })]);
+  const now = stored({
+    ticket: "card 4111 1111",
+    tools: ["evaluate", "finish", "inspect"],
+    extra: [
+      { role: "assistant", content: "x" },
+      { role: "tool", content: "new" },
+    ],
+  });
+  const message = missMessage("t.py:9", now, [
+    recorded(1, {
+      model: "openai/gpt-4.1",
+      tools: ["evaluate", "finish"],
+      extra: [
+        { role: "assistant", content: "x" },
+        { role: "tool", content: "old" },
+      ],
+    }),
+  ]);
   assert.deepEqual(message.split("\n").slice(1, -1), [
     "  related values: ticket",
     "  tools: now also inspect",

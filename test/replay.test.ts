@@ -53,9 +53,16 @@ class FakeLive implements ModelPort {
 async function observe(config: ResolvedConfig, replay: boolean | "fill", journal = true): Promise<Observers> {
   const mode = replay === "fill" ? ("fill" as const) : replay ? ("strict" as const) : (false as const);
   const command = {
-    program: { kind: "script" as const, path: "tickets.py" }, programArgs: ["--account", KEY],
-    interpreter: NO_INTERPRETER_OPTIONS, origArgv: ["tickets.py", "--account", KEY], ignoredSignals: [],
-    stats: false as const, traceFile: null, replay: mode, journal, env: { OPENAI_API_KEY: KEY },
+    program: { kind: "script" as const, path: "tickets.py" },
+    programArgs: ["--account", KEY],
+    interpreter: NO_INTERPRETER_OPTIONS,
+    origArgv: ["tickets.py", "--account", KEY],
+    ignoredSignals: [],
+    stats: false as const,
+    traceFile: null,
+    replay: mode,
+    journal,
+    env: { OPENAI_API_KEY: KEY },
   };
   return startObservers({ config, command });
 }
@@ -87,8 +94,14 @@ test("a recorded answer is replayed exactly, without creating the live client", 
   const replayModel = replayer.wiring.modelFor!(profile, () => assert.fail("--replay created the live model client"));
   const replayed = [await replayModel.complete(requestFor("I was charged twice"), deadline()), await replayModel.complete(requestFor("The app crashes"), deadline())];
   await replayer.finish({ status: 0, signal: null }, TIMINGS);
-  assert.deepEqual(replayed.map((r) => r.message), recorded.map((r) => r.message));
-  assert.deepEqual(replayed.map((r) => [r.usage, r.requestBytes, r.route, r.providerSeconds]), recorded.map((r) => [r.usage, r.requestBytes, r.route, 0]));
+  assert.deepEqual(
+    replayed.map((r) => r.message),
+    recorded.map((r) => r.message),
+  );
+  assert.deepEqual(
+    replayed.map((r) => [r.usage, r.requestBytes, r.route, r.providerSeconds]),
+    recorded.map((r) => [r.usage, r.requestBytes, r.route, 0]),
+  );
   for (const file of filesUnder(path.join(root, ".aiython"))) {
     assert.equal(fs.readFileSync(file).includes(KEY), false, `${file} holds the API key`);
   }
@@ -107,7 +120,10 @@ test("a request the recording does not hold fails with a ModelCallError naming t
   await assert.rejects(model.complete(requestFor("Refund please"), deadline()), (error: Error & { kind?: string }) => {
     assert.equal(error.name, "ModelCallError");
     assert.equal(error.kind, "not_found");
-    assert.match(error.message, /^--replay: no recorded answer for tickets\.py:9; the nearest recorded request for this block \(run 1, \d{4}-\d\d-\d\d \d\d:\d\d UTC\) differs in\n/);
+    assert.match(
+      error.message,
+      /^--replay: no recorded answer for tickets\.py:9; the nearest recorded request for this block \(run 1, \d{4}-\d\d-\d\d \d\d:\d\d UTC\) differs in\n/,
+    );
     assert.equal(
       error.message.split("\n").slice(1).join("\n"),
       "  related values: ticket\n" + "run once without --replay to record it, or with --replay=fill to record only what is missing",
@@ -160,7 +176,10 @@ test("a garbage journal is one warning; the live model still answers and nothing
     stderr.restore();
   }
   assert.equal(stderr.lines.length, 1, stderr.lines.join(""));
-  assert.match(stderr.lines[0], /^aiython: journal disabled: \S*\.aiython\/aiython\.sqlite is not a readable SQLite database \(SQLITE_NOTADB\); move it away and the next run starts a new journal\n$/);
+  assert.match(
+    stderr.lines[0],
+    /^aiython: journal disabled: \S*\.aiython\/aiython\.sqlite is not a readable SQLite database \(SQLITE_NOTADB\); move it away and the next run starts a new journal\n$/,
+  );
 });
 
 test("replaying from an unwritable journal folder names the problem in the miss", async (t) => {

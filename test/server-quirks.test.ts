@@ -57,7 +57,10 @@ describe("server fixtures replayed through the built CLI", () => {
         assert.deepEqual(model.problems, [], "the fixture's replies fit the run");
         assert.equal(ran.stdout, fixture.expect.stdout, ran.stderr);
         assert.equal(ran.exitCode, fixture.expect.exit, ran.stderr);
-        assert.deepEqual(chats.map((r) => r.body?.tool_choice), fixture.expect.tool_choice);
+        assert.deepEqual(
+          chats.map((r) => r.body?.tool_choice),
+          fixture.expect.tool_choice,
+        );
         assert.equal(chats.length, fixture.replies.length, "every recorded answer was asked for, no more");
         for (const text of fixture.expect.stderr_includes ?? []) assert.ok(ran.stderr.includes(text), `stderr lacks ${JSON.stringify(text)}:\n${ran.stderr}`);
         for (const text of fixture.expect.stderr_excludes ?? []) assert.ok(!ran.stderr.includes(text), `stderr shows the server's text ${JSON.stringify(text)}`);
@@ -81,8 +84,13 @@ describe("tool calls written as JSON in content", () => {
     assert.deepEqual(read('{"name": "finish", "parameters": {"outcome": {"kind": "none"}}}'), [["finish", { outcome: { kind: "none" } }]]);
     assert.deepEqual(read('```json\n{"name": "evaluate", "arguments": {"code": "1"}}\n```'), [["evaluate", { code: "1" }]]);
     assert.deepEqual(
-      read('<tool_call>\n{"name": "evaluate", "arguments": {"code": "1"}}\n</tool_call>\n<tool_call>\n{"name": "finish", "arguments": "{\\"outcome\\": {\\"kind\\": \\"none\\"}}"}\n</tool_call>'),
-      [["evaluate", { code: "1" }], ["finish", { outcome: { kind: "none" } }]],
+      read(
+        '<tool_call>\n{"name": "evaluate", "arguments": {"code": "1"}}\n</tool_call>\n<tool_call>\n{"name": "finish", "arguments": "{\\"outcome\\": {\\"kind\\": \\"none\\"}}"}\n</tool_call>',
+      ),
+      [
+        ["evaluate", { code: "1" }],
+        ["finish", { outcome: { kind: "none" } }],
+      ],
     );
     assert.deepEqual(read('[{"type": "function", "function": {"name": "finish", "arguments": {}}}]'), [["finish", {}]]);
     assert.deepEqual(read('{"tool_calls": [{"id": "c1", "function": {"name": "evaluate", "arguments": "{}"}}]}'), [["evaluate", {}]]);
@@ -96,7 +104,7 @@ describe("tool calls written as JSON in content", () => {
       '{"name": "execute", "arguments": {"code": "x = 1"}}',
       '[{"name": "finish", "arguments": {}}, {"name": "delete_everything"}]',
       '{"name": "finish", "arguments": {',
-      "Here you go: ```json\n{\"name\": \"finish\"}\n``` done",
+      'Here you go: ```json\n{"name": "finish"}\n``` done',
     ]) {
       assert.equal(toolCallsFromContent(content, tools), null, content);
     }

@@ -55,10 +55,11 @@ describe("setup by flags against the loopback model", () => {
     try {
       const original = '# the project\nversion = 3\nmodel = "openai/gpt-4.1-mini"  # was\ntimeout = 60\n\n[profiles.fast]\n# kept\nmodel = "ollama/llama3.1"\n';
       const dir = ticketsProject({ "aiython.toml": original, ".gitignore": "node_modules/\n" });
-      const setup = await aiython(
-        ["setup", "--provider", "custom", "--base-url", model.url, "--model", "loopback-model", "--api-key-env", "LOCAL_KEY", "--set-key"],
-        { cwd: dir, env: cleanEnv(), input: `${KEY}\n` },
-      );
+      const setup = await aiython(["setup", "--provider", "custom", "--base-url", model.url, "--model", "loopback-model", "--api-key-env", "LOCAL_KEY", "--set-key"], {
+        cwd: dir,
+        env: cleanEnv(),
+        input: `${KEY}\n`,
+      });
       assert.equal(setup.exitCode, 0, setup.stderr);
       assert.equal(
         read(dir, "aiython.toml"),
@@ -112,7 +113,7 @@ describe("setup by flags against the loopback model", () => {
     }
   });
 
-  test("--check reports a server that rejects \"required\" and writes its calls as JSON in content", async () => {
+  test('--check reports a server that rejects "required" and writes its calls as JSON in content', async () => {
     const replies: ScriptedReply[] = [
       { status: 400, rawBody: JSON.stringify({ object: "error", message: 'tool_choice = "required" is not supported!', type: "BadRequestError", param: null, code: 400 }) },
       { content: '{"name": "note", "arguments": {"n": 1}}' },
@@ -125,7 +126,10 @@ describe("setup by flags against the loopback model", () => {
       assert.match(ran.stdout, /tool_choice "required": +rejected; aiython asks this server with "auto"/);
       assert.match(ran.stdout, /parallel tool calls: +no \(one call per reply/);
       assert.match(ran.stdout, /calls as JSON in content: +yes/);
-      assert.deepEqual(model.requests.map((r) => r.body?.tool_choice), ["required", "auto"]);
+      assert.deepEqual(
+        model.requests.map((r) => r.body?.tool_choice),
+        ["required", "auto"],
+      );
     } finally {
       await model.close();
     }
@@ -172,7 +176,10 @@ describe("editing aiython.toml", () => {
   });
 
   test("a file that is not TOML, or an edit that would break the schema, is refused", async () => {
-    await assert.rejects(edit("version = 3\nmodel = \n", null, null, { model: "x" }), (e) => e instanceof ConfigError && /not valid TOML, so setup leaves it alone/.test(e.message));
+    await assert.rejects(
+      edit("version = 3\nmodel = \n", null, null, { model: "x" }),
+      (e) => e instanceof ConfigError && /not valid TOML, so setup leaves it alone/.test(e.message),
+    );
     await assert.rejects(edit("version = 3\ntimeout = 5\n", "new one", null, { model: "x" }), (e) => e instanceof ConfigError && /profile name/.test(e.message));
   });
 });

@@ -89,7 +89,7 @@ test("tool arguments: the standalone validators answer exactly as the source for
     { action: "later" },
   ];
   for (const name of TOOL_NAMES) {
-    cases.forEach((args, i) => sameAnswers(TOOL_VALIDATORS[name], built[name], args, `${name} case ${i}`));
+    for (const [i, args] of cases.entries()) sameAnswers(TOOL_VALIDATORS[name], built[name], args, `${name} case ${i}`);
   }
 });
 

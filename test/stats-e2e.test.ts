@@ -7,8 +7,22 @@ import assert from "node:assert/strict";
 import { FAKE_KEY, modelEnv, runIn, standIn, TICKETS_STDOUT, ticketsProject } from "./support/observe-e2e.js";
 
 const FIELDS = [
-  "filename", "line", "mode", "model_calls", "replayed", "tool_calls", "tool_counts", "request_bytes", "token_usage",
-  "invalid_batches", "empty_responses", "tool_failures", "provider_seconds", "invocation_seconds", "cost_usd", "unpriced_routes",
+  "filename",
+  "line",
+  "mode",
+  "model_calls",
+  "replayed",
+  "tool_calls",
+  "tool_counts",
+  "request_bytes",
+  "token_usage",
+  "invalid_batches",
+  "empty_responses",
+  "tool_failures",
+  "provider_seconds",
+  "invocation_seconds",
+  "cost_usd",
+  "unpriced_routes",
 ];
 
 test("--stats=json: one line per run with every invocation; stdout untouched", async () => {
@@ -36,9 +50,21 @@ test("--stats=json: one line per run with every invocation; stdout untouched", a
       assert.equal(inv.invalid_batches + inv.empty_responses + inv.tool_failures, 0);
       assert.ok(inv.invocation_seconds >= inv.provider_seconds);
     }
-    assert.deepEqual(stats.invocations.map((inv: { line: number }) => inv.line), [14, 14, 14, 14, 17]);
+    assert.deepEqual(
+      stats.invocations.map((inv: { line: number }) => inv.line),
+      [14, 14, 14, 14, 17],
+    );
     assert.deepEqual(Object.keys(stats.run), [
-      "model_calls", "replayed", "request_bytes", "total_tokens", "cost_usd", "unpriced_routes", "total_seconds", "parse_seconds", "prepare_seconds", "execution_seconds",
+      "model_calls",
+      "replayed",
+      "request_bytes",
+      "total_tokens",
+      "cost_usd",
+      "unpriced_routes",
+      "total_seconds",
+      "parse_seconds",
+      "prepare_seconds",
+      "execution_seconds",
     ]);
     assert.deepEqual([stats.run.model_calls, stats.run.cost_usd, stats.run.unpriced_routes], [5, null, ["stand-in"]]);
     assert.ok(stats.run.total_seconds >= stats.run.execution_seconds && stats.run.execution_seconds > 0);
@@ -56,15 +82,21 @@ test("--stats: a readable table on stderr, after the program's output", async ()
     assert.equal(ran.exitCode, 0, ran.stderr);
     assert.equal(ran.stdout, TICKETS_STDOUT);
     const lines = ran.stderr.trimEnd().split("\n");
-    assert.match(lines[0], /^aiython stats: 5 AI invocations, 5 model calls, 5 tool calls, [\d.]+ KB sent, 0 tokens, cost unknown \(no price for stand-in\), [\d.]+ s waiting for the model$/);
+    assert.match(
+      lines[0],
+      /^aiython stats: 5 AI invocations, 5 model calls, 5 tool calls, [\d.]+ KB sent, 0 tokens, cost unknown \(no price for stand-in\), [\d.]+ s waiting for the model$/,
+    );
     assert.match(lines[1], /^ {2}block\s+mode\s+outcome\s+model calls\s+tool calls\s+request\s+tokens\s+cost\s+seconds$/);
-    assert.deepEqual(lines.slice(2, 7).map((line) => line.trim().split(/\s+/).slice(0, 5)), [
-      ["tickets.py:14", "syntax", "finished", "1", "1"],
-      ["tickets.py:14", "syntax", "finished", "1", "1"],
-      ["tickets.py:14", "syntax", "finished", "1", "1"],
-      ["tickets.py:14", "syntax", "finished", "1", "1"],
-      ["tickets.py:17", "syntax", "finished", "1", "1"],
-    ]);
+    assert.deepEqual(
+      lines.slice(2, 7).map((line) => line.trim().split(/\s+/).slice(0, 5)),
+      [
+        ["tickets.py:14", "syntax", "finished", "1", "1"],
+        ["tickets.py:14", "syntax", "finished", "1", "1"],
+        ["tickets.py:14", "syntax", "finished", "1", "1"],
+        ["tickets.py:14", "syntax", "finished", "1", "1"],
+        ["tickets.py:17", "syntax", "finished", "1", "1"],
+      ],
+    );
     assert.match(lines[7], /^aiython stats: run [\d.]+ s total; parse [\d.]+ s, prepare [\d.]+ s, execution [\d.]+ s$/);
     assert.equal(lines.length, 8);
   } finally {
@@ -78,8 +110,8 @@ test("--stats without a model reports the run and no invocations; `--stats FILE`
   assert.equal(ran.exitCode, 0, ran.stderr);
   assert.equal(ran.stdout, "plain\n");
   const lines = ran.stderr.trimEnd().split("\n");
-  assert.deepEqual(lines.map((line) => line.replace(/[\d.]+ s/g, "N s")), [
-    "aiython stats: no AI invocations",
-    "aiython stats: run N s total; parse N s, prepare N s, execution N s",
-  ]);
+  assert.deepEqual(
+    lines.map((line) => line.replace(/[\d.]+ s/g, "N s")),
+    ["aiython stats: no AI invocations", "aiython stats: run N s total; parse N s, prepare N s, execution N s"],
+  );
 });

@@ -25,12 +25,18 @@ test("--trace FILE: every event of every invocation, in order, without the key",
     assert.equal(text.includes(FAKE_KEY), false, "the trace holds the API key");
     assert.equal(/authorization/i.test(text), false);
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
-    const events = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const events = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     for (let i = 1; i < events.length; i += 1) assert.ok(events[i].at >= events[i - 1].at, "timestamps go forward");
     const ids = [...new Set(events.map((e) => e.invocation))];
     assert.deepEqual(ids, ["inv-1", "inv-2", "inv-3", "inv-4", "inv-5"]);
     // Consecutive blocks: each invocation's events are one run of lines, in block order.
-    assert.deepEqual(events.map((e) => `${e.invocation} ${e.type}`), ids.flatMap((id) => PER_INVOCATION.map((type) => `${id} ${type}`)));
+    assert.deepEqual(
+      events.map((e) => `${e.invocation} ${e.type}`),
+      ids.flatMap((id) => PER_INVOCATION.map((type) => `${id} ${type}`)),
+    );
     const of = (id: string) => events.filter((e) => e.invocation === id);
     const [start, request, attempt, , call, result, outcome] = of("inv-1");
     assert.deepEqual([start.filename, start.line, start.mode], ["tickets.py", 14, "syntax"]);

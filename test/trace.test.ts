@@ -19,8 +19,19 @@ test("events become JSON lines in order, in an owner-only file", () => {
   trace.write({ type: "model_response", invocation: "inv-1", at: 2, round: 1, content: null, tool_calls: [], request_bytes: 10, provider_seconds: 0, route: "openai/m" });
   trace.write({ type: "outcome", invocation: "inv-1", at: 3, end: { status: "finished" } });
   trace.close();
-  const lines = fs.readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
-  assert.deepEqual(lines.map((event) => [event.type, event.at]), [["model_request", 1], ["model_response", 2], ["outcome", 3]]);
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(
+    lines.map((event) => [event.type, event.at]),
+    [
+      ["model_request", 1],
+      ["model_response", 2],
+      ["outcome", 3],
+    ],
+  );
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   assert.deepEqual(warnings, []);
 });
@@ -34,16 +45,19 @@ test("a key held by program data is redacted from trace lines, in plain and JSON
   trace.close();
   const text = fs.readFileSync(file, "utf8");
   assert.equal(text.includes(KEY), false);
-  assert.equal(text.includes("pass\\\"word"), false);
+  assert.equal(text.includes('pass\\"word'), false);
   assert.equal(text.split(REDACTED).length - 1, 2);
   assert.match(text, /not-a-secret/);
 });
 
 test("a trace path that cannot be written is a clear error before anything runs", () => {
   const missing = path.join(tempProject(), "no-such-folder", "trace.jsonl");
-  assert.throws(() => openTraceWriter(missing, { redact: (t) => t, warn: () => undefined }), (error: Error) => {
-    assert.ok(error instanceof TraceFileError);
-    assert.equal(error.message, `--trace: cannot write ${missing}: its folder does not exist; give a writable file path`);
-    return true;
-  });
+  assert.throws(
+    () => openTraceWriter(missing, { redact: (t) => t, warn: () => undefined }),
+    (error: Error) => {
+      assert.ok(error instanceof TraceFileError);
+      assert.equal(error.message, `--trace: cannot write ${missing}: its folder does not exist; give a writable file path`);
+      return true;
+    },
+  );
 });

@@ -39,7 +39,11 @@ function answerFromDocument(body: any): string {
   const at = text.lastIndexOf("Question:");
   if (at === -1) return "I cannot tell from the document.";
   const question = new Set(wordsOf(text.slice(at + "Question:".length)));
-  const sentences = text.slice(0, at).split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter((s) => s.length > 0 && !s.startsWith("#") && !s.startsWith("Document "));
+  const sentences = text
+    .slice(0, at)
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0 && !s.startsWith("#") && !s.startsWith("Document "));
   let best = "I cannot tell from the document.";
   let score = 0;
   for (const sentence of sentences) {

@@ -28,7 +28,10 @@ function serve(): void {
   process.stderr.write(`demo: aiython setup --base-url ${model.url} --model stand-in --check\n`);
   process.stderr.write("demo: then aiython examples/tickets.py, or aiython and >>> x = pick a number between 1 and 10\n");
   process.stderr.write("demo: serving until Ctrl-C\n");
-  for (const [signal, n] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
+  for (const [signal, n] of [
+    ["SIGINT", 2],
+    ["SIGTERM", 15],
+  ] as const) {
     process.once(signal, async () => {
       await model.close();
       process.stderr.write(`demo: ${model.requests.length} model requests\n`);
@@ -48,7 +51,7 @@ async function runScript(script: string): Promise<void> {
     process.stderr.write(`demo: capability fakes at ${project.fakesUrl}; project ${project.dir} (its aiython.toml routes to them)\n`);
   }
   const args = project ? [path.basename(script)] : [script];
-  process.stderr.write(`demo: bin/aiython ${project ? args[0] : process.argv[2] ?? "examples/tickets.py"}\n`);
+  process.stderr.write(`demo: bin/aiython ${project ? args[0] : (process.argv[2] ?? "examples/tickets.py")}\n`);
   const child = spawn(path.join(root, "bin", "aiython"), args, { stdio: "inherit", env, cwd: project?.dir ?? process.cwd() });
   child.on("close", async (code, signal) => {
     await model.close();

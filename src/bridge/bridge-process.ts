@@ -7,7 +7,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { Duplex } from "node:stream";
-import { InternalError, ProtocolError, UsageError } from "../errors.js";
+import { InternalError, type ProtocolError, UsageError } from "../errors.js";
 import { Channel } from "./channel.js";
 import { describeChoice, type InterpreterChoice } from "./interpreter.js";
 import { spawnInterpreter, type SpawnOptions } from "./spawn-interpreter.js";
@@ -68,7 +68,11 @@ export class BridgeProcess {
   private sigintWaiters: (() => void)[] = [];
   private settleHello!: { resolve: (info: PythonInfo) => void; reject: (error: Error) => void };
 
-  constructor(private readonly choice: InterpreterChoice, bridgeDir: string, options: BridgeOptions = {}) {
+  constructor(
+    private readonly choice: InterpreterChoice,
+    bridgeDir: string,
+    options: BridgeOptions = {},
+  ) {
     this.handlers = options.handlers ?? {};
     this.child = options.child ?? spawnInterpreter(choice.command, bridgeDir, options);
     this.hello = new Promise((resolve, reject) => {
@@ -156,9 +160,11 @@ export class BridgeProcess {
     }
     const [major, minor] = message.python.version_info;
     if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
-      return this.settleHello.reject(new UsageError(
-        `Python ${message.python.version} at ${message.python.executable} is too old: aiython needs Python ${MIN_PYTHON.join(".")} or newer (choose one with --python PATH or AIYTHON_PYTHON)`,
-      ));
+      return this.settleHello.reject(
+        new UsageError(
+          `Python ${message.python.version} at ${message.python.executable} is too old: aiython needs Python ${MIN_PYTHON.join(".")} or newer (choose one with --python PATH or AIYTHON_PYTHON)`,
+        ),
+      );
     }
     this.settleHello.resolve(message.python);
   }
@@ -185,9 +191,7 @@ export class BridgeProcess {
       this.child.on("close", (code, signal) => {
         if (spawnError) return;
         // After anything the channel still has to deliver (a `hello` naming an old Python wins).
-        setImmediate(() =>
-          this.settleHello.reject(new UsageError(`${describeChoice(this.choice)} did not start as a Python interpreter (exit status ${code ?? signal})`)),
-        );
+        setImmediate(() => this.settleHello.reject(new UsageError(`${describeChoice(this.choice)} did not start as a Python interpreter (exit status ${code ?? signal})`)));
         for (const waiter of this.pending.values()) waiter({ ok: false, error: { type: "bridge_exited", message: "the Python process ended" } });
         this.pending.clear();
         resolve({ code, signal, fatal: this.fatal, protocolError: this.protocolError, budgetExhausted: this.budgetExhausted });

@@ -17,7 +17,10 @@ export class Channel {
   private ended = false;
   private broken = false;
 
-  constructor(private readonly socket: Duplex, private readonly events: ChannelEvents) {
+  constructor(
+    private readonly socket: Duplex,
+    private readonly events: ChannelEvents,
+  ) {
     socket.on("data", (chunk: Buffer) => this.receive(chunk));
     // EPIPE / ECONNRESET after the child died: the exit status tells the story, not this.
     socket.on("error", () => {

@@ -27,17 +27,23 @@ export class ChildLink {
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly socket: Socket, private readonly secret: string, private readonly events: ChildLinkEvents) {
+  constructor(
+    private readonly socket: Socket,
+    private readonly secret: string,
+    private readonly events: ChildLinkEvents,
+  ) {
     this.channel = new Channel(socket, {
       message: (message) => this.receive(message),
       violation: () => socket.destroy(),
     });
-    this.ended = new Promise((resolve) => socket.once("close", () => {
-      this.closed = true;
-      for (const waiter of this.pending.values()) waiter({ ok: false, error: { type: "bridge_exited", message: "the child process ended" } });
-      this.pending.clear();
-      resolve();
-    }));
+    this.ended = new Promise((resolve) =>
+      socket.once("close", () => {
+        this.closed = true;
+        for (const waiter of this.pending.values()) waiter({ ok: false, error: { type: "bridge_exited", message: "the child process ended" } });
+        this.pending.clear();
+        resolve();
+      }),
+    );
   }
 
   get open(): boolean {

@@ -59,7 +59,6 @@ export interface ChildrenRequest {
   executable: string;
 }
 
-
 /** bridge → host: one mailbox operation (SPEC §8); answered with a MailboxError on failure. */
 export interface MailRequest {
   type: "mail";
@@ -139,21 +138,10 @@ export interface FatalMessage {
 }
 
 /** The answer to a request; `pause` is set on the answer to an op. */
-export type ResultMessage =
-  | { type: "result"; id: string; pause?: string; ok: true; value: unknown }
-  | { type: "result"; id: string; pause?: string; ok: false; error: ErrorInfo };
+export type ResultMessage = { type: "result"; id: string; pause?: string; ok: true; value: unknown } | { type: "result"; id: string; pause?: string; ok: false; error: ErrorInfo };
 
 /** Messages the bridge sends. */
-export type BridgeMessage =
-  | HelloMessage
-  | ResultMessage
-  | PlanRequest
-  | PauseMessage
-  | PauseEndMessage
-  | ChildrenRequest
-  | MailRequest
-  | ExitMessage
-  | FatalMessage;
+export type BridgeMessage = HelloMessage | ResultMessage | PlanRequest | PauseMessage | PauseEndMessage | ChildrenRequest | MailRequest | ExitMessage | FatalMessage;
 
 /** Messages the host sends. */
 export type HostMessage = InitMessage | CompileRequest | RunRequest | OpMessage | ResultMessage;

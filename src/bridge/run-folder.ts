@@ -32,7 +32,11 @@ export class RunFolder {
   private readonly links = new Set<ChildLink>();
   private readonly sockets = new Set<net.Socket>();
 
-  private constructor(readonly dir: string, readonly secret: string, private readonly server: net.Server) {}
+  private constructor(
+    readonly dir: string,
+    readonly secret: string,
+    private readonly server: net.Server,
+  ) {}
 
   static async open(options: RunFolderOptions): Promise<RunFolder> {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "aiython-run-"));

@@ -25,10 +25,6 @@ function findBridgeDir(from: string): string {
   }
 }
 
-export function startBridge(
-  python: string | undefined,
-  env: NodeJS.ProcessEnv,
-  options: { interpreterArgs: readonly string[]; ignoredSignals: readonly number[] },
-): BridgeProcess {
+export function startBridge(python: string | undefined, env: NodeJS.ProcessEnv, options: { interpreterArgs: readonly string[]; ignoredSignals: readonly number[] }): BridgeProcess {
   return new BridgeProcess(chooseInterpreter(python, env), bridgeDir(), { env, ...options });
 }

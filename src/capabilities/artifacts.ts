@@ -16,7 +16,12 @@ export class Artifacts {
 
   /** The file name an artifact gets (no folder). */
   name(kind: ArtifactKind, stem: string, key: string, ext: string, index: number | null = null): string {
-    const slug = stem.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || kind;
+    const slug =
+      stem
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 40) || kind;
     return `${kind}-${slug}-${key.slice(0, 8)}${index === null ? "" : `-${index}`}.${ext.replace(/[^a-z0-9]/gi, "") || "bin"}`;
   }
 
@@ -47,9 +52,21 @@ export class Artifacts {
 /** The file extension a media type usually has. */
 export function extensionOf(mime: string | null, fallback: string): string {
   const known: Record<string, string> = {
-    "audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/wav": "wav", "audio/x-wav": "wav", "audio/ogg": "ogg", "audio/opus": "opus",
-    "audio/aac": "aac", "audio/flac": "flac", "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif",
-    "video/mp4": "mp4", "video/webm": "webm", "video/quicktime": "mov",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/ogg": "ogg",
+    "audio/opus": "opus",
+    "audio/aac": "aac",
+    "audio/flac": "flac",
+    "image/png": "png",
+    "image/jpeg": "jpg",
+    "image/webp": "webp",
+    "image/gif": "gif",
+    "video/mp4": "mp4",
+    "video/webm": "webm",
+    "video/quicktime": "mov",
   };
   return (mime && known[mime.split(";")[0].trim().toLowerCase()]) || fallback;
 }

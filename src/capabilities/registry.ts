@@ -29,7 +29,6 @@ export const HANDLERS: Record<CapabilityName, CapabilityHandler> = {
   semantic_search: semanticSearch,
 };
 
-
 /** Capabilities usable with these routes: the routed ones configured, local ones whose route is. */
 export function availableCapabilities(routed: ReadonlySet<string>): CapabilityName[] {
   return (Object.keys(HANDLERS) as CapabilityName[]).filter((name) => {

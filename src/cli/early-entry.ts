@@ -14,7 +14,7 @@ import { outliveSignals, takeInheritedSignals } from "./inherited-signals.js";
 const argv = process.argv.slice(2);
 const spawned = takeEarlySpawn();
 const bridgeDir = path.resolve(__dirname, "..", "bridge-py");
-let bridge;
+let bridge: ReturnType<typeof adoptInterpreter> | ReturnType<typeof earlyStart>;
 let ignoredSignals: number[];
 if (spawned) {
   ignoredSignals = spawned.ignoredSignals; // dist/early.cjs took them, and outlives them

@@ -26,7 +26,10 @@ export function earlyStart(argv: readonly string[], bridgeDir: string, ignoredSi
 export function adoptInterpreter(started: StartedInterpreter | undefined, bridgeDir: string, ignoredSignals: readonly number[]): BridgeProcess | undefined {
   if (!started) return undefined;
   return new BridgeProcess(started.choice, bridgeDir, {
-    env: process.env, interpreterArgs: started.interpreterArgs, ignoredSignals, child: started.child,
+    env: process.env,
+    interpreterArgs: started.interpreterArgs,
+    ignoredSignals,
+    child: started.child,
   });
 }
 

@@ -123,4 +123,6 @@ let settled = false;
 process.once("beforeExit", () => {
   if (!settled) failed(new InternalError("the run ended without an outcome"));
 });
-main(process.argv.slice(2)).then(finish, failed).finally(() => (settled = true));
+main(process.argv.slice(2))
+  .then(finish, failed)
+  .finally(() => (settled = true));

@@ -12,8 +12,17 @@ import type { InterpreterOptions, ProgramSpec } from "../run/target.js";
 
 /** aiython's options that take a value as the next argument (`--stats` and `--replay` never do: SPEC §2). */
 const VALUE_OPTIONS = new Set([
-  "--config", "--profile", "--force-profile", "--model", "--python", "--trace",
-  "--budget-calls", "--budget-tokens", "--budget-cost", "--time-limit", "--memory-limit",
+  "--config",
+  "--profile",
+  "--force-profile",
+  "--model",
+  "--python",
+  "--trace",
+  "--budget-calls",
+  "--budget-tokens",
+  "--budget-cost",
+  "--time-limit",
+  "--memory-limit",
 ]);
 export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs"]);
 
@@ -39,7 +48,12 @@ export function splitArgv(argv: readonly string[]): SplitArgs {
   const interpreter: InterpreterOptions = { args: [], inspect: false, skipFirstLine: false, query: false };
   const origArgv: string[] = [];
   const split = (program: ProgramSpec | null, rest: readonly string[], subcommand: SplitArgs["subcommand"] = null): SplitArgs => ({
-    optionArgs, interpreter, origArgv, program, programArgs: [...rest], subcommand,
+    optionArgs,
+    interpreter,
+    origArgv,
+    program,
+    programArgs: [...rest],
+    subcommand,
   });
   const done = (program: ProgramSpec, from: number, rest: readonly string[]): SplitArgs => {
     origArgv.push(...argv.slice(from));

@@ -55,9 +55,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
   const layerRateLimit = ownsModel ? own?.rate_limit : (own?.rate_limit ?? top.rate_limit);
 
   const envFileSetting = pick("env_file");
-  const envFile = envFileSetting
-    ? resolveEnvFile(envFileSetting.value as string, ctx.projectRoot, envFileSetting.at, ctx.configName)
-    : null;
+  const envFile = envFileSetting ? resolveEnvFile(envFileSetting.value as string, ctx.projectRoot, envFileSetting.at, ctx.configName) : null;
   if (envFileSetting && envFile) ctx.credentials.requireFile(envFile, `${ctx.configName}: ${envFileSetting.at}`);
 
   let routes: Route[];
@@ -65,17 +63,20 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     // `--model` with a known prefix goes to that provider; a bare id stays on this profile's server.
     const prefixed = knownProvider(ctx.modelOverride.id) !== null;
     routes = [
-      limitedBy(buildRoute(
-        {
-          id: ctx.modelOverride.id,
-          apiBase: prefixed ? undefined : layerBase,
-          apiKeyEnv: prefixed ? undefined : layerKeyEnv,
-          where: "--model",
-          baseSetting: `api_base in ${ctx.configName}`,
-          envFile,
-        },
-        ctx.credentials,
-      ), layerRateLimit),
+      limitedBy(
+        buildRoute(
+          {
+            id: ctx.modelOverride.id,
+            apiBase: prefixed ? undefined : layerBase,
+            apiKeyEnv: prefixed ? undefined : layerKeyEnv,
+            where: "--model",
+            baseSetting: `api_base in ${ctx.configName}`,
+            envFile,
+          },
+          ctx.credentials,
+        ),
+        layerRateLimit,
+      ),
     ];
   } else {
     const model = pick("model");
@@ -83,18 +84,21 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     routes = specs.map((spec, i) => {
       const at = model && Array.isArray(model.value) ? `${model.at}[${i}]` : (model?.at ?? "model");
       const table = typeof spec === "string" ? { model: spec } : spec;
-      return limitedBy(buildRoute(
-        {
-          id: table.model,
-          apiBase: table.api_base ?? layerBase,
-          apiKeyEnv: table.api_key_env ?? layerKeyEnv,
-          where: `${ctx.configName}: ${at}`,
-          baseSetting: "api_base",
-          envFile,
-          price: priceOf(table.price ?? layerPrice),
-        },
-        ctx.credentials,
-      ), table.rate_limit ?? layerRateLimit);
+      return limitedBy(
+        buildRoute(
+          {
+            id: table.model,
+            apiBase: table.api_base ?? layerBase,
+            apiKeyEnv: table.api_key_env ?? layerKeyEnv,
+            where: `${ctx.configName}: ${at}`,
+            baseSetting: "api_base",
+            envFile,
+            price: priceOf(table.price ?? layerPrice),
+          },
+          ctx.credentials,
+        ),
+        table.rate_limit ?? layerRateLimit,
+      );
     });
   }
 
@@ -113,11 +117,11 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     timeLimitSeconds: pick("time_limit")?.value ?? null,
     memoryLimitMb: pick("memory_limit")?.value ?? null,
     envFile,
-    capabilities: resolveCapabilities(
-      { tables: top.capabilities, prefix: "" },
-      own ? { tables: own.capabilities, prefix: `profiles.${name}.` } : null,
-      { configName: ctx.configName, credentials: ctx.credentials, envFile },
-    ),
+    capabilities: resolveCapabilities({ tables: top.capabilities, prefix: "" }, own ? { tables: own.capabilities, prefix: `profiles.${name}.` } : null, {
+      configName: ctx.configName,
+      credentials: ctx.credentials,
+      envFile,
+    }),
   };
 }
 

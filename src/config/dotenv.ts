@@ -16,17 +16,17 @@ const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", '"': '"', "
 export function parseDotenv(text: string, displayName: string): Map<string, string> {
   const values = new Map<string, string>();
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  lines.forEach((raw, index) => {
+  for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
-    if (line === "" || line.startsWith("#")) return;
+    if (line === "" || line.startsWith("#")) continue;
     const fail = (why: string): never => {
       throw new ConfigError(`${displayName}:${index + 1}: ${why}; write KEY=VALUE, one per line`);
     };
     const match = LINE.exec(line);
-    if (!match) return fail("not a KEY=VALUE line");
-    const [, key, rest] = match;
+    if (!match) fail("not a KEY=VALUE line");
+    const [, key, rest] = match as RegExpExecArray;
     values.set(key, parseValue(rest, fail));
-  });
+  }
   return values;
 }
 

@@ -10,11 +10,7 @@ import type { CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
 import type { ProfileSettings, Route } from "./types.js";
 
-export function environmentProfile(
-  modelFlag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  credentials: CredentialLookup,
-): ProfileSettings {
+export function environmentProfile(modelFlag: string | undefined, env: NodeJS.ProcessEnv, credentials: CredentialLookup): ProfileSettings {
   const fromFlag = modelFlag !== undefined && modelFlag.trim() !== "";
   const id = (fromFlag ? modelFlag : env[ENV_MODEL])?.trim() ?? "";
   const routes: Route[] = [];

@@ -23,8 +23,7 @@ export async function loadConfig(inputs: ConfigInputs): Promise<ResolvedConfig> 
     throw new ConfigError("--profile and --force-profile cannot be used together; keep one of them");
   }
   const start = discoveryStart(inputs.scriptPath, inputs.cwd);
-  const file =
-    inputs.configFile !== undefined ? explicitConfigFile(inputs.configFile, inputs.cwd) : discoverConfigFile(start);
+  const file = inputs.configFile !== undefined ? explicitConfigFile(inputs.configFile, inputs.cwd) : discoverConfigFile(start);
   const selected = inputs.forceProfile ?? inputs.profile ?? DEFAULT_PROFILE;
   const modelFlag = inputs.model !== undefined && inputs.model.trim() !== "" ? inputs.model.trim() : undefined;
 

@@ -29,6 +29,9 @@ export async function parseTomlText(text: string, displayName: string): Promise<
 
 /** smol-toml's messages read "Invalid TOML document: REASON\n\nCODE EXCERPT"; keep REASON only. */
 function tomlReason(message: string): string {
-  const reason = message.replace(/^Invalid TOML document:\s*/, "").split("\n")[0].trim();
+  const reason = message
+    .replace(/^Invalid TOML document:\s*/, "")
+    .split("\n")[0]
+    .trim();
   return reason === "" ? "syntax error" : reason;
 }

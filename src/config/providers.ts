@@ -102,9 +102,6 @@ export function checkApiBase(value: string, where: string): void {
   // url.search first: the URLSearchParams machinery costs ~2 ms to load at its first use.
   const keyLikeParam = url.search !== "" && [...url.searchParams.keys()].some((k) => SECRET_QUERY.test(k));
   if (url.username !== "" || url.password !== "" || keyLikeParam) {
-    throw new ConfigError(
-      `${where}: the URL contains credentials; remove them and put the key in an environment variable ` +
-        `named by api_key_env (or in env_file)`,
-    );
+    throw new ConfigError(`${where}: the URL contains credentials; remove them and put the key in an environment variable named by api_key_env (or in env_file)`);
   }
 }

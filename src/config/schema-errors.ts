@@ -101,11 +101,9 @@ export function formatSchemaError(file: string, doc: unknown, errors: readonly E
 function pickErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   let useful = errors.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "propertyNames");
   if (useful.length === 0) useful = [...errors];
-  const isUnder = (p: string, base: string) => p.startsWith(base + "/");
+  const isUnder = (p: string, base: string) => p.startsWith(`${base}/`);
   useful = useful.filter(
-    (e) =>
-      e.keyword !== "type" ||
-      !useful.some((o) => isUnder(o.instancePath, e.instancePath) || (o.instancePath === e.instancePath && o.keyword !== "type")),
+    (e) => e.keyword !== "type" || !useful.some((o) => isUnder(o.instancePath, e.instancePath) || (o.instancePath === e.instancePath && o.keyword !== "type")),
   );
   const depth = (e: ErrorObject) => pointerSegments(e.instancePath).length;
   const deepest = Math.max(...useful.map(depth));
@@ -142,8 +140,7 @@ export function dottedKey(doc: unknown, segments: readonly string[]): string {
 
 /** Keys are shown (they are names), except overlong ones, which might be pasted material. */
 function joinKey(base: string, key: string): string {
-  const part =
-    key.length > 40 ? `<a key of ${key.length} characters>` : /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+  const part = key.length > 40 ? `<a key of ${key.length} characters>` : /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
   return base === "" ? part : `${base}.${part}`;
 }
 

@@ -143,7 +143,11 @@ function firstRendering(args: AnalyzeArgs, search: SearchResult, index: LineInde
 
 /** Steps 2–4: the rendering the oracle confirmed, falling back to a whole-file search, then one block. */
 async function confirmedRendering(
-  args: AnalyzeArgs, first: FirstRendering, parsed: Map<number, Parsed>, index: LineIndex, runtimeName: string,
+  args: AnalyzeArgs,
+  first: FirstRendering,
+  parsed: Map<number, Parsed>,
+  index: LineIndex,
+  runtimeName: string,
 ): Promise<{ rendering: Rendering; groups: ParsedGroup[] }> {
   const { source } = args;
   let { rendering } = first;
@@ -169,19 +173,21 @@ function describe(plan: Plan, rendering: Rendering, groupsParsed: ParsedGroup[],
   });
   const typing = describeBlocks(sites, program);
   plan.rewritten = rendering.text;
-  plan.blocks = rendering.blocks.map((b, i): BlockInfo => ({
-    id: `${displayName}:${i + 1}`,
-    index: i + 1,
-    statement: source.slice(b.start, b.end),
-    kind: b.kind,
-    span: index.span(b.start, b.end),
-    target: typing[i].target,
-    output_type: typing[i].outputType,
-    requires_result: b.kind === "expression",
-    directive: directiveFor(directives, index.lineOf(b.start)),
-    is_async: rendering.scopes[i].isAsync,
-    function: rendering.scopes[i].function,
-  }));
+  plan.blocks = rendering.blocks.map(
+    (b, i): BlockInfo => ({
+      id: `${displayName}:${i + 1}`,
+      index: i + 1,
+      statement: source.slice(b.start, b.end),
+      kind: b.kind,
+      span: index.span(b.start, b.end),
+      target: typing[i].target,
+      output_type: typing[i].outputType,
+      requires_result: b.kind === "expression",
+      directive: directiveFor(directives, index.lineOf(b.start)),
+      is_async: rendering.scopes[i].isAsync,
+      function: rendering.scopes[i].function,
+    }),
+  );
   if (args.checkpoints) {
     const statementBlocks = rendering.blocks.filter((b) => b.kind === "statement");
     plan.checkpoints = selectCheckpoints(program, { displayName, entryModule: args.entryModule, original: index, statementBlocks });

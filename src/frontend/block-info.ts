@@ -120,10 +120,10 @@ function argumentType(node: SyntaxNode, parent: SyntaxNode, program: ProgramInde
     const name = parent.childForFieldName("name");
     keyword = name ? src(name) : null;
     args = parent.parent as SyntaxNode;
-    if (!args || args.type !== "argument_list") return null;
+    if (args?.type !== "argument_list") return null;
   }
   const call = args.parent;
-  if (!call || call.type !== "call") return null;
+  if (call?.type !== "call") return null;
   let position = -1;
   if (keyword === null) {
     position = 0;

@@ -23,9 +23,7 @@ import type { LogicalLine, Scan } from "./scanner.js";
 import { Collector, type Candidate } from "./candidate-collector.js";
 import { bracketParts, fstringFields } from "./bracket-candidates.js";
 import { assignmentOperators, inlineBody, statementPositions } from "./statement-candidates.js";
-import {
-  bulletBlock, compoundExtent, compoundRoot, enclosingHeaders, isHeader, lineAt, lineStartingOnPhysicalLine, paragraphEnd, previousShallower,
-} from "./suites.js";
+import { bulletBlock, compoundExtent, compoundRoot, enclosingHeaders, isHeader, lineAt, lineStartingOnPhysicalLine, paragraphEnd, previousShallower } from "./suites.js";
 
 export type { Candidate };
 

@@ -17,9 +17,7 @@ import type { CheckpointInfo } from "./plan.js";
 import type { LineIndex } from "./positions.js";
 import type { ProgramIndex } from "./program-index.js";
 
-const NESTED_SIMPLE = new Set([
-  "expression_statement", "return_statement", "delete_statement", "assert_statement", "import_statement", "import_from_statement",
-]);
+const NESTED_SIMPLE = new Set(["expression_statement", "return_statement", "delete_statement", "assert_statement", "import_statement", "import_from_statement"]);
 
 export interface CheckpointOptions {
   displayName: string;

@@ -90,9 +90,7 @@ export function readDirectives(sc: Scan, index: LineIndex, diagnostics: Diagnost
 /** The settings that apply to a block starting on `line`. */
 export function directiveFor(directives: DirectiveIndex, line: number): BlockDirective {
   const result: BlockDirective = { profile: null, prompts: [], capability: null, provider: null };
-  const hits = directives.applied
-    .filter((d) => d.from <= line && line <= d.to)
-    .sort((a, b) => a.rank - b.rank || a.from - b.from || a.order - b.order);
+  const hits = directives.applied.filter((d) => d.from <= line && line <= d.to).sort((a, b) => a.rank - b.rank || a.from - b.from || a.order - b.order);
   for (const d of hits) {
     if (d.settings.profile !== undefined) result.profile = d.settings.profile;
     if (d.settings.capability !== undefined) result.capability = d.settings.capability;

@@ -126,7 +126,7 @@ export async function indexWindows(source: string, windows: Window[], worker: In
   const parsed = new Map<number, Parsed>();
   const todo = parseChunks(windows);
   const keep = (chunk: Window[], parts: WindowPart[]): void => {
-    chunk.forEach((window, i) => parsed.set(window.start, { window, part: parts[i].part }));
+    for (const [i, window] of chunk.entries()) parsed.set(window.start, { window, part: parts[i].part });
   };
   const here = (chunk: Window[]): Promise<WindowPart[]> => indexChunk(chunkText(source, chunk), chunk[0].start, chunk, each);
   // The worker takes chunks from the end, one at a time, and the next as it sends one back; the
@@ -136,10 +136,12 @@ export async function indexWindows(source: string, windows: Window[], worker: In
     const chunk = worker && todo.length > 0 ? todo.pop() : undefined;
     if (!worker || !chunk) return;
     worker.submit([{ base: chunk[0].start, text: chunkText(source, chunk), windows: chunk }]);
-    remote.push(worker.result(chunk[0].start).then(async (parts) => {
-      if (parts) feed();
-      keep(chunk, parts ?? (await here(chunk))); // a failed worker leaves its chunk to this thread
-    }));
+    remote.push(
+      worker.result(chunk[0].start).then(async (parts) => {
+        if (parts) feed();
+        keep(chunk, parts ?? (await here(chunk))); // a failed worker leaves its chunk to this thread
+      }),
+    );
   };
   feed();
   for (let chunk = todo.shift(); chunk; chunk = todo.shift()) keep(chunk, await here(chunk));

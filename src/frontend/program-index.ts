@@ -68,7 +68,6 @@ export interface ProgramIndex {
   methods: Map<string, Map<string, Signature[]>>;
 }
 
-
 /** Maps an offset of a part's text to the original source. */
 export type PartMap = (offset: number, bias: "start" | "end") => number;
 

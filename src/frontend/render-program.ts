@@ -51,11 +51,16 @@ export function renderProgram(source: string, blocks: FoundBlock[], windows: Sea
     if (g.blocks.length === 0) continue;
     const from = g.start + shiftBefore(g.start);
     const to = g.end + shiftBefore(g.end);
-    const found = blockScopes(scan(placeholder.text.slice(from, to)), g.blocks.map((i) => placeholder.starts[i] - from));
-    g.blocks.forEach((i, k) => (scopes[i] = found[k]));
+    const found = blockScopes(
+      scan(placeholder.text.slice(from, to)),
+      g.blocks.map((i) => placeholder.starts[i] - from),
+    );
+    for (const [k, i] of g.blocks.entries()) scopes[i] = found[k];
   }
   const own = blocks.map((b, i) => (scopes[i].awaitAllowed ? b : withAwait(source, b)));
-  const replacements = own.map((b, i) => (scopes[i].isAsync || b !== blocks[i] ? { start: b.start, end: b.end, text: callText(source.slice(b.start, b.end), runtimeName, i + 1, scopes[i].isAsync) } : sync[i]));
+  const replacements = own.map((b, i) =>
+    scopes[i].isAsync || b !== blocks[i] ? { start: b.start, end: b.end, text: callText(source.slice(b.start, b.end), runtimeName, i + 1, scopes[i].isAsync) } : sync[i],
+  );
   const final = applyReplacements(source, replacements);
   const shiftFinal = shifts(replacements);
   for (const g of groups) {
@@ -87,7 +92,7 @@ function groupWindows(windows: SearchResult["windows"], blocks: FoundBlock[]): G
   let b = 0;
   for (const w of windows) {
     const last = groups[groups.length - 1];
-    const crossing = last !== undefined && last.blocks.some((i) => blocks[i].end > last.end);
+    const crossing = last?.blocks.some((i) => blocks[i].end > last.end);
     const g: Group = crossing ? last : { start: w.start, end: w.end, newStart: w.start, newEnd: w.end, verified: true, blocks: [] };
     if (crossing) g.end = w.end;
     else groups.push(g);

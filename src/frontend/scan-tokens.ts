@@ -10,10 +10,9 @@ import type { Comment, Token, TokenKind } from "./scan-types.js";
 const OPERATORS_1 = "+-*/%@&|^~<>,:;.=!";
 /** Interned operator strings, so tokens share them instead of slicing the source. */
 const OPERATOR_TEXT = new Map(
-  [
-    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "!=", "==", "<=", ">=", "**", "//", "<<", ">>", "+=", "-=", "*=",
-    "/=", "%=", "&=", "|=", "^=", "@=", "<>", ...OPERATORS_1,
-  ].map((op) => [op, op]),
+  ["**=", "//=", ">>=", "<<=", "...", "->", ":=", "!=", "==", "<=", ">=", "**", "//", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "<>", ...OPERATORS_1].map(
+    (op) => [op, op],
+  ),
 );
 const CLOSER: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
@@ -101,11 +100,16 @@ export class TokenReader {
     const c1 = text.charCodeAt(at + 1);
     const c2 = text.charCodeAt(at + 2);
     let length = 0;
-    if (c2 === 61 && ((c === 42 && c1 === 42) || (c === 47 && c1 === 47) || (c === 62 && c1 === 62) || (c === 60 && c1 === 60))) length = 3; // **= //= >>= <<=
-    else if (c === 46 && c1 === 46 && c2 === 46) length = 3; // ...
-    else if (c1 === 61 && "+-*/%&|^@=!<>:".includes(text[at])) length = 2; // op= == != <= >= :=
-    else if ((c === 45 && c1 === 62) || (c === 60 && c1 === 62)) length = 2; // -> <>
-    else if ((c === 42 && c1 === 42) || (c === 47 && c1 === 47) || (c === 60 && c1 === 60) || (c === 62 && c1 === 62)) length = 2; // ** // << >>
+    if (c2 === 61 && ((c === 42 && c1 === 42) || (c === 47 && c1 === 47) || (c === 62 && c1 === 62) || (c === 60 && c1 === 60)))
+      length = 3; // **= //= >>= <<=
+    else if (c === 46 && c1 === 46 && c2 === 46)
+      length = 3; // ...
+    else if (c1 === 61 && "+-*/%&|^@=!<>:".includes(text[at]))
+      length = 2; // op= == != <= >= :=
+    else if ((c === 45 && c1 === 62) || (c === 60 && c1 === 62))
+      length = 2; // -> <>
+    else if ((c === 42 && c1 === 42) || (c === 47 && c1 === 47) || (c === 60 && c1 === 60) || (c === 62 && c1 === 62))
+      length = 2; // ** // << >>
     else if (OPERATORS_1.includes(text[at])) length = 1;
     if (length > 0) {
       // Without a token list only a line's first token and a `:` are read by their text.

@@ -20,8 +20,24 @@ import { TokenReader } from "./scan-tokens.js";
 export type { Comment, FieldSpan, LogicalLine, Scan, Token, TokenKind };
 
 const RESET_KEYWORDS = new Set([
-  "def", "class", "return", "import", "while", "with", "try", "except", "finally", "elif",
-  "pass", "raise", "global", "nonlocal", "assert", "del", "break", "continue",
+  "def",
+  "class",
+  "return",
+  "import",
+  "while",
+  "with",
+  "try",
+  "except",
+  "finally",
+  "elif",
+  "pass",
+  "raise",
+  "global",
+  "nonlocal",
+  "assert",
+  "del",
+  "break",
+  "continue",
 ]);
 
 export interface ScanOptions {

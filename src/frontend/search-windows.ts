@@ -104,7 +104,19 @@ export class WindowBook {
 
   newWindow(start: number, end: number, blocks: FoundBlock[]): WindowState {
     const lines = this.index.lineOf(end) - this.index.lineOf(start) + 1;
-    const w: WindowState = { start, end, limit: end, blocks, rendered: { text: "", segments: [] }, error: "unknown", probed: new Set(), verified: false, later: null, rounds: 0, maxRounds: 2 * lines + 8 };
+    const w: WindowState = {
+      start,
+      end,
+      limit: end,
+      blocks,
+      rendered: { text: "", segments: [] },
+      error: "unknown",
+      probed: new Set(),
+      verified: false,
+      later: null,
+      rounds: 0,
+      maxRounds: 2 * lines + 8,
+    };
     w.rendered = this.render(w, blocks);
     return w;
   }

@@ -80,7 +80,7 @@ class Search {
     const ranges = this.args.windows ?? [{ start: 0, end: source.length }];
     let windows = ranges.map((w) => this.book.newWindow(w.start, w.end, []));
     const first = await this.check(windows.map((w) => w.rendered.text));
-    windows.forEach((w, i) => this.book.settle(w, first[i]));
+    for (const [i, w] of windows.entries()) this.book.settle(w, first[i]);
     if (windows.every((w) => w.error === null)) return this.result([]);
 
     for (let guard = 0; guard < 100_000; guard++) {

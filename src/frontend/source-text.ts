@@ -6,7 +6,10 @@ const COOKIE = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/;
 
 export function decodeSource(bytes: Buffer): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString("utf8");
-  const head = bytes.subarray(0, 400).toString("latin1").split(/\r?\n|\r/, 2);
+  const head = bytes
+    .subarray(0, 400)
+    .toString("latin1")
+    .split(/\r?\n|\r/, 2);
   for (const line of head) {
     const match = COOKIE.exec(line);
     if (match) {

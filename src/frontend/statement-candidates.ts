@@ -6,8 +6,27 @@ import type { Scan, Token } from "./scanner.js";
 import type { Collector } from "./candidate-collector.js";
 
 const STATEMENT_KEYWORDS = new Set([
-  "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async", "match", "case",
-  "del", "import", "from", "raise", "global", "nonlocal", "pass",
+  "if",
+  "elif",
+  "else",
+  "for",
+  "while",
+  "with",
+  "try",
+  "except",
+  "finally",
+  "def",
+  "class",
+  "async",
+  "match",
+  "case",
+  "del",
+  "import",
+  "from",
+  "raise",
+  "global",
+  "nonlocal",
+  "pass",
 ]);
 const AUGMENTED = new Set(["+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "^=", "|=", "@="]);
 

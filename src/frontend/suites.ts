@@ -5,9 +5,7 @@
 
 import type { LogicalLine, Scan, Token } from "./scanner.js";
 
-const COMPOUND_KEYWORDS = new Set([
-  "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async", "match", "case",
-]);
+const COMPOUND_KEYWORDS = new Set(["if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async", "match", "case"]);
 const CLAUSE_KEYWORDS = new Set(["elif", "else", "except", "finally"]);
 
 /** Index of the logical line holding offset `p` (or the nearest one before it). */

@@ -32,9 +32,22 @@ export function fieldOf(cursor: TreeCursor): string | undefined {
 }
 
 export const SIMPLE = new Set([
-  "expression_statement", "return_statement", "delete_statement", "assert_statement", "import_statement",
-  "import_from_statement", "future_import_statement", "pass_statement", "break_statement", "continue_statement",
-  "raise_statement", "global_statement", "nonlocal_statement", "type_alias_statement", "print_statement", "exec_statement",
+  "expression_statement",
+  "return_statement",
+  "delete_statement",
+  "assert_statement",
+  "import_statement",
+  "import_from_statement",
+  "future_import_statement",
+  "pass_statement",
+  "break_statement",
+  "continue_statement",
+  "raise_statement",
+  "global_statement",
+  "nonlocal_statement",
+  "type_alias_statement",
+  "print_statement",
+  "exec_statement",
 ]);
 export const CLAUSES = new Set(["elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause", "case_clause"]);
 

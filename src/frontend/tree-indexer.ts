@@ -23,7 +23,11 @@ export class TreeIndexer {
   private readonly cursor: TreeCursor;
 
   /** `cursor` is on the root of the tree `text` was parsed from (one cursor may serve several parts). */
-  constructor(cursor: TreeCursor, private readonly text: string, private readonly map: PartMap) {
+  constructor(
+    cursor: TreeCursor,
+    private readonly text: string,
+    private readonly map: PartMap,
+  ) {
     this.cursor = cursor;
   }
 
@@ -63,6 +67,7 @@ export class TreeIndexer {
       if (!range.clean && (type === "ERROR" || (range.topNodes?.[i] ?? cursor.currentNode).hasError)) return false;
       this.statement(ctx, isFirst, type, start, end);
       isFirst = false;
+      // biome-ignore lint/complexity/noCommaOperator: a `continue` above must still count the sibling it skips
     } while ((i++, cursor.gotoNextSibling()));
     return true;
   }
@@ -97,9 +102,18 @@ export class TreeIndexer {
     const type = statementKind(nodeType, this.text, start);
     if (type === "case_clause") return this.clauses(ctx);
     const entry: StatementEntry = {
-      start: this.map(start, "start"), end: this.map(end, "end"), type, compound: !SIMPLE.has(type),
-      topLevel: ctx.topLevel, inTryOrWith: ctx.inTryOrWith, docstring: false, future: type === "future_import_statement",
-      target: null, annotation: null, ownAnnotation: null, scope: ctx.scope,
+      start: this.map(start, "start"),
+      end: this.map(end, "end"),
+      type,
+      compound: !SIMPLE.has(type),
+      topLevel: ctx.topLevel,
+      inTryOrWith: ctx.inTryOrWith,
+      docstring: false,
+      future: type === "future_import_statement",
+      target: null,
+      annotation: null,
+      ownAnnotation: null,
+      scope: ctx.scope,
     };
     // tree-sitter counts a block's trailing comments as part of it; CPython's span ends at the
     // last token of code (the bridge's selection reads CPython's). Only a top-level compound
@@ -108,10 +122,11 @@ export class TreeIndexer {
     this.part.statements.push(entry);
     if (type === "expression_statement") this.expressionStatement(entry, ctx, first);
     else if (type === "function_definition" || type === "class_definition") this.definition(ctx);
-    else if (type === "decorated_definition") eachChild(this.cursor, () => {
-      const t = typeOf(cursor);
-      if (t === "function_definition" || t === "class_definition") this.definition(ctx);
-    });
+    else if (type === "decorated_definition")
+      eachChild(this.cursor, () => {
+        const t = typeOf(cursor);
+        if (t === "function_definition" || t === "class_definition") this.definition(ctx);
+      });
     else if (entry.compound) {
       // Only a `try` or `with` body is the user's to handle; its except, else and finally
       // clauses are not protected by it (SPEC §4.2, the bridge's recovery/selection.py).

@@ -20,16 +20,7 @@ import type { PauseRequest } from "../bridge/protocol.js";
 import { checkOutcome } from "./outcomes.js";
 import { TOOL_VALIDATORS } from "./tool-validators.js";
 import type { MailboxPort } from "./ports.js";
-import {
-  isTerminal,
-  isToolName,
-  offeredToolNames,
-  producesValue,
-  toolContext,
-  unavailableReason,
-  type ToolContext,
-  type ToolName,
-} from "./tools.js";
+import { isTerminal, isToolName, offeredToolNames, producesValue, toolContext, unavailableReason, type ToolContext, type ToolName } from "./tools.js";
 
 export interface ParsedCall {
   id: string;
@@ -230,9 +221,7 @@ function checkRules(
 function checkReference(ref: string, earlier: readonly (ParsedCall | null)[]): string | null {
   const named = earlier.find((call) => call !== null && (call.id === ref || call.args.result_id === ref));
   if (named && producesValue(named.name)) return null;
-  const valid = earlier.flatMap((call) =>
-    call !== null && producesValue(call.name) ? [call.id, ...(typeof call.args.result_id === "string" ? [call.args.result_id] : [])] : [],
-  );
+  const valid = earlier.flatMap((call) => (call !== null && producesValue(call.name) ? [call.id, ...(typeof call.args.result_id === "string" ? [call.args.result_id] : [])] : []));
   const options =
     valid.length > 0
       ? `valid ids: ${quoteList(valid)}`

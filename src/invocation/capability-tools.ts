@@ -124,7 +124,10 @@ async function planResult(answer: PlanAnswer, ctx: CapabilityCallContext): Promi
     case "missing_capability":
       return { end: { status: "failed", reason: answer.message, missing_capability: answer.capability } };
     case "ran": {
-      const shown = await held(answer.steps.map((step) => step.outcome), ctx);
+      const shown = await held(
+        answer.steps.map((step) => step.outcome),
+        ctx,
+      );
       const steps: Record<string, unknown> = {};
       for (const [i, step] of answer.steps.entries()) {
         const one = shown[i];

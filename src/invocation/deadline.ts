@@ -50,11 +50,14 @@ export class Deadline {
     if (this.timer !== undefined) return;
     const left = this.at - this.now();
     const step = left > MAX_TIMER_MS;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (step) this.arm();
-      else this.stopper.abort();
-    }, step ? MAX_TIMER_MS : left);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        if (step) this.arm();
+        else this.stopper.abort();
+      },
+      step ? MAX_TIMER_MS : left,
+    );
   }
 
   dispose(): void {

@@ -15,7 +15,6 @@ import type { ModelAttempt, ModelResponse, TokenUsage } from "../model-port.js";
 
 export type { InvocationStats };
 
-
 export function newInvocationStats(): InvocationStats {
   return {
     model_calls: 0,

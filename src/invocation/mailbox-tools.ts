@@ -26,13 +26,19 @@ export const MAILBOX_DESCRIPTIONS: Record<MailboxTool, string> = {
 
 export function mailboxToolParameters(name: MailboxTool): Record<string, unknown> {
   const object = (properties: Record<string, unknown>, required: string[] = []) => ({
-    type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false,
+    type: "object",
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
   });
   switch (name) {
     case "list_peers":
       return object({});
     case "send_message":
-      return object({ to: { type: "string" }, payload: { description: "any JSON value" }, id: { type: "string", description: "a repeated id is delivered once" } }, ["to", "payload"]);
+      return object({ to: { type: "string" }, payload: { description: "any JSON value" }, id: { type: "string", description: "a repeated id is delivered once" } }, [
+        "to",
+        "payload",
+      ]);
     case "read_messages":
       return object({ limit: { type: "integer", minimum: 1, maximum: MAILBOX_LIMITS.maxUnread } });
   }

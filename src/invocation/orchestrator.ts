@@ -13,7 +13,7 @@ import type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocat
 import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
-import { Deadline, isStopped, type StopReason } from "./deadline.js";
+import { Deadline, isStopped, type StopReason, type Stopped } from "./deadline.js";
 import { countAttempt, countResponse, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../defaults.js";
 import type { ApprovalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
@@ -117,9 +117,10 @@ class InvocationLoop implements CallLoop {
   /** Sends the conversation; the response, or the end a failed or stopped call means. */
   private async ask(round: number): Promise<ModelResponse | InvocationEnd> {
     // The event's copies of the new messages and the tool names are made only for a listener.
-    if (this.args.onEvent) this.emit({ type: "model_request", round, messages: this.messages.slice(this.sentUpTo), message_count: this.messages.length, tools: this.tools.map((t) => t.function.name) });
+    if (this.args.onEvent)
+      this.emit({ type: "model_request", round, messages: this.messages.slice(this.sentUpTo), message_count: this.messages.length, tools: this.tools.map((t) => t.function.name) });
     this.sentUpTo = this.messages.length;
-    let response;
+    let response: ModelResponse | Stopped;
     try {
       const request = { messages: [...this.messages], tools: this.tools, toolChoice: "required" as const };
       const options = { signal: this.deadline.signal, deadline: this.deadline.at, attempts: this.attemptObserver(round) };
@@ -135,10 +136,17 @@ class InvocationLoop implements CallLoop {
     if (isStopped(response)) return this.stopEnd(response.stopped);
     countResponse(this.stats, response);
     const { content, tool_calls } = response.message;
-    if (this.args.onEvent) this.emit({
-      type: "model_response", round, content, tool_calls: tool_calls ?? [], usage: response.usage,
-      request_bytes: response.requestBytes, provider_seconds: response.providerSeconds, route: response.route,
-    });
+    if (this.args.onEvent)
+      this.emit({
+        type: "model_response",
+        round,
+        content,
+        tool_calls: tool_calls ?? [],
+        usage: response.usage,
+        request_bytes: response.requestBytes,
+        provider_seconds: response.providerSeconds,
+        route: response.route,
+      });
     return response;
   }
 
@@ -149,9 +157,18 @@ class InvocationLoop implements CallLoop {
         countAttempt(this.stats, attempt);
         if (this.ended || !this.args.onEvent) return;
         this.emit({
-          type: "model_attempt", round, attempt: attempt.attempt, route: attempt.route, server: attempt.server, status: attempt.status,
-          outcome: attempt.outcome, request_bytes: attempt.requestBytes, ...(attempt.usage ? { usage: attempt.usage } : {}),
-          started_at: attempt.startedAt, seconds: attempt.seconds, cost_usd: attempt.costUsd ?? null,
+          type: "model_attempt",
+          round,
+          attempt: attempt.attempt,
+          route: attempt.route,
+          server: attempt.server,
+          status: attempt.status,
+          outcome: attempt.outcome,
+          request_bytes: attempt.requestBytes,
+          ...(attempt.usage ? { usage: attempt.usage } : {}),
+          started_at: attempt.startedAt,
+          seconds: attempt.seconds,
+          cost_usd: attempt.costUsd ?? null,
         });
       },
     };
@@ -164,8 +181,11 @@ class InvocationLoop implements CallLoop {
     const denial = deniedInBatch(calls, this.permissions);
     if (denial) return this.deny(calls, denial);
     const verdict = validateBatch(calls, {
-      request: this.args.request, permissions: this.permissions, usedCallIds: this.usedCallIds,
-      capabilities: this.args.capabilities ?? null, mailbox: this.args.mailbox ?? null,
+      request: this.args.request,
+      permissions: this.permissions,
+      usedCallIds: this.usedCallIds,
+      capabilities: this.args.capabilities ?? null,
+      mailbox: this.args.mailbox ?? null,
     });
     for (const call of calls) if (typeof call.id === "string") this.usedCallIds.add(call.id);
     if (verdict.valid) {

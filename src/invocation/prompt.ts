@@ -93,10 +93,7 @@ export function emptyResponseReminder(mode: PauseRequest["mode"]): string {
 }
 
 /** The body of a tool message (§5.3). */
-export type ToolResult =
-  | { status: "ok"; result: unknown }
-  | { status: "error"; error?: string; message: string }
-  | { status: "skipped"; message: string };
+export type ToolResult = { status: "ok"; result: unknown } | { status: "error"; error?: string; message: string } | { status: "skipped"; message: string };
 
 /** Compact JSON with `status` first, as §5.3 writes it; the payload inside is canonical. */
 export function toolResultContent(result: ToolResult): string {

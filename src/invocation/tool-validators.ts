@@ -8,6 +8,4 @@ import { TOOL_AJV_OPTIONS, TOOL_NAMES, validationSchema, type ToolName } from ".
 
 const ajv = new Ajv(TOOL_AJV_OPTIONS);
 
-export const TOOL_VALIDATORS = Object.fromEntries(TOOL_NAMES.map((name) => [name, ajv.compile(validationSchema(name))])) as Readonly<
-  Record<ToolName, ValidateFunction>
->;
+export const TOOL_VALIDATORS = Object.fromEntries(TOOL_NAMES.map((name) => [name, ajv.compile(validationSchema(name))])) as Readonly<Record<ToolName, ValidateFunction>>;

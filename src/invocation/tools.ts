@@ -20,8 +20,18 @@ import type { MailboxPort } from "./ports.js";
 import { fixedValue } from "../canonical-json.js";
 
 export const TOOL_NAMES = [
-  "evaluate", "execute", "get_binding", "set_binding", "inspect", "get_frame_code", "frames", "finish", "recover",
-  ...CODE_TOOL_NAMES, ...CAPABILITY_TOOLS, ...MAILBOX_TOOLS,
+  "evaluate",
+  "execute",
+  "get_binding",
+  "set_binding",
+  "inspect",
+  "get_frame_code",
+  "frames",
+  "finish",
+  "recover",
+  ...CODE_TOOL_NAMES,
+  ...CAPABILITY_TOOLS,
+  ...MAILBOX_TOOLS,
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -50,12 +60,7 @@ export interface ToolContext extends OutcomeContext {
   mailbox: MailboxPort | null;
 }
 
-export function toolContext(
-  request: PauseRequest,
-  permissions: ReadonlySet<string>,
-  capabilities: CapabilityPort | null = null,
-  mailbox: MailboxPort | null = null,
-): ToolContext {
+export function toolContext(request: PauseRequest, permissions: ReadonlySet<string>, capabilities: CapabilityPort | null = null, mailbox: MailboxPort | null = null): ToolContext {
   return { request, executeCode: permissions.has(EXECUTE_CODE_PERMISSION), readCode: permissions.has(READ_CODE_PERMISSION), capabilities, mailbox };
 }
 

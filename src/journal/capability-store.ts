@@ -134,15 +134,28 @@ function chunkOf(row: Row): StoredChunk {
   const blob = row.vector as Buffer;
   const vector = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
   return {
-    source: String(row.source), chunk: Number(row.chunk), text: String(row.text), hash: String(row.hash),
-    page: row.page === null ? null : Number(row.page), heading: (row.heading as string | null) ?? null, vector,
+    source: String(row.source),
+    chunk: Number(row.chunk),
+    text: String(row.text),
+    hash: String(row.hash),
+    page: row.page === null ? null : Number(row.page),
+    heading: (row.heading as string | null) ?? null,
+    vector,
   };
 }
 
 function jobOf(row: Row): StoredJob {
   return {
-    id: Number(row.id), key: String(row.key), capability: String(row.capability), route: String(row.route), model: String(row.model),
-    status: row.status as StoredJob["status"], provider_job_id: (row.provider_job_id as string | null) ?? null, origin: (row.origin as string | null) ?? null,
-    artifact_name: String(row.artifact_name), artifact: (row.artifact as string | null) ?? null, created_at: String(row.created_at),
+    id: Number(row.id),
+    key: String(row.key),
+    capability: String(row.capability),
+    route: String(row.route),
+    model: String(row.model),
+    status: row.status as StoredJob["status"],
+    provider_job_id: (row.provider_job_id as string | null) ?? null,
+    origin: (row.origin as string | null) ?? null,
+    artifact_name: String(row.artifact_name),
+    artifact: (row.artifact as string | null) ?? null,
+    created_at: String(row.created_at),
   };
 }

@@ -57,16 +57,43 @@ export class Journal {
          replayed, cost_usd, unpriced_routes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      runId, entry.invocation, entry.file, entry.line, entry.mode, entry.status, entry.action, entry.missingCapability,
-      c.model_calls, c.tool_calls, JSON.stringify(c.tool_counts), c.request_bytes, c.token_usage.prompt_tokens,
-      c.token_usage.completion_tokens, c.token_usage.total_tokens, c.token_usage.cached_tokens, c.invalid_batches,
-      c.empty_responses, c.tool_failures, c.provider_seconds, c.invocation_seconds, entry.endedAt.toISOString(),
-      c.replayed, c.cost_usd, JSON.stringify(c.unpriced_routes),
+      runId,
+      entry.invocation,
+      entry.file,
+      entry.line,
+      entry.mode,
+      entry.status,
+      entry.action,
+      entry.missingCapability,
+      c.model_calls,
+      c.tool_calls,
+      JSON.stringify(c.tool_counts),
+      c.request_bytes,
+      c.token_usage.prompt_tokens,
+      c.token_usage.completion_tokens,
+      c.token_usage.total_tokens,
+      c.token_usage.cached_tokens,
+      c.invalid_batches,
+      c.empty_responses,
+      c.tool_failures,
+      c.provider_seconds,
+      c.invocation_seconds,
+      entry.endedAt.toISOString(),
+      c.replayed,
+      c.cost_usd,
+      JSON.stringify(c.unpriced_routes),
     );
     const k = entry.capabilities;
     if (k) {
-      this.statement(`INSERT INTO invocation_capabilities (run_id, invocation, calls, cached, replayed, counts, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-        .run(runId, entry.invocation, k.calls, k.cached, k.replayed, JSON.stringify(k.counts), k.cost_usd);
+      this.statement(`INSERT INTO invocation_capabilities (run_id, invocation, calls, cached, replayed, counts, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+        runId,
+        entry.invocation,
+        k.calls,
+        k.cached,
+        k.replayed,
+        JSON.stringify(k.counts),
+        k.cost_usd,
+      );
     }
   }
 
@@ -118,13 +145,16 @@ export class Journal {
       status: row.status as InvocationSummary["status"],
       action: (row.action as string | null) ?? null,
       missingCapability: (row.missing_capability as string | null) ?? null,
-      capabilities: row.capability_calls === null || row.capability_calls === undefined ? null : {
-        calls: Number(row.capability_calls),
-        cached: Number(row.capability_cached),
-        replayed: Number(row.capability_replayed),
-        counts: JSON.parse(String(row.capability_counts)) as Record<string, number>,
-        cost_usd: row.capability_cost === null ? null : Number(row.capability_cost),
-      },
+      capabilities:
+        row.capability_calls === null || row.capability_calls === undefined
+          ? null
+          : {
+              calls: Number(row.capability_calls),
+              cached: Number(row.capability_cached),
+              replayed: Number(row.capability_replayed),
+              counts: JSON.parse(String(row.capability_counts)) as Record<string, number>,
+              cost_usd: row.capability_cost === null ? null : Number(row.capability_cost),
+            },
       endedAt: String(row.ended_at),
       counters: {
         model_calls: Number(row.model_calls),
@@ -195,7 +225,11 @@ function runSummary(row: Row): RunSummary {
 
 function exchangeOf(row: Row): StoredExchange {
   return {
-    key: String(row.key), route: String(row.route), model: String(row.model), requestJson: String(row.request_json),
-    responseJson: String(row.response_json), block: (row.block as string | null) ?? null,
+    key: String(row.key),
+    route: String(row.route),
+    model: String(row.model),
+    requestJson: String(row.request_json),
+    responseJson: String(row.response_json),
+    block: (row.block as string | null) ?? null,
   };
 }

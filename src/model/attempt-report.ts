@@ -16,12 +16,7 @@ export interface AttemptCounter {
   sent: number;
 }
 
-export function beginAttempt(
-  observer: AttemptObserver | undefined,
-  route: ChatRoute,
-  counter: AttemptCounter,
-  now: () => number,
-): EndAttempt {
+export function beginAttempt(observer: AttemptObserver | undefined, route: ChatRoute, counter: AttemptCounter, now: () => number): EndAttempt {
   const attempt = counter.sent + 1;
   observer?.sending?.({ route: route.id, attempt });
   counter.sent = attempt;

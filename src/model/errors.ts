@@ -8,7 +8,6 @@ import type { ChatRoute } from "./types.js";
 
 export { ModelCallError };
 
-
 /** The base URL without credentials, query or fragment, for messages. */
 export function displayBase(apiBase: string): string {
   try {
@@ -62,8 +61,7 @@ export function statusError(route: ChatRoute, status: number, code: string | nul
     if (route.apiKey === null) {
       return new ModelCallError(
         "auth",
-        `the provider requires an API key (${label}) for route ${route.id} and none is configured; ` +
-          `set api_key_env in aiython.toml to the environment variable that holds it`,
+        `the provider requires an API key (${label}) for route ${route.id} and none is configured; set api_key_env in aiython.toml to the environment variable that holds it`,
       );
     }
     return new ModelCallError("auth", `the provider rejected the API key (${label}) for route ${route.id}; ${keyHint(route)}`);
@@ -84,8 +82,7 @@ export function statusError(route: ChatRoute, status: number, code: string | nul
   }
   return new ModelCallError(
     "malformed",
-    `the provider rejected the request (${label}) for route ${route.id}; the model may not support ` +
-      `function tools — pick a model with tool calling`,
+    `the provider rejected the request (${label}) for route ${route.id}; the model may not support function tools — pick a model with tool calling`,
   );
 }
 
@@ -94,19 +91,12 @@ export function rateLimitedError(route: ChatRoute, detail: { retries: number; wa
     detail.waitMs !== undefined
       ? `the provider asked to wait ${Math.ceil(detail.waitMs / 1000)} s (HTTP 429), past the invocation deadline`
       : `the provider kept answering HTTP 429 (rate limited) through ${detail.retries} retries`;
-  return new ModelCallError(
-    "rate_limited",
-    `${why} for route ${route.id}; wait and run again, raise timeout, or list a fallback route in model`,
-  );
+  return new ModelCallError("rate_limited", `${why} for route ${route.id}; wait and run again, raise timeout, or list a fallback route in model`);
 }
 
 /** `what` is the last failure's label, e.g. "HTTP 503" or "an error event in the stream". */
 export function serverError(route: ChatRoute, what: string | null, retries: number): ModelCallError {
-  return new ModelCallError(
-    "server",
-    `the provider failed (${what ?? "server error"}) for route ${route.id} through ${retries} retries; ` +
-      `try again later or use another route`,
-  );
+  return new ModelCallError("server", `the provider failed (${what ?? "server error"}) for route ${route.id} through ${retries} retries; try again later or use another route`);
 }
 
 /** The deadline came (or the next attempt could only start after it); `last` says what was going on. */
@@ -114,24 +104,21 @@ export function timeoutError(route: ChatRoute, last: string | null): ModelCallEr
   const cause = last ? ` (last answer: ${last})` : "";
   return new ModelCallError(
     "timeout",
-    `the model request for route ${route.id} did not finish before the invocation deadline${cause}; ` +
-      `raise timeout in aiython.toml or use a faster model`,
+    `the model request for route ${route.id} did not finish before the invocation deadline${cause}; raise timeout in aiython.toml or use a faster model`,
   );
 }
 
 export function networkError(route: ChatRoute, reason: string): ModelCallError {
   return new ModelCallError(
     "network",
-    `cannot reach the model server at ${hostPort(route.apiBase)} for route ${route.id} (${reason}); ` +
-      `check that the server is running and that api_base is right`,
+    `cannot reach the model server at ${hostPort(route.apiBase)} for route ${route.id} (${reason}); check that the server is running and that api_base is right`,
   );
 }
 
 export function malformedError(route: ChatRoute, detail: string): ModelCallError {
   return new ModelCallError(
     "malformed",
-    `the answer from ${displayBase(route.apiBase)} for route ${route.id} is not a usable chat completion (${detail}); ` +
-      `check that api_base points to an OpenAI-compatible API`,
+    `the answer from ${displayBase(route.apiBase)} for route ${route.id} is not a usable chat completion (${detail}); check that api_base points to an OpenAI-compatible API`,
   );
 }
 

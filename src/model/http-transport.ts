@@ -67,7 +67,12 @@ export function keepAliveTransport(): { fetch: Fetch; post: Post } {
 /** The transport over the given agents (rehearsal.ts gives one whose connection never leaves the process). */
 export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post } {
   /** Sends one request; `onResponse` takes the answer, `reject` every failure before it. */
-  const send = async (url: URL, init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal }, onResponse: (response: IncomingMessage) => void, reject: (e: unknown) => void) => {
+  const send = async (
+    url: URL,
+    init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal },
+    onResponse: (response: IncomingMessage) => void,
+    reject: (e: unknown) => void,
+  ) => {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: ${url.protocol} URLs are not supported`);
     const { signal, body, headers } = init;
     signal?.throwIfAborted();
@@ -192,8 +197,11 @@ function bodyOf(body: RequestInit["body"]): string | Uint8Array | undefined {
 
 function headersOf(headers: RequestInit["headers"]): Record<string, string> {
   const out: Record<string, string> = {};
-  if (headers instanceof Headers) headers.forEach((value, name) => (out[name] = value));
-  else if (Array.isArray(headers)) for (const [name, value] of headers) out[name.toLowerCase()] = value;
+  if (headers instanceof Headers) {
+    headers.forEach((value, name) => {
+      out[name] = value;
+    });
+  } else if (Array.isArray(headers)) for (const [name, value] of headers) out[name.toLowerCase()] = value;
   else if (headers) for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = String(value);
   return out;
 }

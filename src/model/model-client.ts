@@ -13,16 +13,7 @@
 import { assertNever, InternalError } from "../errors.js";
 import { beginAttempt, type AttemptCounter } from "./attempt-report.js";
 import type { AttemptFailure } from "./classify-failure.js";
-import {
-  cancelledError,
-  malformedError,
-  ModelCallError,
-  networkError,
-  rateLimitedError,
-  serverError,
-  statusError,
-  timeoutError,
-} from "./errors.js";
+import { cancelledError, malformedError, ModelCallError, networkError, rateLimitedError, serverError, statusError, timeoutError } from "./errors.js";
 import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../defaults.js";
 import { abortableSleep } from "./abortable-sleep.js";
@@ -46,9 +37,7 @@ export const defaultSleep: SleepFn = abortableSleep;
 type AttemptParts = Pick<AttemptInput, "route" | "request" | "toolChoice" | "remainingMs" | "signal">;
 
 /** How one route ended: an answer, or a 429 that lets the next route try. Other failures throw. */
-type RouteOutcome =
-  | { kind: "answer"; response: Omit<ModelResponse, "providerSeconds"> }
-  | { kind: "rate_limited"; error: ModelCallError };
+type RouteOutcome = { kind: "answer"; response: Omit<ModelResponse, "providerSeconds"> } | { kind: "rate_limited"; error: ModelCallError };
 
 export function createModelClient(routes: ChatRoute[], opts: ModelClientOptions = {}): ModelClient {
   if (routes.length === 0) throw new InternalError("createModelClient needs at least one route");
@@ -68,7 +57,10 @@ class RoutedClient implements ModelClient {
   private readonly maxRetries: number;
   private readonly clients = new Map<ChatRoute, RouteClient>();
 
-  constructor(private readonly routes: ChatRoute[], private readonly opts: ModelClientOptions) {
+  constructor(
+    private readonly routes: ChatRoute[],
+    private readonly opts: ModelClientOptions,
+  ) {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
     this.random = opts.random ?? Math.random;
@@ -112,8 +104,7 @@ class RoutedClient implements ModelClient {
     if (limited.length === 1) throw limited[0];
     throw new ModelCallError(
       "rate_limited",
-      `every route was rate limited (HTTP 429): ${this.routes.map((r) => r.id).join(", ")}; ` +
-        `wait and run again, raise timeout, or add another route to model`,
+      `every route was rate limited (HTTP 429): ${this.routes.map((r) => r.id).join(", ")}; wait and run again, raise timeout, or add another route to model`,
     );
   }
 
@@ -163,7 +154,7 @@ class RoutedClient implements ModelClient {
       const next = this.afterFailure(route, result.failure, { retries, isLast, last, deadline: options.deadline });
       // A 429 holds back the whole run's requests to this route, not only this one (SPEC §8).
       if (result.failure.kind === "status" && result.failure.status === 429) {
-        this.opts.gate?.backoff(route, next.kind === "retry" ? next.waitMs : parseRetryAfter(result.failure.headers, this.now()) ?? 0);
+        this.opts.gate?.backoff(route, next.kind === "retry" ? next.waitMs : (parseRetryAfter(result.failure.headers, this.now()) ?? 0));
       }
       if (next.kind !== "retry") return next.outcome;
       await this.pause(next.waitMs, route, options.signal);
@@ -220,12 +211,7 @@ function estimateTokens(request: ModelRequest): number {
  * A failure that may be retried gets a short label for later messages; any other failure is
  * turned into the error to throw right away.
  */
-function retryableFailure(
-  route: ChatRoute,
-  failure: AttemptFailure,
-  signal: AbortSignal | undefined,
-  last: string | null,
-): { label: string } | ModelCallError {
+function retryableFailure(route: ChatRoute, failure: AttemptFailure, signal: AbortSignal | undefined, last: string | null): { label: string } | ModelCallError {
   const known = failure.kind === "status" ? hintError(route, failure.status, failure.hint) : null;
   if (known) return known;
   switch (failure.kind) {

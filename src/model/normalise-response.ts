@@ -7,9 +7,7 @@
 
 import type { TokenUsage, ToolCall } from "../model-port.js";
 
-export type Normalised =
-  | { ok: true; message: { content: string | null; tool_calls: ToolCall[] }; usage?: TokenUsage }
-  | { ok: false; detail: string };
+export type Normalised = { ok: true; message: { content: string | null; tool_calls: ToolCall[] }; usage?: TokenUsage } | { ok: false; detail: string };
 
 type Json = Record<string, unknown>;
 

@@ -31,7 +31,10 @@ interface RouteState {
 export class RouteLimiter implements RouteGate {
   private readonly states = new Map<string, RouteState>();
 
-  constructor(private readonly sleep: SleepFn, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly sleep: SleepFn,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async admit(route: ChatRoute, tokens: () => number, options: { signal?: AbortSignal; deadline: number }): Promise<(actual: number | undefined) => void> {
     const state = this.stateOf(route);
@@ -50,7 +53,10 @@ export class RouteLimiter implements RouteGate {
         };
       }
       if (now + waitMs >= options.deadline) {
-        throw new ModelCallError("rate_limited", `route ${route.id}: ${why} leaves no room before the invocation's timeout; raise rate_limit or timeout in aiython.toml, or add another route to model`);
+        throw new ModelCallError(
+          "rate_limited",
+          `route ${route.id}: ${why} leaves no room before the invocation's timeout; raise rate_limit or timeout in aiython.toml, or add another route to model`,
+        );
       }
       await this.sleep(waitMs, options.signal);
     }

@@ -18,9 +18,7 @@ import type { ModelRequest } from "../model-port.js";
 import { errorBodyText, serverHint, type ToolChoice } from "./server-quirks.js";
 import type { ChatRoute } from "./types.js";
 
-export type AttemptResult =
-  | { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number }
-  | { ok: false; failure: AttemptFailure; requestBytes: number };
+export type AttemptResult = { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number } | { ok: false; failure: AttemptFailure; requestBytes: number };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

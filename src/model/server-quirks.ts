@@ -70,10 +70,7 @@ export function serverHint(status: number, body: string | null): ServerHint | nu
 export function hintError(route: ChatRoute, status: number, hint: ServerHint | null | undefined): ModelCallError | null {
   const where = `${displayBase(route.apiBase)} (HTTP ${status}) for route ${route.id}`;
   if (hint === "needs_jinja") {
-    return new ModelCallError(
-      "malformed",
-      `the llama.cpp server at ${where} refuses function tools: start llama-server with --jinja (and a chat template that supports tools)`,
-    );
+    return new ModelCallError("malformed", `the llama.cpp server at ${where} refuses function tools: start llama-server with --jinja (and a chat template that supports tools)`);
   }
   if (hint === "needs_auto_tool_choice_flags") {
     return new ModelCallError(

@@ -61,13 +61,22 @@ export class RunBudget {
     const costUsd = inputPricePerMillion === null ? 0 : (tokens * inputPricePerMillion) / 1_000_000;
     const { modelCalls, tokens: tokenLimit, costUsd: costLimit } = this.limits;
     if (modelCalls && this.spent.calls + this.reserved.calls + 1 > modelCalls.limit) {
-      this.refuse(modelCalls, `it allows ${plural(modelCalls.limit, "model request")} and ${this.spent.calls + this.reserved.calls} ${this.spent.calls + this.reserved.calls === 1 ? "was" : "were"} sent`);
+      this.refuse(
+        modelCalls,
+        `it allows ${plural(modelCalls.limit, "model request")} and ${this.spent.calls + this.reserved.calls} ${this.spent.calls + this.reserved.calls === 1 ? "was" : "were"} sent`,
+      );
     }
     if (tokenLimit && this.spent.tokens + this.reserved.tokens + tokens > tokenLimit.limit) {
-      this.refuse(tokenLimit, `it allows ${count(tokenLimit.limit)} tokens; ${count(this.spent.tokens + this.reserved.tokens)} are used and this request needs about ${count(tokens)} more`);
+      this.refuse(
+        tokenLimit,
+        `it allows ${count(tokenLimit.limit)} tokens; ${count(this.spent.tokens + this.reserved.tokens)} are used and this request needs about ${count(tokens)} more`,
+      );
     }
     if (costLimit && this.spent.costUsd + this.reserved.costUsd + costUsd > costLimit.limit) {
-      this.refuse(costLimit, `it allows ${formatUsd(costLimit.limit)}; ${formatUsd(this.spent.costUsd + this.reserved.costUsd)} is spent and this request needs about ${formatUsd(costUsd)} more`);
+      this.refuse(
+        costLimit,
+        `it allows ${formatUsd(costLimit.limit)}; ${formatUsd(this.spent.costUsd + this.reserved.costUsd)} is spent and this request needs about ${formatUsd(costUsd)} more`,
+      );
     }
     this.reserved.calls += 1;
     this.reserved.tokens += tokens;

@@ -40,8 +40,7 @@ export class RunClock {
     const at = now();
     const started = this.startedAt ?? at;
     const ended = this.endedAt ?? at;
-    const within = (from: number, to: number) =>
-      this.parses.reduce((sum, p) => sum + Math.max(0, Math.min(p.to, to) - Math.max(p.from, from)), 0);
+    const within = (from: number, to: number) => this.parses.reduce((sum, p) => sum + Math.max(0, Math.min(p.to, to) - Math.max(p.from, from)), 0);
     return {
       totalSeconds: at / 1000,
       parseSeconds: this.parses.reduce((sum, p) => sum + (p.to - p.from), 0) / 1000,

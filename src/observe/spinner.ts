@@ -15,7 +15,10 @@ export class Spinner {
   private frame = 0;
   private drawn = false;
 
-  constructor(private readonly stream: NodeJS.WritableStream = process.stderr, private readonly enabled = tty.isatty(2)) {}
+  constructor(
+    private readonly stream: NodeJS.WritableStream = process.stderr,
+    private readonly enabled = tty.isatty(2),
+  ) {}
 
   start(label: string): () => void {
     if (!this.enabled) return () => undefined;

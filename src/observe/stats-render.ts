@@ -52,10 +52,19 @@ export function statsText(invocations: readonly InvocationRecord[], run: RunTimi
     const replayed = total((i) => i.stats.replayed);
     const cost = totalCost(invocations.map((inv) => inv.stats));
     lines.push(
-      `aiython stats: ${plural(invocations.length, "AI invocation")}, ${plural(total((i) => i.stats.model_calls), "model call")}` +
+      `aiython stats: ${plural(invocations.length, "AI invocation")}, ${plural(
+        total((i) => i.stats.model_calls),
+        "model call",
+      )}` +
         `${replayed > 0 ? ` (${replayed} replayed)` : ""}, ` +
-        `${plural(total((i) => i.stats.tool_calls), "tool call")}, ${kilobytes(total((i) => i.stats.request_bytes))} sent, ` +
-        `${plural(total((i) => i.stats.token_usage.total_tokens), "token")}, ${costLabel(cost.cost_usd, cost.unpriced_routes)}, ` +
+        `${plural(
+          total((i) => i.stats.tool_calls),
+          "tool call",
+        )}, ${kilobytes(total((i) => i.stats.request_bytes))} sent, ` +
+        `${plural(
+          total((i) => i.stats.token_usage.total_tokens),
+          "token",
+        )}, ${costLabel(cost.cost_usd, cost.unpriced_routes)}, ` +
         `${total((i) => i.stats.provider_seconds).toFixed(3)} s waiting for the model`,
     );
     // The replayed column only in runs that replayed something.
@@ -88,7 +97,10 @@ function capabilityLine(invocations: readonly InvocationRecord[]): string | null
   const used = invocations.flatMap((inv) => (inv.capabilities ? [inv.capabilities] : []));
   if (used.length === 0) return null;
   const counts: Record<string, number> = {};
-  let calls = 0, cached = 0, replayed = 0, cost: number | null = null;
+  let calls = 0,
+    cached = 0,
+    replayed = 0,
+    cost: number | null = null;
   const unpriced = new Set<string>();
   for (const k of used) {
     calls += k.calls;
@@ -98,7 +110,9 @@ function capabilityLine(invocations: readonly InvocationRecord[]): string | null
     if (k.cost_usd !== null) cost = (cost ?? 0) + k.cost_usd;
     for (const name of k.unpriced) unpriced.add(name);
   }
-  const each = Object.entries(counts).map(([name, n]) => `${name} ${n}`).join(", ");
+  const each = Object.entries(counts)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(", ");
   const local = [cached > 0 ? `${cached} from the cache` : "", replayed > 0 ? `${replayed} replayed` : ""].filter(Boolean).join(", ");
   const priced = cost === null ? "" : `$${cost.toFixed(6)}`;
   const unknown = unpriced.size > 0 ? `cost unknown (no price for ${[...unpriced].join(", ")})` : "";
@@ -114,7 +128,10 @@ export function outcomeLabel(end: { status: string; action?: string | null }): s
 export function table(header: string[], rows: string[][], numericFrom: number): string[] {
   const widths = header.map((title, col) => Math.max(title.length, ...rows.map((row) => row[col].length)));
   const render = (cells: string[]) =>
-    `  ${cells.map((cell, col) => (col < numericFrom ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("  ").trimEnd()}`;
+    `  ${cells
+      .map((cell, col) => (col < numericFrom ? cell.padEnd(widths[col]) : cell.padStart(widths[col])))
+      .join("  ")
+      .trimEnd()}`;
   return [render(header), ...rows.map(render)];
 }
 

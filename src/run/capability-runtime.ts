@@ -22,7 +22,10 @@ export interface CapabilityRuntimeOptions {
 export class CapabilityRuntime {
   private opening: Promise<CapabilityStoreDb | null> | null = null;
 
-  constructor(private readonly config: ResolvedConfig, private readonly opts: CapabilityRuntimeOptions) {}
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly opts: CapabilityRuntimeOptions,
+  ) {}
 
   /** The store, or null (with one warning) when the project's SQLite cannot be used. */
   readonly store = (): Promise<CapabilityStore | null> => {

@@ -22,13 +22,17 @@ export class ChildProcesses {
   private folder: Promise<RunFolder> | null = null;
   private readonly served: { ended(): void }[] = [];
 
-  constructor(private readonly runOptions: () => RunOptions | null, private readonly server: LinkServer) {}
+  constructor(
+    private readonly runOptions: () => RunOptions | null,
+    private readonly server: LinkServer,
+  ) {}
 
   /** Answers `children` (from the first interpreter or any child): the folder, made once. */
   answer(from: Pick<BridgeProcess, "send">, message: ChildrenRequest): void {
     // Loaded here: a run whose program never forks or spawns never pays for it (SPEC §12 start-up).
     this.folder ??= import("../bridge/run-folder.js").then(({ RunFolder }) =>
-      RunFolder.open({ bridgeDir: bridgeDir(), executable: message.executable, onChild: (link) => this.accept(link) }));
+      RunFolder.open({ bridgeDir: bridgeDir(), executable: message.executable, onChild: (link) => this.accept(link) }),
+    );
     this.folder.then(
       (folder) => from.send({ type: "result", id: message.id, ok: true, value: { dir: folder.dir, secret: folder.secret } }),
       (error: Error) => from.send({ type: "result", id: message.id, ok: false, error: { type: "OSError", message: `cannot make the run folder: ${error.message}` } }),
@@ -60,4 +64,3 @@ export class ChildProcesses {
     for (const message of messages) link.send(message);
   }
 }
-

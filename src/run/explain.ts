@@ -22,17 +22,20 @@ export interface ExplainRequest {
   env: NodeJS.ProcessEnv;
 }
 
-export type Explained =
-  | { kind: "plan"; plan: Plan; python: string; config: ReturnType<typeof configSummaryForExplain> }
-  | { kind: "diagnostics"; message: string };
+export type Explained = { kind: "plan"; plan: Plan; python: string; config: ReturnType<typeof configSummaryForExplain> } | { kind: "diagnostics"; message: string };
 
 export async function explainPlan(request: ExplainRequest): Promise<Explained> {
   // The interpreter starts at once: the configuration is read and the plan begins (scan, parse)
   // while it boots, and the oracle's first compile waits for its `hello`. A configuration error
   // is still reported before an interpreter that cannot be chosen.
   const configuring = loadConfig({
-    scriptPath: request.file, cwd: process.cwd(), configFile: request.configFile,
-    profile: request.profile, forceProfile: request.forceProfile, model: request.model, env: request.env,
+    scriptPath: request.file,
+    cwd: process.cwd(),
+    configFile: request.configFile,
+    profile: request.profile,
+    forceProfile: request.forceProfile,
+    model: request.model,
+    env: request.env,
   });
   configuring.catch(() => undefined);
   const bridge = await startOracle(request, configuring);
@@ -41,9 +44,18 @@ export async function explainPlan(request: ExplainRequest): Promise<Explained> {
     const filename = path.resolve(request.file);
     const oracle = bridgeOracle(bridge);
     const planning = analyzeSource({
-      source: request.source, filename, displayName: displayName(filename),
-      oracle: { check: async (items) => (await bridge.hello, oracle.check(items)) },
-      entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES,
+      source: request.source,
+      filename,
+      displayName: displayName(filename),
+      oracle: {
+        check: async (items) => {
+          await bridge.hello;
+          return oracle.check(items);
+        },
+      },
+      entryModule: true,
+      checkpoints: true,
+      capabilityNames: CAPABILITY_NAMES,
     });
     planning.catch(() => undefined); // a failed start is reported by `hello` below, first
     const python = await bridge.hello;

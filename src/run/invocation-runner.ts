@@ -71,7 +71,10 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     missingCapabilityHint(end, hintsShown);
     return end;
   };
-  const codeReader = new CodeReader(config.projectRoot, [...config.profiles.values()].flatMap((p) => (p.envFile ? [p.envFile] : [])));
+  const codeReader = new CodeReader(
+    config.projectRoot,
+    [...config.profiles.values()].flatMap((p) => (p.envFile ? [p.envFile] : [])),
+  );
   const approver = wiring.approve ? runApprover(wiring) : null;
   const run: InvocationRunner = async ({ mode, request, frame, signal }) => {
     const profile = usableProfile(config, request.directive?.profile ?? null);
@@ -91,7 +94,14 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         frame: restricted(spinnerAware(frame, wiring.spinner, stop), profile),
         capabilities,
         hostTools: profile.permissions.has("read_code") ? (codeReader satisfies HostToolPort) : undefined,
-        approval: approver ? { approve: (call) => (stop(), approver.approve(call)) } : undefined,
+        approval: approver
+          ? {
+              approve: (call) => {
+                stop();
+                return approver.approve(call);
+              },
+            }
+          : undefined,
         signal,
         mailbox: request.mailbox ? wiring.mailboxFor?.(request.mailbox.member) : undefined,
         onEvent: wiring.onEvent,
@@ -152,11 +162,14 @@ function held(model: ModelPort, holdClock: (() => () => void) | undefined): Mode
  */
 function restricted(frame: FramePort, profile: ProfileSettings): FramePort {
   if (profile.permissions.has("write_filesystem")) return frame;
-  let sent: Promise<unknown> | null = null;
+  let restricted = false;
   return {
     op(name, args) {
       // Ops of one pause are served in order, so restrict needs no answer before the next one.
-      if (name !== "fail") sent ??= frame.op("restrict", { denied: ["write_filesystem"] });
+      if (name !== "fail" && !restricted) {
+        restricted = true;
+        void frame.op("restrict", { denied: ["write_filesystem"] });
+      }
       return frame.op(name, args);
     },
   };

@@ -56,6 +56,9 @@ function composed(profile: ProfileSettings, live: () => ModelPort, wiring: Model
 /** A port whose code is still loading (it began when the port was made); calls wait for it, and once it has loaded they go straight to it. */
 function loadedPort(loading: Promise<ModelPort>): ModelPort {
   let loaded: ModelPort | null = null;
-  loading.then((port) => (loaded = port), () => undefined);
+  loading.then(
+    (port) => (loaded = port),
+    () => undefined,
+  );
   return { complete: async (request, options) => (loaded ?? (await loading)).complete(request, options) };
 }

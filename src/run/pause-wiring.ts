@@ -27,7 +27,11 @@ export function sharedInvocationRunner(config: ResolvedConfig, observers: Observ
   return {
     runner: async (context) => (await wire())(context),
     // A failure to load is the first pause's to report; warming up only tries.
-    warmUp: () => void wire().then((run) => run.warmUp(), () => undefined),
+    warmUp: () =>
+      void wire().then(
+        (run) => run.warmUp(),
+        () => undefined,
+      ),
   };
 }
 

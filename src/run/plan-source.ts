@@ -23,11 +23,7 @@ export function bridgeOracle(bridge: PlanLink): CompileOracle {
 }
 
 /** The plan the bridge asked for; `shownAs` names the file in diagnostics. */
-export async function planRequested(
-  bridge: PlanLink,
-  request: PlanRequest,
-  options: { checkpoints: boolean; shownAs: string },
-): Promise<Planned> {
+export async function planRequested(bridge: PlanLink, request: PlanRequest, options: { checkpoints: boolean; shownAs: string }): Promise<Planned> {
   const plan = await analyzeSource({
     source: request.source,
     filename: request.path,
@@ -42,7 +38,7 @@ export async function planRequested(
 }
 
 export function displayName(filename: string): string {
-  return filename.startsWith("<") ? filename : filename.split("/").pop() ?? filename;
+  return filename.startsWith("<") ? filename : (filename.split("/").pop() ?? filename);
 }
 
 /** `file:line: message`, one per line (the first line gets the CLI's `aiython: ` prefix). */

@@ -70,8 +70,13 @@ export class ProgramRun {
     let config: ResolvedConfig;
     try {
       config = this.config = await loadConfig({
-        scriptPath: scriptPathOf(this.target), cwd: process.cwd(), configFile: command.configFile,
-        profile: command.profile, forceProfile: command.forceProfile, model: command.model, env: command.env,
+        scriptPath: scriptPathOf(this.target),
+        cwd: process.cwd(),
+        configFile: command.configFile,
+        profile: command.profile,
+        forceProfile: command.forceProfile,
+        model: command.model,
+        env: command.env,
       });
       this.limits = runLimits(command, config, config.profiles.get(config.forcedProfile ?? config.defaultProfile));
       // Stats, trace and journal (SPEC §11); loaded only when asked for or when a model is configured.
@@ -216,10 +221,7 @@ export class ProgramRun {
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
     const outcome = this.problem ?? this.budgetOutcome(end) ?? outcomeOf(end, relayed);
-    await this.observers?.finish(
-      { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null },
-      this.clock.timings(),
-    );
+    await this.observers?.finish({ status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null }, this.clock.timings());
     return outcome;
   }
 

@@ -44,7 +44,12 @@ export async function resumeProjectJob(id: number, ctx: JobsContext, signal: Abo
   try {
     if (!store.job(id)) throw new UsageError(`no job ${id} in ${file}; see aiython jobs list`);
     const session = capabilitySession({
-      profile, projectRoot: config.projectRoot, store: async () => store, mode: { replay: false, record: profile.journal, cache: true }, directiveProvider: null, origin: null,
+      profile,
+      projectRoot: config.projectRoot,
+      store: async () => store,
+      mode: { replay: false, record: profile.journal, cache: true },
+      directiveProvider: null,
+      origin: null,
     });
     if (session === null || !profile.capabilities.video) {
       throw new UsageError(`job ${id} is a video job and aiython.toml has no [capabilities.video] route to finish it; configure one with: aiython setup --capability video`);

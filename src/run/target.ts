@@ -7,12 +7,7 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 import type { RunTarget } from "../bridge/protocol.js";
 
-export type ProgramSpec =
-  | { kind: "script"; path: string }
-  | { kind: "module"; name: string }
-  | { kind: "code"; code: string }
-  | { kind: "stdin" }
-  | { kind: "console" };
+export type ProgramSpec = { kind: "script"; path: string } | { kind: "module"; name: string } | { kind: "code"; code: string } | { kind: "stdin" } | { kind: "console" };
 
 /** CPython's own options from the command line (src/cli/split-argv.ts reads them). */
 export interface InterpreterOptions {

@@ -9,10 +9,8 @@ import { keyEnvFor, providerFromFlags, type SetupAnswers, type SetupFlags } from
 import { searchModels } from "./model-search.js";
 import { configuredModelId, SETUP_PROVIDERS, type SetupProvider } from "./providers.js";
 
-export interface KeyLookup {
-  /** The key already configured under this variable (environment, env_file, credentials file), if any. */
-  (name: string): string | null;
-}
+/** The key already configured under this variable (environment, env_file, credentials file), if any. */
+export type KeyLookup = (name: string) => string | null;
 
 export async function askAnswers(flags: SetupFlags, existingKey: KeyLookup, say: (line: string) => void): Promise<SetupAnswers> {
   const { input, password, search, select, confirm } = await import("@inquirer/prompts");
@@ -24,8 +22,7 @@ export async function askAnswers(flags: SetupFlags, existingKey: KeyLookup, say:
     }));
   const local = provider.name === "custom" || provider.name === "ollama";
   const baseUrl =
-    flags.baseUrl ??
-    (local ? await input({ message: "Base URL of the server's OpenAI-compatible API", default: provider.defaultBase, validate: validUrl }) : provider.defaultBase);
+    flags.baseUrl ?? (local ? await input({ message: "Base URL of the server's OpenAI-compatible API", default: provider.defaultBase, validate: validUrl }) : provider.defaultBase);
 
   let key: string | null = null;
   let wantsKey = provider.keyEnv !== null || flags.setKey || flags.apiKeyEnv !== undefined;
@@ -35,7 +32,10 @@ export async function askAnswers(flags: SetupFlags, existingKey: KeyLookup, say:
     if (existingKey(apiKeyEnv) !== null && !flags.setKey) {
       say(`Using the key already set in ${apiKeyEnv}.`);
     } else {
-      const typed = await password({ message: `API key (saved in .aiython/credentials.env as ${apiKeyEnv}; not shown)`, validate: (v) => (v.trim() === "" ? "paste the key, or press Ctrl-C to stop" : true) });
+      const typed = await password({
+        message: `API key (saved in .aiython/credentials.env as ${apiKeyEnv}; not shown)`,
+        validate: (v) => (v.trim() === "" ? "paste the key, or press Ctrl-C to stop" : true),
+      });
       key = typed.trim();
     }
   }
@@ -63,7 +63,10 @@ async function chooseModel(provider: SetupProvider, baseUrl: string, key: string
     say(`Could not list the server's models (${(error as Error).message}).`);
   }
   if (ids.length === 0) {
-    return prompts.input({ message: `Model id${provider.prefix ? ` (without ${provider.prefix})` : ""}`, validate: (v) => (v.trim() === "" ? "a model id, e.g. gpt-4.1-mini" : true) });
+    return prompts.input({
+      message: `Model id${provider.prefix ? ` (without ${provider.prefix})` : ""}`,
+      validate: (v) => (v.trim() === "" ? "a model id, e.g. gpt-4.1-mini" : true),
+    });
   }
   say(`The server lists ${ids.length} model${ids.length === 1 ? "" : "s"}; type words of a name to narrow them.`);
   return prompts.search<string>({

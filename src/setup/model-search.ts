@@ -3,7 +3,11 @@
 // when every query word is the start of one of its words — "gpt 4 mini" finds gpt-4.1-mini,
 // "llama 8b" finds meta-llama/Llama-3.1-8B-Instruct. Ids whose first word matches come first.
 
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "");
 
 export function searchModels(ids: readonly string[], query: string): string[] {
   const wanted = words(query);

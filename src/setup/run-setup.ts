@@ -10,8 +10,16 @@ import path from "node:path";
 import { checkServer, type ServerReport } from "../model/server-check.js";
 import type { ChatRoute } from "../model/types.js";
 import {
-  CONFIG_FILE_NAME, CredentialLookup, discoverConfigFile, displayPath, editConfigText, ignoreAiythonFolder,
-  loadConfig, profileFor, storeCredential, type RouteKeys,
+  CONFIG_FILE_NAME,
+  CredentialLookup,
+  discoverConfigFile,
+  displayPath,
+  editConfigText,
+  ignoreAiythonFolder,
+  loadConfig,
+  profileFor,
+  storeCredential,
+  type RouteKeys,
 } from "../config/index.js";
 import { SETUP_DEFAULTS } from "../defaults.js";
 import { UsageError, type RunOutcome } from "../errors.js";
@@ -43,9 +51,7 @@ export async function runSetup(flags: SetupFlags, ctx: SetupContext): Promise<Ru
     if (!ctx.interactive) throw new UsageError("setup --check: no model is configured yet; run aiython setup (or give --model) first");
   }
 
-  const answers = ctx.interactive
-    ? await askAnswers(flags, existingKey, say)
-    : answersFromFlags(flags, flags.setKey ? await pipedKey(ctx) : null);
+  const answers = ctx.interactive ? await askAnswers(flags, existingKey, say) : answersFromFlags(flags, flags.setKey ? await pipedKey(ctx) : null);
   const route = chatRoute(answers, answers.key ?? (answers.apiKeyEnv === null ? null : existingKey(answers.apiKeyEnv)));
   if (flags.check || (ctx.interactive && flags.capability === undefined && (await wantsCheck()))) {
     const report = await checked(route, say);
@@ -136,7 +142,7 @@ function configTarget(flags: SetupFlags, cwd: string): ConfigTarget {
 
 async function pipedKey(ctx: SetupContext): Promise<string> {
   const key = (await ctx.readKey()).trim();
-  if (key === "") throw new UsageError("--set-key without a terminal reads the key from standard input, and it was empty: printf %s \"$KEY\" | aiython setup --set-key ...");
+  if (key === "") throw new UsageError('--set-key without a terminal reads the key from standard input, and it was empty: printf %s "$KEY" | aiython setup --set-key ...');
   return key;
 }
 

@@ -28,14 +28,48 @@ const DIST_PACKAGES = "/usr/lib/python3/dist-packages";
 
 /** Run as scripts, `python3 test_X.py -v` (a package: `python3 -m unittest -v test_X`). */
 const LIB_TESTS = [
-  "test_grammar", "test_scope", "test_exceptions", "test_raise", "test_with", "test_contextlib",
-  "test_contextlib_async", "test_generators", "test_coroutines", "test_asyncgen", "test_genexps",
-  "test_listcomps", "test_setcomps", "test_fstring", "test_named_expressions", "test_except_star",
-  "test_exception_group", "test_traceback", "test_class", "test_super", "test_property",
-  "test_functools", "test_itertools", "test_dict", "test_list", "test_set", "test_string",
-  "test_keywordonlyarg", "test_decorators", "test_opcodes", "test_augassign", "test_richcmp",
-  "test_int", "test_bool", "test_dataclasses", "test_textwrap", "test_sys_settrace",
-  "test_global", "test_yield_from", "test_typing", "test_context", "test_positional_only_arg",
+  "test_grammar",
+  "test_scope",
+  "test_exceptions",
+  "test_raise",
+  "test_with",
+  "test_contextlib",
+  "test_contextlib_async",
+  "test_generators",
+  "test_coroutines",
+  "test_asyncgen",
+  "test_genexps",
+  "test_listcomps",
+  "test_setcomps",
+  "test_fstring",
+  "test_named_expressions",
+  "test_except_star",
+  "test_exception_group",
+  "test_traceback",
+  "test_class",
+  "test_super",
+  "test_property",
+  "test_functools",
+  "test_itertools",
+  "test_dict",
+  "test_list",
+  "test_set",
+  "test_string",
+  "test_keywordonlyarg",
+  "test_decorators",
+  "test_opcodes",
+  "test_augassign",
+  "test_richcmp",
+  "test_int",
+  "test_bool",
+  "test_dataclasses",
+  "test_textwrap",
+  "test_sys_settrace",
+  "test_global",
+  "test_yield_from",
+  "test_typing",
+  "test_context",
+  "test_positional_only_arg",
   "test_string_literals",
 ];
 
@@ -45,8 +79,17 @@ const LIB_TESTS = [
  * or (test_patma) their __main__ block is a pyperf benchmark.
  */
 const LIB_TEST_MODULES = [
-  "test_descr", "test_enum", "test_frame", "test_doctest", "test_unpack", "test_unpack_ex", "test_extcall",
-  "test_pprint", "test_funcattrs", "test_warnings", "test_patma",
+  "test_descr",
+  "test_enum",
+  "test_frame",
+  "test_doctest",
+  "test_unpack",
+  "test_unpack_ex",
+  "test_extcall",
+  "test_pprint",
+  "test_funcattrs",
+  "test_warnings",
+  "test_patma",
 ];
 
 /** Files a Lib/test module reads from its own folder, and folders it expects there. */
@@ -124,8 +167,7 @@ function commandLines(interp: Interpreter): Program[] {
   const json = r.libTest("test_zoneinfo/data/zoneinfo_data.json");
   const zip = r.libTest("zipdir.zip", "archivetestdata/zipdir.zip");
   const tar = r.libTest("testtar.tar", "archivetestdata/testtar.tar");
-  const data = (from: string | undefined, to: string) =>
-    from ? { copies: [{ from, to }] } : { copies: [], unavailable: `${interp.libTest} has no ${to}` };
+  const data = (from: string | undefined, to: string) => (from ? { copies: [{ from, to }] } : { copies: [], unavailable: `${interp.libTest} has no ${to}` });
   const cli = (name: string, argv: string[], more: Partial<Program> = {}): Program => ({ name, kind: "command-line", copies: [], argv, ...more });
   return [
     ...DOCTESTED.map((m) => cli(`doctest-${m}`, ["-m", "doctest", "-v", `${m}.py`], { copies: [{ from: r.stdlib(`${m}.py`), to: `${m}.py` }], fast: m === "fractions" })),
@@ -159,7 +201,12 @@ function slowPipes(interp: Interpreter): Program[] {
     pipe("slow-reader", { copies: [printer], argv: ["printer.py"], pipe: slowReader, fast: true }),
     pipe("slow-reader-u", { copies: [printer], argv: ["-u", "printer.py"], pipe: slowReader }),
     pipe("slow-reader-unbuffered-env", { copies: [printer], argv: ["printer.py"], env: { PYTHONUNBUFFERED: "1" }, pipe: slowReader }),
-    pipe("tokenize-pipe", { copies: [{ from: path.join(interp.stdlib, "textwrap.py"), to: "textwrap.py" }], argv: ["-m", "tokenize", "textwrap.py"], pipe: slowReader, fast: true }),
+    pipe("tokenize-pipe", {
+      copies: [{ from: path.join(interp.stdlib, "textwrap.py"), to: "textwrap.py" }],
+      argv: ["-m", "tokenize", "textwrap.py"],
+      pipe: slowReader,
+      fast: true,
+    }),
     pipe("slow-writer", {
       copies: [reader, { from: path.join(interp.stdlib, "_pydecimal.py"), to: "input.txt" }],
       argv: ["reader.py"],
@@ -180,7 +227,10 @@ function packages(interp: Interpreter): Program[] {
   const program: Program = {
     name: "pygments-html",
     kind: "package",
-    copies: [{ from: pygments, to: "pygments" }, { from: path.join(interp.stdlib, "colorsys.py"), to: "colorsys.py" }],
+    copies: [
+      { from: pygments, to: "pygments" },
+      { from: path.join(interp.stdlib, "colorsys.py"), to: "colorsys.py" },
+    ],
     argv: ["-m", "pygments", "-l", "python", "-f", "html", "colorsys.py"],
   };
   if (!fs.existsSync(pygments)) program.unavailable = `${pygments} is not installed`;

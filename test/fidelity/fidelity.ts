@@ -77,7 +77,7 @@ export async function runFidelity(options: FidelityOptions): Promise<ProgramResu
 async function runProgram(program: Program, root: string, options: FidelityOptions): Promise<ProgramResult> {
   const { name } = program;
   if (program.unavailable) return { name, status: "skipped", reason: program.unavailable };
-  let project;
+  let project: ReturnType<typeof prepareProject>;
   try {
     project = prepareProject(root, program, options.interp);
   } catch (error) {

@@ -16,7 +16,7 @@ const RULES: Rule[] = [
   { why: "timeit's result", pattern: /^(\d+ loops?, best of \d+: )[\d.]+ [num]?sec( per loop)$/gm, replacement: "$1<time>$2" },
   {
     why: "timeit's warning when one repeat was much slower than another (machine load)",
-    pattern: /^:0: UserWarning: The test results are likely unreliable\..*\n(  warnings\.warn_explicit\(.*\n)?/gm,
+    pattern: /^:0: UserWarning: The test results are likely unreliable\..*\n( {2}warnings\.warn_explicit\(.*\n)?/gm,
     replacement: "",
   },
   {

@@ -21,10 +21,12 @@ export function resultLines(result: ProgramResult): string[] {
       return [`broken     ${name}: ${result.reason}`];
     case "compared":
       if (isIdentical(result)) return [`identical  ${name}`];
-      return result.modes.filter((m) => m.differences.length).map((m) => {
-        if (m.documented) return `documented ${name} (${m.mode}): fails ${m.documented.failing.join(", ")} as README's "Known differences" says: ${m.documented.readme}`;
-        return `differs    ${name} (${m.mode}): ${m.differences.map(describe).join("; ")}`;
-      });
+      return result.modes
+        .filter((m) => m.differences.length)
+        .map((m) => {
+          if (m.documented) return `documented ${name} (${m.mode}): fails ${m.documented.failing.join(", ")} as README's "Known differences" says: ${m.documented.readme}`;
+          return `differs    ${name} (${m.mode}): ${m.differences.map(describe).join("; ")}`;
+        });
   }
 }
 

@@ -53,8 +53,7 @@ function environment(program: Program, mode: Mode): NodeJS.ProcessEnv {
 }
 
 function commandLine(program: Program, mode: Mode, interp: Interpreter): string[] {
-  const direct =
-    mode.runner === "python" ? [interp.command, ...program.argv] : [CLI, ...(interp.explicit ? ["--python", interp.command] : []), ...program.argv];
+  const direct = mode.runner === "python" ? [interp.command, ...program.argv] : [CLI, ...(interp.explicit ? ["--python", interp.command] : []), ...program.argv];
   const pipe = program.pipe;
   if (!pipe) return direct;
   const wiring = pipe.kind === "slow-reader" ? ["read", `${pipe.chunk}`, `${pipe.pauseMs}`] : ["write", `${pipe.chunk}`, `${pipe.pauseMs}`, pipe.file];

@@ -52,7 +52,12 @@ export interface CapabilityFakes {
 export const DIMENSIONS = 64;
 
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g)?.filter((w) => w.length > 2) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .match(/[a-z0-9]+/g)
+      ?.filter((w) => w.length > 2) ?? []
+  );
 }
 
 /** Deterministic bag-of-words embedding: each word adds to one of 64 dimensions. */
@@ -85,7 +90,10 @@ export function wavComment(bytes: Buffer): string | null {
   const at = bytes.indexOf("ICMT");
   if (at === -1) return null;
   const length = bytes.readUInt32LE(at + 4);
-  return bytes.subarray(at + 8, at + 8 + length).toString("utf8").replace(/\0+$/, "");
+  return bytes
+    .subarray(at + 8, at + 8 + length)
+    .toString("utf8")
+    .replace(/\0+$/, "");
 }
 
 const u32 = (n: number) => {
@@ -144,10 +152,20 @@ export async function startCapabilityFakes(opts: FakeOptions = {}): Promise<Capa
     }
     if (path === "/v1/chat/completions") {
       const content = (body.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : [{ type: "text", text: m.content }]));
-      const text = content.filter((p: any) => p.type === "text").map((p: any) => p.text).join(" ");
+      const text = content
+        .filter((p: any) => p.type === "text")
+        .map((p: any) => p.text)
+        .join(" ");
       const images = content.filter((p: any) => p.type === "image_url").length;
       const reply = opts.chat ? opts.chat(body) : `seen ${images} images: ${text}`;
-      return send(res, 200, { id: "chatcmpl-fake", object: "chat.completion", created: 0, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } });
+      return send(res, 200, {
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+      });
     }
     if (path === "/v1/audio/transcriptions") {
       const file = req.form.find((p) => p.name === "file");

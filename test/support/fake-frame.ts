@@ -8,7 +8,6 @@ export type OpHandler = (args: Record<string, unknown>) => FrameOpResult | Promi
 export interface RecordedOp {
   name: string;
   args: Record<string, unknown>;
-
 }
 
 export const ok = (value: unknown): FrameOpResult => ({ ok: true, value });

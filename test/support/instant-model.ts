@@ -27,7 +27,13 @@ export interface InstantModel {
 function replyParts(literal: unknown): string[] {
   const call = { id: "call_instant_\u0000", type: "function", function: { name: "finish", arguments: JSON.stringify({ outcome: { kind: "literal", value: literal } }) } };
   const message = { role: "assistant", content: null, tool_calls: [call] };
-  const reply = { id: "chatcmpl-instant-\u0000", object: "chat.completion", created: 0, model: "instant", choices: [{ index: 0, message, logprobs: null, finish_reason: "tool_calls" }] };
+  const reply = {
+    id: "chatcmpl-instant-\u0000",
+    object: "chat.completion",
+    created: 0,
+    model: "instant",
+    choices: [{ index: 0, message, logprobs: null, finish_reason: "tool_calls" }],
+  };
   return JSON.stringify(reply).split("\\u0000"); // JSON writes the NUL of each id as \u0000
 }
 

@@ -13,7 +13,17 @@ const journal = await openJournal({ projectRoot: root, create: true });
 for (let i = 0; i < Number(count); i += 1) {
   const id = journal.startRun({ script: `writer-${tag}.py`, args: [], replay: false, pid: process.pid, version: "test", startedAt: new Date() });
   for (const line of [1, 2]) {
-    journal.addInvocation(id, { invocation: `inv-${line}`, file: `writer-${tag}.py`, line, mode: "syntax", status: "finished", action: null, missingCapability: null, counters: counters(), endedAt: new Date() });
+    journal.addInvocation(id, {
+      invocation: `inv-${line}`,
+      file: `writer-${tag}.py`,
+      line,
+      mode: "syntax",
+      status: "finished",
+      action: null,
+      missingCapability: null,
+      counters: counters(),
+      endedAt: new Date(),
+    });
   }
   journal.endRun(id, { endedAt: new Date(), status: 0, signal: null, totalSeconds: 0, parseSeconds: 0, prepareSeconds: 0, executionSeconds: 0 });
 }

@@ -129,7 +129,15 @@ export async function startLoopbackModel(opts: LoopbackOptions = {}): Promise<Lo
       body = undefined;
     }
     const path = (req.url ?? "/").split("?")[0];
-    const request: RecordedRequest = { method: req.method ?? "GET", body, rawBody, headers: { ...req.headers }, path, receivedAt: Date.now(), connection: connectionOf.get(req.socket) ?? 0 };
+    const request: RecordedRequest = {
+      method: req.method ?? "GET",
+      body,
+      rawBody,
+      headers: { ...req.headers },
+      path,
+      receivedAt: Date.now(),
+      connection: connectionOf.get(req.socket) ?? 0,
+    };
     requests.push(request);
     if (req.method === "GET" && path === "/v1/models") {
       const data = (opts.models ?? ["loopback-model"]).map((id) => ({ id, object: "model", created: 0, owned_by: "loopback" }));

@@ -14,8 +14,7 @@ export const FAKE_KEY = "sk-e2e-FAKE-KEY-b7c1d9e3f5a2";
 
 /** The tickets example's output with the stand-in model. */
 export const TICKETS_STDOUT =
-  "{'bug': ['The app crashes on login', 'Error 500 on save'], 'billing': ['I was charged twice', 'Refund please']}\n" +
-  "2 billing tickets and 2 bug reports were routed.\n";
+  "{'bug': ['The app crashes on login', 'Error 500 on save'], 'billing': ['I was charged twice', 'Refund please']}\n" + "2 billing tickets and 2 bug reports were routed.\n";
 
 export function ticketsProject(): string {
   const root = tempProject({}, { prefix: "aiython-observe-" });

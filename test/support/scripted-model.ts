@@ -31,7 +31,10 @@ export class ScriptedModel implements ModelPort {
   readonly requests: RecordedRequest[] = [];
   private readonly steps: ScriptStep[];
 
-  constructor(steps: ScriptStep[], private readonly providerSeconds = 0.25) {
+  constructor(
+    steps: ScriptStep[],
+    private readonly providerSeconds = 0.25,
+  ) {
     this.steps = [...steps];
   }
 
@@ -48,26 +51,45 @@ export class ScriptedModel implements ModelPort {
     if (typeof step === "function") {
       // A step that reports its own requests (retries, say) is taken at its word.
       let own = false;
-      const watched = { ...options, attempts: { ...options.attempts, sent: (a: Parameters<NonNullable<NonNullable<ModelCallOptions["attempts"]>["sent"]>>[0]) => { own = true; options.attempts?.sent?.(a); } } };
+      const watched = {
+        ...options,
+        attempts: {
+          ...options.attempts,
+          sent: (a: Parameters<NonNullable<NonNullable<ModelCallOptions["attempts"]>["sent"]>>[0]) => {
+            own = true;
+            options.attempts?.sent?.(a);
+          },
+        },
+      };
       const response = await step(copy, watched);
       return own ? response : reported(response, options);
     }
     if ("throws" in step) throw step.throws;
-    return reported({
-      message: { content: step.content ?? null, tool_calls: step.calls },
-      usage: step.usage,
-      requestBytes: bodyBytes,
-      providerSeconds: this.providerSeconds,
-      route: "openai/gpt-4.1-mini",
-    }, options);
+    return reported(
+      {
+        message: { content: step.content ?? null, tool_calls: step.calls },
+        usage: step.usage,
+        requestBytes: bodyBytes,
+        providerSeconds: this.providerSeconds,
+        route: "openai/gpt-4.1-mini",
+      },
+      options,
+    );
   }
 }
 
 function reported(response: ModelResponse, options: ModelCallOptions): ModelResponse {
   if (!response.replayed) {
     options.attempts?.sent?.({
-      route: response.route, attempt: 1, requestBytes: response.requestBytes, ...(response.usage ? { usage: response.usage } : {}),
-      status: 200, outcome: "answer", server: "scripted:0", startedAt: Date.now(), seconds: response.providerSeconds,
+      route: response.route,
+      attempt: 1,
+      requestBytes: response.requestBytes,
+      ...(response.usage ? { usage: response.usage } : {}),
+      status: 200,
+      outcome: "answer",
+      server: "scripted:0",
+      startedAt: Date.now(),
+      seconds: response.providerSeconds,
     });
   }
   return response;

@@ -30,7 +30,14 @@ export type Mutation =
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("phrase" as const), at: fc.nat(), phrase: fc.constantFrom(...PHRASES), indent: fc.constantFrom(0, 4, 8) }),
   fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 12 }) }),
-  fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), text: fc.string({ unit: fc.constantFrom("(", ")", "[", "]", "{", "}", ":", "'", '"', "\\", "#", "\n", "\t", " ", ",", "=", "if ", "def ", "x", "await ", "lambda"), maxLength: 6 }) }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
+    text: fc.string({
+      unit: fc.constantFrom("(", ")", "[", "]", "{", "}", ":", "'", '"', "\\", "#", "\n", "\t", " ", ",", "=", "if ", "def ", "x", "await ", "lambda"),
+      maxLength: 6,
+    }),
+  }),
   fc.record({ kind: fc.constantFrom("duplicate" as const, "dedent" as const, "truncate" as const), at: fc.nat() }),
 );
 

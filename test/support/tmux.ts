@@ -83,7 +83,9 @@ export class Terminal {
   constructor(command: string, options: { cwd: string; env: Record<string, string> }) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-tmux-"));
     this.socket = path.join(this.dir, "sock");
-    const env = Object.entries(options.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+    const env = Object.entries(options.env)
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(" ");
     const line = `cd ${shellQuote(options.cwd)} && env -i ${env} ${command}; echo "[exit $?]"; sleep 600`;
     this.tmux(["new-session", "-d", "-s", this.name, "-x", "100", "-y", "50", line]);
   }

@@ -9,7 +9,17 @@ import { embedTexts } from "./embed-texts.js";
 export const embedding: CapabilityHandler = {
   name: "embedding",
   guide: "embedding {input: str|[str]} -> vector or list of vectors",
-  params: params({ input: ref({ anyOf: [{ type: "string", minLength: 1 }, { type: "array", minItems: 1, maxItems: 2048, items: text() }] }) }, ["input"]),
+  params: params(
+    {
+      input: ref({
+        anyOf: [
+          { type: "string", minLength: 1 },
+          { type: "array", minItems: 1, maxItems: 2048, items: text() },
+        ],
+      }),
+    },
+    ["input"],
+  ),
   needs: () => "embedding",
   pure: () => true,
   writesFiles: () => false,
@@ -20,4 +30,3 @@ export const embedding: CapabilityHandler = {
     return typeof input === "string" ? vectors[0] : vectors;
   },
 };
-

@@ -53,9 +53,10 @@ async function images(p: Record<string, unknown>, ctx: StepContext, kind: Artifa
     perform: (route, env) =>
       viaOpenAI(route, env, async (client, requestOptions, mod) => {
         const upload = (i: number) => mod.toFile(ctx.assets.read(files[i]), path.basename(files[i].rel));
-        const response = kind === "image"
-          ? await client.images.generate({ model: route.model, ...options } as never, requestOptions)
-          : await client.images.edit({ model: route.model, ...options, image: await upload(0), ...(files[1] ? { mask: await upload(1) } : {}) } as never, requestOptions);
+        const response =
+          kind === "image"
+            ? await client.images.generate({ model: route.model, ...options } as never, requestOptions)
+            : await client.images.edit({ model: route.model, ...options, image: await upload(0), ...(files[1] ? { mask: await upload(1) } : {}) } as never, requestOptions);
         return packed(response, env.signal);
       }),
   });
@@ -63,7 +64,10 @@ async function images(p: Record<string, unknown>, ctx: StepContext, kind: Artifa
   const blob = answer.blob ?? Buffer.alloc(0);
   const stem = (p.name as string | undefined) ?? ctx.stepId;
   const paths = parts.map((part, i) =>
-    ctx.artifacts.write(ctx.artifacts.name(kind, stem, answer.key, extensionOf(part.mime, "png"), parts.length > 1 ? i + 1 : null), blob.subarray(part.offset, part.offset + part.length)),
+    ctx.artifacts.write(
+      ctx.artifacts.name(kind, stem, answer.key, extensionOf(part.mime, "png"), parts.length > 1 ? i + 1 : null),
+      blob.subarray(part.offset, part.offset + part.length),
+    ),
   );
   return paths.length === 1 ? paths[0] : paths;
 }

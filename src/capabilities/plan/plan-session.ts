@@ -58,9 +58,14 @@ export function capabilitySession(opts: SessionOptions): CapabilitySession | nul
     guide: () => guideOf(available),
     async runPlan(raw, frame, options): Promise<PlanAnswer> {
       const validated = await validatePlan(raw, frame, {
-        capabilities: opts.profile.capabilities, permissions: opts.profile.permissions, profile: opts.profile.name, assets, directiveProvider: opts.directiveProvider,
+        capabilities: opts.profile.capabilities,
+        permissions: opts.profile.permissions,
+        profile: opts.profile.name,
+        assets,
+        directiveProvider: opts.directiveProvider,
       });
-      if (!validated.ok) return validated.missing ? { kind: "missing_capability", capability: validated.missing, message: validated.message } : { kind: "rejected", message: validated.message };
+      if (!validated.ok)
+        return validated.missing ? { kind: "missing_capability", capability: validated.missing, message: validated.message } : { kind: "rejected", message: validated.message };
       const signal = options.signal ?? new AbortController().signal;
       const context = (step: PlannedStep, routes: Map<string, Route[]>, calls: { cached: number; replayed: number; live: number }): StepContext => ({
         stepId: step.id,
@@ -102,8 +107,12 @@ export function capabilitySession(opts: SessionOptions): CapabilitySession | nul
       if (!opened || !job) return { status: "error", message: `no job ${id} in this project; call jobs for the list` };
       try {
         const path = await resumeVideoJob(job, {
-          store: opened, routes: opts.profile.capabilities.video?.routes ?? [], artifacts, record: opts.mode.record,
-          signal: options.signal ?? new AbortController().signal, deadline: options.deadline,
+          store: opened,
+          routes: opts.profile.capabilities.video?.routes ?? [],
+          artifacts,
+          record: opts.mode.record,
+          signal: options.signal ?? new AbortController().signal,
+          deadline: options.deadline,
         });
         return { status: "ok", valueJson: JSON.stringify(path) };
       } catch (error) {

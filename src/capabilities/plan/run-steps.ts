@@ -115,7 +115,9 @@ function fingerprintOf(step: PlannedStep, params: Record<string, unknown>, route
     return { $asset: ctx.assets.contentHash(ctx.asset(node)) };
   });
   const routeIds = [...(routes ?? new Map()).entries()].map(([name, list]) => [name, list.map((r: Route) => r.id)]);
-  return createHash("sha256").update(canonicalJson({ capability: step.capability, routes: routeIds, params: content }), "utf8").digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson({ capability: step.capability, routes: routeIds, params: content }), "utf8")
+    .digest("hex");
 }
 
 function failure(error: unknown, step: PlannedStep): StepOutcome {

@@ -78,7 +78,11 @@ async function readFrameValues(steps: RawStep[], frame: PlanFrame): Promise<Map<
   const refs: PlanValueRef[] = [];
   const seen = new Set<string>();
   for (const step of steps) {
-    for (const ref of frameRefs(step.params)) if (!seen.has(frameRefKey(ref))) (seen.add(frameRefKey(ref)), refs.push(ref));
+    for (const ref of frameRefs(step.params)) {
+      if (seen.has(frameRefKey(ref))) continue;
+      seen.add(frameRefKey(ref));
+      refs.push(ref);
+    }
   }
   if (refs.length === 0) return new Map();
   const read = await frame.readValues(refs);
@@ -94,7 +98,10 @@ function fill(step: RawStep, values: Map<string, unknown>, ids: Set<string>, ctx
     if (kind === null) return undefined;
     const record = node as Record<string, unknown>;
     const shape = refShapeProblem(record, kind, where(at));
-    if (shape) return void problems.push(shape), node;
+    if (shape) {
+      problems.push(shape);
+      return node;
+    }
     if (kind === "$binding") return values.get(`b:${record.$binding}`);
     if (kind === "$handle") return values.get(`h:${record.$handle}`);
     if (kind === "$ref") {
@@ -105,7 +112,10 @@ function fill(step: RawStep, values: Map<string, unknown>, ids: Set<string>, ctx
     const target = mapParams(record.$asset, visit, `${at}.$asset`);
     if (typeof target !== "string") return { $asset: target };
     const asset = ctx.assets.check(target);
-    if (typeof asset === "string") return void problems.push(`${where(at)}: ${asset}`), node;
+    if (typeof asset === "string") {
+      problems.push(`${where(at)}: ${asset}`);
+      return node;
+    }
     return { $asset: asset.rel };
   };
   return mapParams(isPlainObject(step.params) ? step.params : {}, visit) as Record<string, unknown>;
@@ -159,7 +169,7 @@ function permissionProblems(steps: PlannedStep[], ctx: PlanContext): string[] {
     if (handler.writesFiles(step.params)) needed.set("generate_file", needed.get("generate_file") ?? step.id);
     if (JSON.stringify(step.params).includes('"$asset"')) needed.set("read_asset", needed.get("read_asset") ?? step.id);
   }
-  return [...needed].filter(([permission]) => !ctx.permissions.has(permission)).map(
-    ([permission, id]) => `step "${id}" needs the ${permission} permission, which profile "${ctx.profile}" does not grant (permissions in aiython.toml)`,
-  );
+  return [...needed]
+    .filter(([permission]) => !ctx.permissions.has(permission))
+    .map(([permission, id]) => `step "${id}" needs the ${permission} permission, which profile "${ctx.profile}" does not grant (permissions in aiython.toml)`);
 }

@@ -11,11 +11,14 @@ import { jsonObject, malformed, viaFetch } from "../service/transport.js";
 export const reranking: CapabilityHandler = {
   name: "reranking",
   guide: "reranking {query, documents: [str|{text}], top_n?} -> [{index,score,text}] best first",
-  params: params({
-    query: text(),
-    documents: listOf(ref({ anyOf: [{ type: "string" }, { type: "object", required: ["text"], properties: { text: { type: "string" } } }] }), 1000),
-    top_n: integer(1, 1000),
-  }, ["query", "documents"]),
+  params: params(
+    {
+      query: text(),
+      documents: listOf(ref({ anyOf: [{ type: "string" }, { type: "object", required: ["text"], properties: { text: { type: "string" } } }] }), 1000),
+      top_n: integer(1, 1000),
+    },
+    ["query", "documents"],
+  ),
   needs: () => "reranking",
   pure: () => true,
   writesFiles: () => false,

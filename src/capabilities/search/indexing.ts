@@ -24,12 +24,15 @@ interface Source {
 export const indexing: CapabilityHandler = {
   name: "indexing",
   guide: "indexing {index: name, files?: [$asset file or folder], documents?: [{id,text}]} -> {index,sources,chunks,embedded}",
-  params: params({
-    index: ref(INDEX_NAME),
-    files: listOf(asset, 256),
-    documents: listOf(ref({ type: "object", properties: { id: text(), text: text() }, required: ["id", "text"], additionalProperties: false })),
-    chunk_chars: integer(200, 20_000),
-  }, ["index"]),
+  params: params(
+    {
+      index: ref(INDEX_NAME),
+      files: listOf(asset, 256),
+      documents: listOf(ref({ type: "object", properties: { id: text(), text: text() }, required: ["id", "text"], additionalProperties: false })),
+      chunk_chars: integer(200, 20_000),
+    },
+    ["index"],
+  ),
   needs: () => "embedding",
   pure: () => false,
   writesFiles: () => false,
@@ -88,12 +91,17 @@ async function storeSources(store: CapabilityStore, index: string, model: string
   const fresh = new Map<string, Float32Array>();
   if (missing.size > 0) {
     const { vectors } = await embedTexts([...missing.values()], ctx);
-    [...missing.keys()].forEach((hash, i) => fresh.set(hash, Float32Array.from(vectors[i])));
+    for (const [i, hash] of [...missing.keys()].entries()) fresh.set(hash, Float32Array.from(vectors[i]));
   }
   for (const plan of plans) {
     if (plan.unchanged) continue;
     const rows: IndexedChunk[] = plan.source.chunks.map((chunk, i) => ({
-      source: plan.source.name, chunk: i, text: chunk.text, hash: plan.hashes[i], page: chunk.page, heading: chunk.heading,
+      source: plan.source.name,
+      chunk: i,
+      text: chunk.text,
+      hash: plan.hashes[i],
+      page: chunk.page,
+      heading: chunk.heading,
       vector: plan.known.get(plan.hashes[i]) ?? (fresh.get(plan.hashes[i]) as Float32Array),
     }));
     store.putSource(index, model, plan.source.name, rows);

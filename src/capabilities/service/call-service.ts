@@ -16,7 +16,15 @@ import type { Route } from "../../config/index.js";
 import { PLAN_DEFAULTS } from "../../defaults.js";
 import type { StoreOpener } from "../store.js";
 import {
-  AttemptError, malformedFailure, networkFailure, serverFailure, ServiceError, statusFailure, statusLabel, timeoutFailure, uncertainFailure,
+  AttemptError,
+  malformedFailure,
+  networkFailure,
+  serverFailure,
+  ServiceError,
+  statusFailure,
+  statusLabel,
+  timeoutFailure,
+  uncertainFailure,
   type AttemptFailure,
 } from "./service-error.js";
 import type { AttemptEnv } from "./transport.js";
@@ -103,7 +111,7 @@ export class ServiceCaller {
       this.pruned = true;
       store.pruneResults(PLAN_DEFAULTS.cacheTtlMs);
     }
-    const found = this.opts.replay || (this.opts.cache && spec.cacheable && options.useCache) ? store?.findResult(key) ?? null : null;
+    const found = this.opts.replay || (this.opts.cache && spec.cacheable && options.useCache) ? (store?.findResult(key) ?? null) : null;
     if (this.opts.replay) {
       if (!found) throw new ServiceError("replay_miss", `--replay: no recorded answer for step "${options.step}" (${spec.capability}) — run once without --replay to record it`);
       return this.answer(spec, key, found, { cached: false, replayed: true, started, route: spec.routes[0].id, usage: null });
@@ -119,8 +127,20 @@ export class ServiceCaller {
     return this.answer(spec, key, { json, blob: result.blob ?? null }, { cached: false, replayed: false, started, route: route.id, usage: result.usage ?? null });
   }
 
-  private answer(spec: ServiceSpec, key: string, stored: { json: string; blob: Buffer | null }, info: { cached: boolean; replayed: boolean; started: number; route: string; usage: UsageRecord["usage"] }): ServiceAnswer {
-    this.opts.onUsage?.({ capability: spec.capability, route: info.route, cached: info.cached, replayed: info.replayed, usage: info.usage, seconds: (this.now() - info.started) / 1000 });
+  private answer(
+    spec: ServiceSpec,
+    key: string,
+    stored: { json: string; blob: Buffer | null },
+    info: { cached: boolean; replayed: boolean; started: number; route: string; usage: UsageRecord["usage"] },
+  ): ServiceAnswer {
+    this.opts.onUsage?.({
+      capability: spec.capability,
+      route: info.route,
+      cached: info.cached,
+      replayed: info.replayed,
+      usage: info.usage,
+      seconds: (this.now() - info.started) / 1000,
+    });
     return { key, json: JSON.parse(stored.json), blob: stored.blob, cached: info.cached, replayed: info.replayed };
   }
 
@@ -152,7 +172,13 @@ export class ServiceCaller {
     }
   }
 
-  private decide(spec: ServiceSpec, route: Route, failure: AttemptFailure, retry: number, options: CallOptions): { waitMs: number } | { error: ServiceError; fallThrough: boolean } {
+  private decide(
+    spec: ServiceSpec,
+    route: Route,
+    failure: AttemptFailure,
+    retry: number,
+    options: CallOptions,
+  ): { waitMs: number } | { error: ServiceError; fallThrough: boolean } {
     const { capability } = spec;
     const canWait = (waitMs: number) => retry < PLAN_DEFAULTS.maxRetries && this.now() + waitMs < options.deadline;
     const backoff = Math.min(PLAN_DEFAULTS.backoffMaxMs, PLAN_DEFAULTS.backoffBaseMs * 2 ** retry);

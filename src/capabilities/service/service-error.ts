@@ -17,7 +17,10 @@ export type ServiceErrorKind =
   | "replay_miss";
 
 export class ServiceError extends Error {
-  constructor(readonly kind: ServiceErrorKind, message: string) {
+  constructor(
+    readonly kind: ServiceErrorKind,
+    message: string,
+  ) {
     super(message);
     this.name = "ServiceError";
   }
@@ -45,13 +48,19 @@ export function statusFailure(capability: string, route: Route, failure: { statu
   const why = label(failure);
   switch (failure.status) {
     case 401:
-      return new ServiceError("failed", route.apiKey === null
-        ? `the provider requires an API key (${why}) for ${at} and none is configured; set api_key_env in [capabilities.${capability}]`
-        : `the provider rejected the API key (${why}) for ${at}; check ${route.apiKeyEnv ?? "the key named by api_key_env"}`);
+      return new ServiceError(
+        "failed",
+        route.apiKey === null
+          ? `the provider requires an API key (${why}) for ${at} and none is configured; set api_key_env in [capabilities.${capability}]`
+          : `the provider rejected the API key (${why}) for ${at}; check ${route.apiKeyEnv ?? "the key named by api_key_env"}`,
+      );
     case 403:
       return new ServiceError("failed", `the provider refused access (${why}) for ${at}; the key may lack access to model "${route.model}"`);
     case 404:
-      return new ServiceError("failed", `the provider has no model "${route.model}" or no ${endpoint} endpoint at ${displayBase(route.apiBase)} (${why}) for ${at}; check the model and that api_base is the API root (usually ending in /v1)`);
+      return new ServiceError(
+        "failed",
+        `the provider has no model "${route.model}" or no ${endpoint} endpoint at ${displayBase(route.apiBase)} (${why}) for ${at}; check the model and that api_base is the API root (usually ending in /v1)`,
+      );
     case 413:
       return new ServiceError("failed", `the provider refused the request as too large (${why}) for ${at}; send smaller inputs`);
     default:
@@ -60,11 +69,17 @@ export function statusFailure(capability: string, route: Route, failure: { statu
 }
 
 export function uncertainFailure(capability: string, route: Route, what: string): ServiceError {
-  return new ServiceError("uncertain", `${what} for ${capability} route ${route.id} after the request was sent, so the provider may have done the work; it is not sent again automatically — check the provider, then run the step again if you want it`);
+  return new ServiceError(
+    "uncertain",
+    `${what} for ${capability} route ${route.id} after the request was sent, so the provider may have done the work; it is not sent again automatically — check the provider, then run the step again if you want it`,
+  );
 }
 
 export function networkFailure(capability: string, route: Route, reason: string): ServiceError {
-  return new ServiceError("failed", `cannot reach the ${capability} server at ${hostPort(route.apiBase)} for route ${route.id} (${reason}); check that it is running and that api_base is right`);
+  return new ServiceError(
+    "failed",
+    `cannot reach the ${capability} server at ${hostPort(route.apiBase)} for route ${route.id} (${reason}); check that it is running and that api_base is right`,
+  );
 }
 
 export function serverFailure(capability: string, route: Route, what: string, retries: number): ServiceError {
@@ -72,7 +87,10 @@ export function serverFailure(capability: string, route: Route, what: string, re
 }
 
 export function malformedFailure(capability: string, route: Route, detail: string): ServiceError {
-  return new ServiceError("failed", `the answer from ${displayBase(route.apiBase)} for ${capability} route ${route.id} is not usable (${detail}); check that api_base points to an OpenAI-compatible API`);
+  return new ServiceError(
+    "failed",
+    `the answer from ${displayBase(route.apiBase)} for ${capability} route ${route.id} is not usable (${detail}); check that api_base points to an OpenAI-compatible API`,
+  );
 }
 
 export function timeoutFailure(capability: string, route: Route): ServiceError {

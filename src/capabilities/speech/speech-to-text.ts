@@ -29,7 +29,13 @@ export const speechToText: CapabilityHandler = {
       perform: (route, env) =>
         viaOpenAI(route, env, async (client, options, mod) => {
           const upload = await mod.toFile(bytes, path.basename(file.rel));
-          const body = { file: upload, model: route.model, response_format: "json" as const, ...(p.language ? { language: p.language as string } : {}), ...(p.prompt ? { prompt: p.prompt as string } : {}) };
+          const body = {
+            file: upload,
+            model: route.model,
+            response_format: "json" as const,
+            ...(p.language ? { language: p.language as string } : {}),
+            ...(p.prompt ? { prompt: p.prompt as string } : {}),
+          };
           const result = (await client.audio.transcriptions.create(body, options)) as unknown as { text?: unknown; usage?: { input_tokens?: number; output_tokens?: number } };
           if (typeof result.text !== "string") throw malformed("the transcription has no text");
           return { json: { text: result.text }, usage: { input: result.usage?.input_tokens, output: result.usage?.output_tokens } };

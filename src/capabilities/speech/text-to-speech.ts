@@ -30,7 +30,14 @@ export const textToSpeech: CapabilityHandler = {
       effect: true,
       perform: (route, env) =>
         viaOpenAI(route, env, async (client, options) => {
-          const body = { model: route.model, voice, input: p.text as string, response_format: format, ...(p.speed ? { speed: p.speed as number } : {}), ...(p.instructions ? { instructions: p.instructions as string } : {}) };
+          const body = {
+            model: route.model,
+            voice,
+            input: p.text as string,
+            response_format: format,
+            ...(p.speed ? { speed: p.speed as number } : {}),
+            ...(p.instructions ? { instructions: p.instructions as string } : {}),
+          };
           const response = (await client.audio.speech.create(body as never, options)) as unknown as Response;
           const bytes = Buffer.from(await response.arrayBuffer());
           if (bytes.length === 0) throw malformed("the audio is empty");

@@ -30,7 +30,10 @@ export async function resumeVideoJob(job: JobRow, deps: ResumeDeps): Promise<str
   const route = deps.routes.find((r) => r.id === job.route);
   if (!route) {
     const known = deps.routes.map((r) => r.id).join(", ") || "none";
-    throw new ServiceError("failed", `video job ${job.id} was made through route ${job.route}, which [capabilities.video] no longer lists (its routes: ${known}); add it back to resume the job`);
+    throw new ServiceError(
+      "failed",
+      `video job ${job.id} was made through route ${job.route}, which [capabilities.video] no longer lists (its routes: ${known}); add it back to resume the job`,
+    );
   }
   const timing = deps.timing ?? realTiming;
   const { bytes, mime } = await awaitJob(deps.store, job, route, { signal: deps.signal, remainingMs: deps.deadline - timing.now() }, timing);
@@ -39,4 +42,3 @@ export async function resumeVideoJob(job: JobRow, deps: ResumeDeps): Promise<str
   deps.store.putResult({ key: job.key, capability: "video", route: route.id, json: JSON.stringify({ mime, job: job.id }), blob: bytes, journaled: deps.record });
   return written;
 }
-

@@ -18,7 +18,18 @@ import { awaitJob, realTiming, submitJob, uncertainMessage, type VideoRequest } 
 export const video: CapabilityHandler = {
   name: "video",
   guide: "video {action: understand, frames: [$asset images or folder], prompt} -> text; {action: generate, prompt, seconds?, size?, name?} -> video file path (or a pending job)",
-  params: params({ action: oneOf(["understand", "generate"]), prompt: text(), frames: listOf(asset, 64), seconds: integer(1, 120), size: text(), name: text(), detail: oneOf(["low", "high", "auto"]) }, ["action", "prompt"]),
+  params: params(
+    {
+      action: oneOf(["understand", "generate"]),
+      prompt: text(),
+      frames: listOf(asset, 64),
+      seconds: integer(1, 120),
+      size: text(),
+      name: text(),
+      detail: oneOf(["low", "high", "auto"]),
+    },
+    ["action", "prompt"],
+  ),
   needs: (p) => (p.action === "understand" ? "vision" : "video"),
   pure: (p) => p.action === "understand",
   writesFiles: (p) => p.action === "generate",
@@ -52,7 +63,16 @@ async function generate(p: Record<string, unknown>, ctx: StepContext): Promise<s
       if (job?.status === "completed" && job.artifact && fs.existsSync(job.artifact)) return { json: { mime: "video/mp4", job: job.id }, blob: fs.readFileSync(job.artifact) };
       if (job && (job.status === "submitting" || job.status === "uncertain")) throw new ServiceError("uncertain", uncertainMessage(job));
       if (!job || job.status === "failed") {
-        const id = store.createJob({ key, capability: "video", route: r.id, model: r.model, status: "submitting", provider_job_id: null, origin: ctx.origin, artifact_name: artifactName });
+        const id = store.createJob({
+          key,
+          capability: "video",
+          route: r.id,
+          model: r.model,
+          status: "submitting",
+          provider_job_id: null,
+          origin: ctx.origin,
+          artifact_name: artifactName,
+        });
         job = await submitJob(store, id, r, env, request);
       }
       const { bytes, mime } = await awaitJob(store, job, r, env, realTiming);

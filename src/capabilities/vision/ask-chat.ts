@@ -18,10 +18,7 @@ export interface ChatAsk {
 }
 
 export async function askChat(ask: ChatAsk, ctx: StepContext): Promise<string> {
-  const messages = [
-    ...(ask.system ? [{ role: "system" as const, content: ask.system }] : []),
-    { role: "user" as const, content: ask.content },
-  ];
+  const messages = [...(ask.system ? [{ role: "system" as const, content: ask.system }] : []), { role: "user" as const, content: ask.content }];
   const answer = await ctx.call({
     capability: ask.capability,
     endpoint: "/chat/completions",

@@ -24,7 +24,7 @@ export interface ExplainCommand {
 }
 
 export async function explainCommand(split: SplitArgs, options: CliOptions): Promise<RunOutcome> {
-  if (!split.program || split.program.kind !== "script") throw new UsageError("--explain needs a file: aiython --explain [--json] PATH");
+  if (split.program?.kind !== "script") throw new UsageError("--explain needs a file: aiython --explain [--json] PATH");
   if (split.programArgs.length > 0) throw new UsageError(`--explain takes one file, not '${split.programArgs[0]}' as well`);
   const { supportsColor } = await import("chalk");
   return explainFile({

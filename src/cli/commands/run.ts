@@ -10,34 +10,32 @@ import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
 import { budgetOf } from "../budget-options.js";
 
-export async function runCommand(
-  split: SplitArgs,
-  options: CliOptions,
-  early: BridgeProcess | undefined,
-  ignoredSignals: readonly number[],
-): Promise<RunOutcome> {
+export async function runCommand(split: SplitArgs, options: CliOptions, early: BridgeProcess | undefined, ignoredSignals: readonly number[]): Promise<RunOutcome> {
   const program = split.program ?? (tty.isatty(0) ? { kind: "console" as const } : { kind: "stdin" as const });
   protectHostStdio(); // before anything can open a handle on the program's fds
   const { startRun } = await import("../../run/start-run.js");
-  return startRun({
-    program,
-    programArgs: split.programArgs,
-    python: options.python,
-    interpreter: split.interpreter,
-    origArgv: split.origArgv,
-    ignoredSignals,
-    configFile: options.config,
-    profile: options.profile,
-    forceProfile: options.forceProfile,
-    model: options.model,
-    env: process.env,
-    stats: options.stats === undefined ? false : options.stats === "json" ? "json" : "text",
-    traceFile: options.trace ?? null,
-    replay: options.replay === "fill" ? "fill" : options.replay ? "strict" : false,
-    journal: options.journal !== false,
-    budget: budgetOf(options),
-    approve: Boolean(options.approve),
-    timeLimit: options.timeLimit,
-    memoryLimit: options.memoryLimit,
-  }, early);
+  return startRun(
+    {
+      program,
+      programArgs: split.programArgs,
+      python: options.python,
+      interpreter: split.interpreter,
+      origArgv: split.origArgv,
+      ignoredSignals,
+      configFile: options.config,
+      profile: options.profile,
+      forceProfile: options.forceProfile,
+      model: options.model,
+      env: process.env,
+      stats: options.stats === undefined ? false : options.stats === "json" ? "json" : "text",
+      traceFile: options.trace ?? null,
+      replay: options.replay === "fill" ? "fill" : options.replay ? "strict" : false,
+      journal: options.journal !== false,
+      budget: budgetOf(options),
+      approve: Boolean(options.approve),
+      timeLimit: options.timeLimit,
+      memoryLimit: options.memoryLimit,
+    },
+    early,
+  );
 }

@@ -41,7 +41,11 @@ export async function runRunsCommand(args: readonly string[], ctx: RunsContext):
     throw error;
   }
   if (!journal) {
-    await out(options.json ? "[]\n" : `no runs recorded yet (no journal at ${journalPath(projectRoot)}; runs are recorded when a model is configured, next to the script's aiython.toml or else in the script's folder: run this there)\n`);
+    await out(
+      options.json
+        ? "[]\n"
+        : `no runs recorded yet (no journal at ${journalPath(projectRoot)}; runs are recorded when a model is configured, next to the script's aiython.toml or else in the script's folder: run this there)\n`,
+    );
     return { kind: "status", status: 0 };
   }
   try {

@@ -16,7 +16,10 @@ import { walkFiles } from "./walk.js";
 const MAX_SEARCH_TEXT = 200;
 
 class ToolFailure extends Error {
-  constructor(readonly type: string, message: string) {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -49,7 +52,8 @@ export class CodeReader {
 
   private async text(real: string, given: string): Promise<string> {
     const stat = await fs.stat(real);
-    if (stat.size > LIMITS.fileBytes) throw new ToolFailure("TooLarge", `${given} has ${stat.size} bytes, more than the code tools read (${LIMITS.fileBytes}); search_code finds lines in smaller files`);
+    if (stat.size > LIMITS.fileBytes)
+      throw new ToolFailure("TooLarge", `${given} has ${stat.size} bytes, more than the code tools read (${LIMITS.fileBytes}); search_code finds lines in smaller files`);
     const bytes = await fs.readFile(real);
     if (bytes.subarray(0, 8192).includes(0)) throw new ToolFailure("NotText", `${given} is not a text file`);
     return bytes.toString("utf8");

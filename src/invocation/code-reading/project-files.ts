@@ -13,8 +13,36 @@ import path from "node:path";
 
 const DEPENDENCY_FOLDERS = new Set(["node_modules", "site-packages", "dist-packages", "__pypackages__", "__pycache__"]);
 export const READABLE_SUFFIXES = new Set([
-  ".py", ".pyi", ".pyw", ".pyx", ".pxd", ".pxi", ".md", ".rst", ".txt", ".sh", ".bash", ".c", ".h", ".cc", ".cpp",
-  ".hpp", ".rs", ".go", ".java", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".rb", ".lua", ".sql", ".html", ".css",
+  ".py",
+  ".pyi",
+  ".pyw",
+  ".pyx",
+  ".pxd",
+  ".pxi",
+  ".md",
+  ".rst",
+  ".txt",
+  ".sh",
+  ".bash",
+  ".c",
+  ".h",
+  ".cc",
+  ".cpp",
+  ".hpp",
+  ".rs",
+  ".go",
+  ".java",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".tsx",
+  ".jsx",
+  ".rb",
+  ".lua",
+  ".sql",
+  ".html",
+  ".css",
 ]);
 const SECRET_NAMES = /^(aiython\.toml|credentials(\..*)?|secrets?(\..*)?|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|.*\.(env|pem|key|p12|pfx|crt|cer|keystore|jks))$/i;
 

@@ -3,6 +3,7 @@
 // virtual environments skipped, symbolic links to folders not followed (no loops), and at most
 // CODE_READING_LIMITS.walkEntries directory entries looked at in all.
 
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { CODE_READING_LIMITS } from "../../defaults.js";
@@ -19,7 +20,7 @@ export async function* walkFiles(files: ProjectFiles, start: string): AsyncGener
   let seen = 0;
   while (queue.length > 0) {
     const folder = queue.shift()!;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await fs.readdir(folder, { withFileTypes: true });
     } catch {

@@ -6,10 +6,7 @@
 
 import type { ChatMessage, ToolCall } from "../../model-port.js";
 
-type Part =
-  | { type: "text"; content: string }
-  | { type: "tool_call"; id: string; name: string; arguments: unknown }
-  | { type: "tool_call_response"; id: string; response: string };
+type Part = { type: "text"; content: string } | { type: "tool_call"; id: string; name: string; arguments: unknown } | { type: "tool_call_response"; id: string; response: string };
 
 interface GenAiMessage {
   role: string;

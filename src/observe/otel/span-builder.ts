@@ -41,7 +41,10 @@ export class SpanBuilder {
   private readonly open = new Map<string, Open>();
   private readonly routes: Map<string, RouteInfo>;
 
-  constructor(private readonly tracer: Tracer, private readonly opts: OtelSinkOptions) {
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly opts: OtelSinkOptions,
+  ) {
     this.routes = new Map(opts.routes.map((route) => [route.id, route]));
   }
 
@@ -88,7 +91,11 @@ export class SpanBuilder {
   private runContext(): Context {
     if (!this.root) {
       // The run began when the process did: the spans' clock is the epoch, performance's its origin.
-      const span = this.tracer.startSpan(`aiython ${this.opts.script}`, { kind: SpanKind.INTERNAL, startTime: performance.timeOrigin, attributes: { "aiython.script": this.opts.script } });
+      const span = this.tracer.startSpan(`aiython ${this.opts.script}`, {
+        kind: SpanKind.INTERNAL,
+        startTime: performance.timeOrigin,
+        attributes: { "aiython.script": this.opts.script },
+      });
       this.root = { span, ctx: trace.setSpan(context.active(), span) };
     }
     return this.root.ctx;
@@ -129,7 +136,7 @@ export class SpanBuilder {
   private chatAttributes(round: Round, route: RouteInfo | undefined, model: string): Attributes {
     const [address, port] = hostAndPort(round.attempts[round.attempts.length - 1].server);
     const sum = (pick: (usage: NonNullable<Event<"model_attempt">["usage"]>) => number | undefined) =>
-      round.attempts.reduce((total, a) => total + (a.usage ? pick(a.usage) ?? 0 : 0), 0);
+      round.attempts.reduce((total, a) => total + (a.usage ? (pick(a.usage) ?? 0) : 0), 0);
     const reported = round.attempts.some((a) => a.usage);
     const costs = round.attempts.map((a) => a.cost_usd);
     const attributes: Attributes = {
@@ -201,7 +208,7 @@ export class SpanBuilder {
   private endInvocation(id: string, open: Open, event: Event<"outcome">): void {
     for (const span of open.tools.values()) span.end(event.at);
     const { end } = event;
-    open.span.setAttribute("aiython.outcome", end.status === "finished" ? end.action ?? "finished" : "failed");
+    open.span.setAttribute("aiython.outcome", end.status === "finished" ? (end.action ?? "finished") : "failed");
     if (end.status === "failed") {
       open.span.setAttribute("error.type", end.budget ? "AIBudgetError" : "AIError");
       // The reason may quote program data: it is content.

@@ -38,7 +38,13 @@ export function startTracing(opts: OtelSinkOptions): Tracing {
     handle: (event) => builder.handle(event),
     async finish(exit, capMs) {
       builder.finish(exit);
-      const done = await withinMs(provider.shutdown().then(() => true, () => false), capMs);
+      const done = await withinMs(
+        provider.shutdown().then(
+          () => true,
+          () => false,
+        ),
+        capMs,
+      );
       if (!done) failures.add(failures.last ?? `no answer within ${capMs / 1000} s`);
       return failures.describe(opts.settings.endpoint);
     },

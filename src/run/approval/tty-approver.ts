@@ -27,7 +27,10 @@ export class TtyApprover implements ApprovalPort {
   private queue: Promise<unknown> = Promise.resolve();
   private noTerminal = false;
 
-  constructor(private readonly hooks: ApproverHooks = {}, private readonly device = "/dev/tty") {}
+  constructor(
+    private readonly hooks: ApproverHooks = {},
+    private readonly device = "/dev/tty",
+  ) {}
 
   approve(call: ApprovalCall): Promise<boolean> {
     const asked = this.queue.then(() => this.ask(call));

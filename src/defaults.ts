@@ -7,6 +7,9 @@
 /** How long a child that ignores a relayed SIGTERM/SIGHUP gets before SIGKILL. */
 export const KILL_GRACE_MS = Number(process.env.AIYTHON_KILL_GRACE_MS) > 0 ? Number(process.env.AIYTHON_KILL_GRACE_MS) : 5000;
 
+/** How long an interrupted tool (SPEC §9) may go on before the run is ended: nothing else can resume its thread. */
+export const TOOL_INTERRUPT_GRACE_MS = Number(process.env.AIYTHON_TOOL_INTERRUPT_GRACE_MS) > 0 ? Number(process.env.AIYTHON_TOOL_INTERRUPT_GRACE_MS) : 5000;
+
 /** How long the host waits for the interpreter to report a SIGINT before relaying one itself. */
 export const SIGINT_NOTICE_WAIT_MS = 100;
 
@@ -27,6 +30,8 @@ export const CREDENTIALS_FILE = ".aiython/credentials.env";
 export const CONFIG_DEFAULTS = {
   prompt: "",
   timeoutSeconds: 120,
+  /** `tool_timeout` (SPEC §9): seconds one tool call may run before it is interrupted, within `timeout`. */
+  toolTimeoutSeconds: 60,
   maxRounds: 16,
   contextValues: true,
   permissions: PERMISSIONS as readonly (typeof PERMISSIONS)[number][],

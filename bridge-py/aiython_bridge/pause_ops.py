@@ -10,7 +10,7 @@ What a pause is, how it is announced and served, and the registry of open pauses
 
 from aiython_bridge import contracts, guard, json_codec, protocol
 from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
-from aiython_bridge.frameops import ToolError, plan_values
+from aiython_bridge.frameops import ToolError, interrupt, plan_values
 
 _NO_TYPE = object()
 _UNGUARDED_OPS = ("fail", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs
@@ -55,8 +55,10 @@ class PauseOps:
         op with the refusal, even when the model's code caught the exception."""
         watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied)
         try:
-            with guard.watching(watch):
+            with guard.watching(watch), interrupt.running(self.id):
                 outcome = self._run(op, args)
+        except interrupt.ToolInterrupted:
+            raise ToolError("ToolInterrupted", f"{op} was interrupted: it ran past its time (effects it made before stay)") from None
         except guard.GuardUnavailable as exc:
             raise ToolError("GuardUnavailable", str(exc)) from None
         except Exception:

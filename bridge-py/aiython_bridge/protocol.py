@@ -8,7 +8,7 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -16,6 +16,7 @@ INIT = "init"
 COMPILE = "compile"
 RUN = "run"
 OP = "op"
+INTERRUPT = "interrupt"
 # bridge -> host
 HELLO = "hello"
 PLAN = "plan"
@@ -39,6 +40,7 @@ MESSAGES = {
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
     PAUSE: (BRIDGE, ("pause", "mode", "request")),
     OP: (HOST, ("pause", "id", "op", "args")),
+    INTERRUPT: (HOST, ("pause", "id")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
     CHILDREN: (BRIDGE, ("id", "executable")),
     MAIL: (BRIDGE, ("id", "op", "args")),

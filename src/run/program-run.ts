@@ -101,7 +101,12 @@ export class ProgramRun {
       });
       this.warmUp = shared.warmUp;
       this.coordinatorFor = (send) => {
-        const coordinator = pauseCoordinator(shared.runner, send, (error) => this.stop(internalOutcome((error as Error).message)));
+        const coordinator = pauseCoordinator(
+          shared.runner,
+          send,
+          (error) => this.stop(internalOutcome((error as Error).message)),
+          (message) => this.stop({ kind: "status", status: ExitStatus.uncaughtException, message }),
+        );
         this.coordinators.add(coordinator);
         return coordinator;
       };
@@ -216,11 +221,11 @@ export class ProgramRun {
     this.clock.programEnded();
     this.timeLimit?.dispose();
     if (this.killTimer) clearTimeout(this.killTimer);
-    this.coordinator?.bridgeEnded();
+    const inTool = this.coordinator?.bridgeEnded() ?? null;
     this.mailbox.close();
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
-    const outcome = this.problem ?? this.budgetOutcome(end) ?? outcomeOf(end, relayed);
+    const outcome = this.problem ?? this.budgetOutcome(end) ?? endedInTool(inTool, end, relayed) ?? outcomeOf(end, relayed);
     await this.observers?.finish({ status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null }, this.clock.timings());
     return outcome;
   }
@@ -230,4 +235,16 @@ export class ProgramRun {
     if (!end.budgetExhausted || end.code !== ExitStatus.uncaughtException || !this.observers) return null;
     return { kind: "status", status: ExitStatus.budget, message: this.observers.budget.summary() };
   }
+}
+
+/**
+ * The interpreter ended while a model's tool ran (SPEC §9: a tool cannot end the run; what the
+ * guard could not refuse, e.g. `_exit` through ctypes): never silent, and never a success.
+ */
+function endedInTool(inTool: string | null, end: BridgeEnd, relayed: NodeJS.Signals | null): RunOutcome | null {
+  if (inTool === null || relayed !== null || end.fatal || end.protocolError) return null;
+  const how = end.signal ? `signal ${end.signal}` : `exit status ${end.code}`;
+  const message = `${inTool} was running when the Python process ended (${how}); the rest of the program did not run`;
+  if (end.signal) return { ...outcomeOf(end, relayed), message };
+  return { kind: "status", status: end.code ? end.code : ExitStatus.uncaughtException, message };
 }

@@ -14,6 +14,7 @@ from .. import contracts, describe, paths, pycompat
 from ..errors import TypeContractError
 from .context import code_context
 from .frame_listing import FrameListing
+from .interrupt import ToolInterrupted
 from .scope import run_code, write_locals
 from .tool_error import ToolError
 from .typed_names import TypedNames
@@ -216,6 +217,10 @@ class Invocation(FrameListing):
             value = self._run(source, mode)
         except ToolError as exc:
             failure = exc
+        except ToolInterrupted:  # cut short (SPEC §9): its typed names are put back all the same
+            if before is not None:
+                typed.restore_violations(before)
+            raise
         problems = typed.restore_violations(before) if before is not None else []
         if problems:
             also = f" (the code also raised {failure.error_type}: {failure.message})" if failure is not None else ""

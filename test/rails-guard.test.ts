@@ -60,3 +60,14 @@ test("the guard covers recovery too: a repair may not rewrite the source before 
   assert.equal(fs.readFileSync(path.join(run.dir, "main.py"), "utf8"), main);
   assert.equal(toolMessages(run.requests[1])[0].error, "GuardError");
 });
+
+test("a tool that imports a project module nothing has imported yet is not blamed for aiython's own cache write", async () => {
+  const main = "value = read the setting\nprint(value)\n";
+  const run = await runWithModel({ "main.py": main, "settings.py": "LEVEL = 3\n" }, [
+    execute("import settings\nlevel = settings.LEVEL"),
+    { toolCalls: [toolCall("finish", { outcome: { kind: "expression", code: "settings.LEVEL" } })] },
+  ]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "3\n");
+  assert.deepEqual(toolMessages(run.requests[1]), [{ status: "ok", result: { ok: true } }]);
+});

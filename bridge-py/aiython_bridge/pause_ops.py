@@ -53,7 +53,10 @@ class PauseOps:
     def _guarded_run(self, op, args):
         """_run with the source guard watching this thread (SPEC §9): a refused action fails the
         op with the refusal, even when the model's code caught the exception."""
-        watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied)
+        server = self.server
+        channel_fds = (getattr(server.channel, "fd", None), getattr(server, "signal_fd", None))
+        watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied,
+                            keep_fds=tuple(fd for fd in channel_fds if type(fd) is int))
         try:
             with guard.watching(watch), interrupt.running(self.id):
                 outcome = self._run(op, args)

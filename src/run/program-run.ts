@@ -41,7 +41,8 @@ export class ProgramRun {
   private readonly clock = new RunClock();
   private limits: RunLimits = { time: null, memory: null };
   private timeLimit: TimeLimit | null = null;
-  private killTimer: NodeJS.Timeout | null = null;
+  /** The time limit's end of the program and what it started, once under way (SPEC §9). */
+  private ending: Promise<void> | null = null;
   private readonly mailbox = new RunMailbox();
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
 
@@ -141,12 +142,21 @@ export class ProgramRun {
     this.timeLimit?.start();
   }
 
-  /** The time limit is reached: the program is ended as by SIGTERM, then SIGKILL (SPEC §2). */
+  /**
+   * The time limit is reached: the program and every process it started are ended as by
+   * SIGTERM, then SIGKILL after the grace period (SPEC §2, §9): a worker left running would
+   * hold the caller's pipes open.
+   */
   private timeUp(limit: NonNullable<RunLimits["time"]>): void {
     this.problem ??= { kind: "status", status: TIME_LIMIT_STATUS, message: timeLimitMessage(limit) };
-    this.bridge.kill("SIGTERM");
-    this.killTimer = setTimeout(() => this.bridge.kill("SIGKILL"), KILL_GRACE_MS);
-    this.killTimer.unref();
+    const tree = this.bridge.tree();
+    if (!tree) return;
+    tree.signal("SIGTERM");
+    this.ending = (async () => {
+      const until = Date.now() + KILL_GRACE_MS;
+      while (tree.alive() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+      tree.signal("SIGKILL");
+    })();
   }
 
   private onMessage(message: BridgeMessage): void {
@@ -214,13 +224,13 @@ export class ProgramRun {
 
   private stop(outcome: RunOutcome): void {
     this.problem ??= outcome;
-    this.bridge.kill("SIGKILL");
+    this.bridge.tree()?.signal("SIGKILL");
   }
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
     this.timeLimit?.dispose();
-    if (this.killTimer) clearTimeout(this.killTimer);
+    await this.ending;
     const inTool = this.coordinator?.bridgeEnded() ?? null;
     this.mailbox.close();
     await this.children.close();

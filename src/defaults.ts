@@ -127,6 +127,9 @@ export const MAX_RESULT_ID_LENGTH = 64;
 /** Longest `reason` of an `error` outcome kept for the AIError message; the rest is cut. */
 export const MAX_ERROR_REASON_CHARS = 1000;
 
+/** How deep a tool call's arguments may nest (SPEC §9: answers nest at least 128 levels); deeper is a batch error, never a crash. */
+export const MAX_ARGUMENT_DEPTH = 160;
+
 /** Request body budget for a simple one-line block, system prompt and tools included (§5.1, §12). */
 export const SIMPLE_BLOCK_REQUEST_BUDGET_BYTES = 4500;
 

@@ -42,6 +42,9 @@ class PauseOps:
             return self._answer(message, ok=False, error={"type": "TypeContractError", "message": str(exc)})
         except (KeyError, TypeError, ValueError) as exc:
             return self._answer(message, ok=False, error={"type": type(exc).__name__, "message": "bad arguments for %s: %s" % (op, exc)})
+        except RecursionError:  # the bridge's own recursion over a deep value (SPEC §9: a tool error, never a crash)
+            return self._answer(message, ok=False, error={"type": "RecursionError", "message": (
+                "the value nests too deeply to read or check here; send a flatter value, or build it with code in the frame")})
         if done:
             # The terminal op's result and the pause's end go in one write: one wake-up of the host.
             self._end_sent = True

@@ -115,6 +115,7 @@ class PauseOps:
         if op == "hold_values":
             return False, None, plan_values.hold_values(inv, args["values_json"])
         if op == "finish":
+            inv.check_typed_names_before_end()
             value = self._outcome_value(args)
             return True, value, {"ok": True}
         if op == "fail":

@@ -32,6 +32,8 @@ export const CONFIG_DEFAULTS = {
   timeoutSeconds: 120,
   /** `tool_timeout` (SPEC §9): seconds one tool call may run before it is interrupted, within `timeout`. */
   toolTimeoutSeconds: 60,
+  /** `max_response_mb`: megabytes of one model answer's body; a larger one fails the request unread. */
+  maxResponseMb: 32,
   maxRounds: 16,
   contextValues: true,
   permissions: PERMISSIONS as readonly (typeof PERMISSIONS)[number][],

@@ -84,6 +84,7 @@ const settings = {
   prompt: { type: "string" },
   timeout: { type: "number", exclusiveMinimum: 0 },
   tool_timeout: { type: "number", exclusiveMinimum: 0 },
+  max_response_mb: { type: "number", exclusiveMinimum: 0 },
   max_rounds: { type: "integer", minimum: CONFIG_BOUNDS.maxRounds.min, maximum: CONFIG_BOUNDS.maxRounds.max },
   context_values: { type: "boolean" },
   permissions: { type: "array", uniqueItems: true, items: { type: "string", enum: [...PERMISSIONS] } },
@@ -175,6 +176,7 @@ export interface SettingsTable {
   prompt?: string;
   timeout?: number;
   tool_timeout?: number;
+  max_response_mb?: number;
   max_rounds?: number;
   context_values?: boolean;
   permissions?: string[];

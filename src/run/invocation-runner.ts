@@ -56,7 +56,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     let model = clients.get(profile.name);
     if (!model) {
       const live = () => {
-        const client = createModelClient(profile.routes, { gate });
+        const client = createModelClient(profile.routes, { gate, maxResponseBytes: profile.maxResponseMb * 1024 * 1024 });
         // A failure to load is the first call's to report, with its own message.
         client.preload().catch(() => undefined);
         return limitedPort(client, inFlight, profile.maxConcurrency);

@@ -6,7 +6,7 @@
 import type { HeaderSource } from "./retry.js";
 import { safeProviderCode } from "./errors.js";
 import type { ServerHint } from "./server-quirks.js";
-import { ResponseTooLargeError } from "./http-transport.js";
+import { ResponseTooLargeError } from "./body-cap.js";
 
 export type AttemptFailure =
   /** `hint`: what the body says about the server (server-quirks.ts); the body itself is gone. */

@@ -16,14 +16,16 @@
 // failures. Building Response/Headers objects and streams costs more than the request itself
 // against a fast server.
 //
-// A body, whole or streamed, larger than `maxBodyBytes` (`max_response_mb`) is not read on: the
-// connection is dropped and the request fails with ResponseTooLargeError, so an answer of tens of
-// megabytes never sits in the host's memory (classify-failure.ts names it to the user).
+// A body, whole or streamed, larger than `maxBodyBytes` (`max_response_mb`) is not read on
+// (body-cap.ts).
 
 import http, { type IncomingMessage } from "node:http";
 import type * as Https from "node:https";
 import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
+import { capped, type TransportLimits } from "./body-cap.js";
+
+export { ResponseTooLargeError, type TransportLimits } from "./body-cap.js";
 
 type Fetch = typeof fetch;
 export type Protocol = "http:" | "https:";
@@ -36,20 +38,6 @@ let https: Promise<typeof Https> | null = null;
 /** node:https (TLS) is loaded for the first https route only; a warm-up may load it early. */
 export function loadHttps(): Promise<typeof Https> {
   return (https ??= import("node:https"));
-}
-
-/** A body past the transport's cap (see the header). */
-export class ResponseTooLargeError extends Error {
-  constructor(readonly limitBytes: number) {
-    super(`the response body is larger than ${limitBytes} bytes`);
-    this.name = "ResponseTooLargeError";
-  }
-}
-
-/** What a transport holds an answer to. */
-export interface TransportLimits {
-  /** Bytes of one response body; default none. */
-  maxBodyBytes?: number;
 }
 
 /** An answer read whole by `post`: what a failure needs (status, headers) and the body's text. */
@@ -162,18 +150,6 @@ function usableStatus(response: IncomingMessage, reject: (e: unknown) => void): 
 /** A fetch whose connections are kept alive between requests, one agent per protocol. */
 export function keepAliveFetch(): Fetch {
   return keepAliveTransport().fetch;
-}
-
-/** Calls `onChunk` for each chunk until the body passes `cap`, then drops the connection and calls `tooLarge`. */
-function capped(response: IncomingMessage, cap: number, onChunk: (chunk: Buffer) => void, tooLarge: (error: ResponseTooLargeError) => void): void {
-  let received = 0;
-  response.on("data", (chunk: Buffer) => {
-    received += chunk.length;
-    if (received <= cap) return onChunk(chunk);
-    if (received - chunk.length > cap) return;
-    response.destroy();
-    tooLarge(new ResponseTooLargeError(cap));
-  });
 }
 
 function answer(response: IncomingMessage, cap: number, resolve: (r: Response) => void, reject: (e: unknown) => void): void {

@@ -22,7 +22,7 @@ import type { RunCommand } from "./run-command.js";
 import { scriptPathOf } from "./target.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";
-import { internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
+import { endedInTool, internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
 
 /** Exit status of a run ended by its time limit (SPEC §2). */
 const TIME_LIMIT_STATUS = 124;
@@ -245,16 +245,4 @@ export class ProgramRun {
     if (!end.budgetExhausted || end.code !== ExitStatus.uncaughtException || !this.observers) return null;
     return { kind: "status", status: ExitStatus.budget, message: this.observers.budget.summary() };
   }
-}
-
-/**
- * The interpreter ended while a model's tool ran (SPEC §9: a tool cannot end the run; what the
- * guard could not refuse, e.g. `_exit` through ctypes): never silent, and never a success.
- */
-function endedInTool(inTool: string | null, end: BridgeEnd, relayed: NodeJS.Signals | null): RunOutcome | null {
-  if (inTool === null || relayed !== null || end.fatal || end.protocolError) return null;
-  const how = end.signal ? `signal ${end.signal}` : `exit status ${end.code}`;
-  const message = `${inTool} was running when the Python process ended (${how}); the rest of the program did not run`;
-  if (end.signal) return { ...outcomeOf(end, relayed), message };
-  return { kind: "status", status: end.code ? end.code : ExitStatus.uncaughtException, message };
 }

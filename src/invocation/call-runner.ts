@@ -4,7 +4,7 @@
 // loop of orchestrator.ts, which owns the conversation and the counters this file reports into.
 
 import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../invocation-record.js";
-import type { ToolCall } from "../model-port.js";
+import type { ExchangeRef, ToolCall } from "../model-port.js";
 import type { OpArguments, OpName, Outcome } from "../bridge/protocol.js";
 import type { ParsedCall } from "./batch-validation.js";
 import { isStopped, type Deadline, type StopReason } from "./deadline.js";
@@ -15,7 +15,7 @@ import { isHostTool } from "./tools.js";
 import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
 import type { CapabilityPort } from "../capability-port.js";
 import { guardDenial, type Denial } from "./permissions.js";
-import { DENIED_BY_USER, hasEffects } from "./effects.js";
+import { DENIED_BY_USER, hasEffects, journaledEffect } from "./effects.js";
 import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
 import type { InvocationArgs } from "./orchestrator.js";
 
@@ -31,6 +31,8 @@ export interface CallLoop {
   readonly args: InvocationArgs;
   readonly stats: InvocationStats;
   readonly deadline: Deadline;
+  /** Where the journal keeps the answer whose calls are running. */
+  readonly exchange: ExchangeRef | undefined;
   answer(call: { id: string; name: string }, result: ToolResult): void;
   rememberFailure(call: ParsedCall, message: string): void;
   forgetFailure(): void;
@@ -55,9 +57,12 @@ export async function runCall(loop: CallLoop, call: ParsedCall): Promise<Step | 
     if (isStopped(approved)) return endWith(loop.stopEnd(approved.stopped));
     if (!approved) return refused(loop, call, DENIED_BY_USER);
   }
+  const effect = loop.args.effects && journaledEffect(call) ? await startEffect(loop, call) : null;
+  if (effect !== null && !effect.run) return refused(loop, call, { status: "error", error: "UncertainEffect", message: effect.message });
   const { mailbox } = loop.args;
   const result = mailbox && isMailboxTool(call.name) ? runMailboxTool(call.name, call.args, mailbox) : await loop.deadline.race(() => perform(loop, call));
   if (isStopped(result)) return endWith(loop.stopEnd(result.stopped));
+  if (effect?.run) effect.ended();
   if ("end" in result) {
     countToolCall(loop.stats, call.name, true);
     return endWith(result.end);
@@ -80,6 +85,12 @@ export async function runCall(loop: CallLoop, call: ParsedCall): Promise<Step | 
   return null;
 }
 
+/** The journal's word on a call with effects (SPEC §11.2): go on, or not at all. */
+function startEffect(loop: CallLoop, call: ParsedCall) {
+  const { file, line } = loop.args.request.location;
+  return (loop.args.effects as NonNullable<CallLoop["args"]["effects"]>).starting({ tool: call.name, callId: call.id, block: `${file}:${line}`, exchange: loop.exchange });
+}
+
 /** A frame op, a code-reading tool (host side), or a capability tool (SPEC §10) through the capability port. */
 function perform(loop: CallLoop, call: ParsedCall) {
   const { capabilities, frame, hostTools } = loop.args;
@@ -89,7 +100,7 @@ function perform(loop: CallLoop, call: ParsedCall) {
   return runCapabilityTool(call.name, call.args, context);
 }
 
-/** A call that did not run (refused by the user): a tool error, and the batch stops. */
+/** A call that did not run (refused by the user, or an uncertain effect): a tool error, and the batch stops. */
 function refused(loop: CallLoop, call: ParsedCall, result: ToolResult & { status: "error" }): "failed" {
   countToolCall(loop.stats, call.name, true);
   loop.answer(call, result);

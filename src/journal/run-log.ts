@@ -120,12 +120,15 @@ export class RunLog {
 
   /**
    * Runs that did not end normally (SPEC §11.2), newest first: an end that is not the program's own,
-   * or no end at all. Recheck runs are never resumed.
+   * or no end at all — unless a resume of it has since ended normally. Recheck runs are never resumed.
    */
   unfinished(limit: number): { id: number; pid: number; endedAt: string | null }[] {
     const ends = UNFINISHED_ENDS.map((end) => `'${end}'`).join(", ");
     const rows = this.s
-      .sql(`SELECT id, pid, ended_at FROM runs WHERE mode != 'recheck' AND (ended_at IS NULL OR ended_how IN (${ends})) ORDER BY id DESC LIMIT ?`)
+      .sql(
+        `SELECT id, pid, ended_at FROM runs r WHERE mode != 'recheck' AND (ended_at IS NULL OR ended_how IN (${ends}))
+           AND NOT EXISTS (SELECT 1 FROM runs later WHERE later.resumed_from = r.id AND later.ended_how = 'exit') ORDER BY id DESC LIMIT ?`,
+      )
       .all(limit) as Row[];
     return rows.map((row) => ({ id: Number(row.id), pid: Number(row.pid), endedAt: row.ended_at === null ? null : String(row.ended_at) }));
   }

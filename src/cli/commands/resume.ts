@@ -1,8 +1,8 @@
 // `aiython resume [RUN_ID] [--force]` (SPEC §11.2): run a recorded run's command line again, in
 // its folder, with its interpreter and profile, from the start, answering its AI requests from
 // that run in order and sending only what it never got an answer for (`--replay=RUN_ID,fill`).
-// Without an id: the most recent run of the project that did not end normally (and is not still
-// running). Before anything runs, the digests of its source files, its interpreter and its model
+// Without an id: the most recent run of the project that did not end normally, is not still
+// running and has not been resumed to its end since. Before anything runs, the digests of its source files, its interpreter and its model
 // are compared with what it recorded: a change is named and the resume refused (exit 2) unless
 // `--force`. Effects its tool calls started and never saw end are named (`aiython: uncertain:`)
 // and not run again (run/effect-journal.ts).
@@ -104,7 +104,7 @@ function unfinishedRun(journal: Journal): RunRecord {
     throw new UsageError(
       busy
         ? `run ${busy.id} has not ended yet (process ${busy.pid} is running); name a run to resume: ${USAGE}`
-        : "every recorded run ended normally: there is nothing to resume (aiython runs list shows them; aiython resume RUN_ID runs one again)",
+        : "there is nothing to resume: every recorded run ended normally or was resumed since (aiython runs list shows them; aiython resume RUN_ID runs one again)",
     );
   }
   return runById(journal, done.id);

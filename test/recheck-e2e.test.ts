@@ -42,6 +42,10 @@ test("recheck: same for unchanged runs, FILE:LINE for an edited block, the exit 
     assert.ok(modes.every((run) => run.mode === "recheck" && [1, 2].includes(run.source_run)));
     const one = await project.run(["recheck", "1"]);
     assert.deepEqual([one.exitCode, one.stdout], [1, "run 1 fruit.py: exit 3, recorded 0\n"], "a run named, rechecked alone");
+    fs.rmSync(path.join(project.root, "fruit.py"));
+    const gone = await project.run(["recheck", "1", "2"]);
+    assert.equal(gone.exitCode, 1);
+    assert.match(gone.stdout, /^run 1 fruit\.py: cannot recheck: can't open file '.*fruit\.py': No such file or directory\nrun 2 module_blocks\.py: diverged at /);
   } finally {
     await project.close();
   }

@@ -49,7 +49,10 @@ export class ExchangeLog {
     const matched =
       (source === null ? undefined : (this.s.sql(`${ANSWER_SQL} WHERE e.run_id = ? AND e.key = ? AND e.occurrence = ?`).get(source, key, occurrence) as Row | undefined)) ??
       (this.s
-        .sql(`${ANSWER_SQL} WHERE e.key = ? AND e.occurrence = ? AND e.run_id IS NOT ? AND e.run_id IS NOT ? ORDER BY e.run_id DESC, e.id DESC LIMIT 1`)
+        .sql(
+          `${ANSWER_SQL} WHERE e.key = ? AND e.occurrence = ? AND (e.run_id IS NULL OR e.run_id NOT IN (COALESCE(?, -1), COALESCE(?, -1)))
+           ORDER BY e.run_id DESC, e.id DESC LIMIT 1`,
+        )
         .get(key, occurrence, source, except) as Row | undefined);
     if (!matched) return null;
     return {

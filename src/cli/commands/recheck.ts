@@ -10,7 +10,7 @@
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import { loadConfig } from "../../config/index.js";
-import { UsageError, type RunOutcome } from "../../errors.js";
+import { isAiythonError, UsageError, type RunOutcome } from "../../errors.js";
 import type { RunRecord } from "../../journal/index.js";
 import type { ReplayMiss } from "../../run/run-command.js";
 import { protectHostStdio } from "../host-stdio.js";
@@ -82,7 +82,14 @@ async function recheck(run: RunRecord, { command, cwd }: RecordedCommand, ctx: R
   });
   process.chdir(cwd);
   const { startRun } = await import("../../run/start-run.js");
-  const outcome = await startRun(command);
+  let outcome: RunOutcome;
+  try {
+    outcome = await startRun(command);
+  } catch (error) {
+    // A run that cannot start now (its script is gone, its configuration is wrong) is its line, not the end of the recheck.
+    if (isAiythonError(error)) return { verdict: `cannot recheck: ${error.message}`, interrupted: null };
+    throw error;
+  }
   if (outcome.kind === "signal" && INTERRUPTS.has(outcome.signal)) return { verdict: "interrupted", interrupted: outcome };
   const found = miss as ReplayMiss | null;
   // A block's file is project-relative already (the request's location, SPEC §5.1).

@@ -203,7 +203,10 @@ test("cache = false and AIYTHON_NO_CACHE=1 write nothing; PYTHONDONTWRITEBYTECOD
 
     const bytecode = ticketsProject();
     await tickets(bytecode, model.url, { PYTHONDONTWRITEBYTECODE: "1" });
-    assert.ok(fs.readdirSync(path.join(bytecode, ".aiython", "cache")).some((name) => name.endsWith(".prep")), "-B: the preparation is written");
+    assert.ok(
+      fs.readdirSync(path.join(bytecode, ".aiython", "cache")).some((name) => name.endsWith(".prep")),
+      "-B: the preparation is written",
+    );
     assert.equal(fs.existsSync(path.join(bytecode, "__pycache__")), false, "-B: no __pycache__, as under python3");
     assert.equal((await tickets(bytecode, model.url, { PYTHONDONTWRITEBYTECODE: "1" })).parse, 0, "-B: the second run is warm");
   } finally {

@@ -11,85 +11,16 @@
 // holds whole top-level statements); the module scope does, which is why a statement's annotation
 // is resolved after the merge.
 
+import type { IndexPart, PartMap, ProgramIndex, Signature, StatementEntry, TopLevelRange } from "./index-types.js";
 import type { SyntaxNode, SyntaxTree, TreeCursor } from "./syntax-tree.js";
 import { MODULE_SCOPE, push, TreeIndexer } from "./tree-indexer.js";
 
 export { MODULE_SCOPE };
 
-export type ParamKind = "positional-only" | "positional" | "var-positional" | "keyword-only" | "var-keyword";
-
-export interface Param {
-  name: string;
-  kind: ParamKind;
-  annotation: string | null;
-}
-
-export interface Signature {
-  name: string;
-  params: Param[];
-  returns: string | null;
-  /** Defined directly in a class body. */
-  className: string | null;
-}
-
-export interface StatementEntry {
-  /** Offsets into the indexed text. */
-  start: number;
-  /**
-   * Where the statement's last token of code ends (CPython's span). A nested compound statement,
-   * never a checkpoint, keeps tree-sitter's end instead, which counts its block's trailing comments.
-   */
-  end: number;
-  type: string;
-  compound: boolean;
-  /** Directly in the module body. */
-  topLevel: boolean;
-  /** Somewhere in a user `try` or `with` statement (reset by a function body). */
-  inTryOrWith: boolean;
-  docstring: boolean;
-  /** `from __future__ import ...` */
-  future: boolean;
-  /** Single-name assignment target. */
-  target: string | null;
-  /** The target's annotation: on the statement itself, or an earlier one of the same name in its scope. */
-  annotation: string | null;
-  /** The annotation written on the statement itself. */
-  ownAnnotation: string | null;
-  /** Key of the enclosing function, class or module scope. */
-  scope: string;
-}
-
-export interface ProgramIndex {
-  statements: StatementEntry[];
-  /** Latest annotation of `name` in `scope` that starts before `offset`. */
-  annotationBefore(scope: string, name: string, offset: number): string | null;
-  functions: Map<string, Signature[]>;
-  /** Class name → method name → signatures. */
-  methods: Map<string, Map<string, Signature[]>>;
-}
-
-/** Maps an offset of a part's text to the original source. */
-export type PartMap = (offset: number, bias: "start" | "end") => number;
+export type { IndexPart, Param, ParamKind, PartMap, ProgramIndex, Signature, StatementEntry, TopLevelRange } from "./index-types.js";
 
 export function scopeKey(node: SyntaxNode, map: PartMap): string {
   return `${node.type}@${map(node.startIndex, "start")}`;
-}
-
-export interface IndexPart {
-  statements: StatementEntry[];
-  annotations: Map<string, { offset: number; name: string; annotation: string }[]>;
-  functions: Map<string, Signature[]>;
-  methods: Map<string, Map<string, Signature[]>>;
-}
-
-/** A run of the module's top-level statements to index, by offsets into the tree's text. */
-export interface TopLevelRange {
-  start: number;
-  end: number;
-  /** The tree has no error anywhere: skip the per-statement checks. */
-  clean?: boolean;
-  /** The root's children (read at once), whose errors are then not asked node by node from the cursor. */
-  topNodes?: readonly SyntaxNode[];
 }
 
 /**

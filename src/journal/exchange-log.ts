@@ -64,6 +64,11 @@ export class ExchangeLog {
     };
   }
 
+  /** The occurrence the next answer to `key` in a run is (1 for the first): counted in the journal, so a recording run keeps nothing per request in memory. */
+  nextOccurrence(runId: number, key: string): number {
+    return Number(this.s.sql(`SELECT COALESCE(MAX(occurrence), 0) + 1 FROM exchanges WHERE run_id = ? AND key = ?`).pluck().get(runId, key));
+  }
+
   /** The most recently recorded requests about one block ("file:line"), newest first. */
   requestsOfBlock(block: string, limit: number): StoredRequest[] {
     const rows = this.s

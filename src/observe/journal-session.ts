@@ -94,7 +94,7 @@ export class JournalSession implements ExchangeSink, ReplaySource {
     this.becomeWorthARow();
     this.writeForRun((journal, runId) => {
       const exchange = stored();
-      const { key, occurrence } = counted ?? { key: exchange.key, occurrence: this.count(exchange.key) };
+      const { key, occurrence } = counted ?? { key: exchange.key, occurrence: journal.exchanges.nextOccurrence(runId, exchange.key) };
       const answer = { requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) };
       journal.exchanges.add(runId, { seq, key, occurrence, invocation: origin?.invocation ?? null, round: origin?.round ?? null, ...placeOf(exchange), answer }, at);
     });
@@ -220,7 +220,7 @@ export class JournalSession implements ExchangeSink, ReplaySource {
     }
   }
 
-  /** The n-th time this run has the key (1 for the first). */
+  /** The n-th time this run asks the key (1 for the first): a replay counts when requests are made; a recording counts in the journal as it writes. */
   private count(key: string): number {
     const n = (this.occurrences.get(key) ?? 0) + 1;
     this.occurrences.set(key, n);

@@ -54,6 +54,8 @@ export async function startObservers({ config, command }: { config: ResolvedConf
   const trace = command.traceFile != null ? await openTrace(path.resolve(cwd, command.traceFile), redact) : null;
   const otel = otelFor(config, command, redact);
   const session = await journalSession(config, command, { cwd, redact, warn });
+  // Kept for --stats only, which lists every invocation; a run without it keeps none (SPEC §12:
+  // memory does not grow with the number of blocks).
   const invocations: InvocationRecord[] = [];
   const strict = command.replay != null && !command.replay.fill;
   const capabilities = new CapabilityRuntime(config, { replay: strict, record: recordsJournal(config, command), env: command.env, cwd, warn });
@@ -69,7 +71,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
     wiring: {
       modelFor: (profile, live) => profileModel(profile, live, { session, replay: command.replay ?? null, budget, shown, missed }),
       onInvocation: (record) => {
-        invocations.push(record);
+        if (command.stats) invocations.push(record);
         session?.recordInvocation(journalEntry(record, config.projectRoot));
       },
       ...(sinks.length > 0 ? { onEvent } : {}),

@@ -37,7 +37,7 @@ MESSAGES = {
     COMPILE: (HOST, ("id", "items")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
-    PAUSE: (BRIDGE, ("pause", "mode", "request")),
+    PAUSE: (BRIDGE, ("pause", "mode", "request", "modules?")),
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
     CHILDREN: (BRIDGE, ("id", "executable")),

@@ -110,6 +110,8 @@ export interface PauseMessage {
   pause: string;
   mode: InvocationMode;
   request: PauseRequest;
+  /** Project source files this process imported since its last pause (absolute paths): the journal keeps their digests (SPEC §11.2). */
+  modules?: string[];
 }
 
 export interface PauseEndMessage {

@@ -8,7 +8,7 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -38,7 +38,7 @@ MESSAGES = {
     COMPILE: (HOST, ("id", "items")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
-    PAUSE: (BRIDGE, ("pause", "mode", "request")),
+    PAUSE: (BRIDGE, ("pause", "mode", "request", "modules?")),
     OP: (HOST, ("pause", "id", "op", "args")),
     INTERRUPT: (HOST, ("pause", "id")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),

@@ -13,7 +13,7 @@ import type { InvocationMode } from "../invocation-record.js";
 import type { OpArguments, OpName } from "./protocol-ops.js";
 import type { ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
@@ -110,6 +110,8 @@ export interface PauseMessage {
   pause: string;
   mode: InvocationMode;
   request: PauseRequest;
+  /** Project source files this process imported since its last pause (absolute paths): the journal keeps their digests (SPEC §11.2). */
+  modules?: string[];
 }
 
 export interface PauseEndMessage {

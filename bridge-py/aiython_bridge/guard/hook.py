@@ -17,9 +17,9 @@ The hook looks up the event's check (events.py); the check reads its arguments f
 `acting()` only for an action it would refuse. A refusal is recorded on the Watch (so the tool
 reports it even when the model's code caught the exception) and raised as GuardError, which stops
 the action. It is installed at the first operation (audit hooks cannot be removed); before that
-nothing runs at all, and after it plain program code pays a dict lookup per audit event, and a
-walk of its stack only for an action a tool may not take while something a tool made is still
-alive (bench/guard.ts). The table of checks is read-only, and what the hook keys on during an
+nothing runs at all, and after it plain program code pays three emptiness tests and a context
+lookup per audit event while nothing a tool made is alive, and otherwise a dict lookup per event
+and a walk of its stack for an action a tool may not take (bench/guard.ts). The table of checks is read-only, and what the hook keys on during an
 operation (its thread, the code on its stack) is nothing the tool's code can flip; what it keeps
 about code a tool left behind lives in tables only code that walks frames into the bridge could
 reach (README "Safety rails" says so).
@@ -210,8 +210,13 @@ def _probed(args, acting):
 CHECKS = types.MappingProxyType({**_EVENT_CHECKS, PROBE_EVENT: _probed})
 
 
-def _hook(event, args, _checks=CHECKS, _acting=acting):
-    check = _checks.get(event)  # the only work most of the program's events cost
+def _hook(event, args, _checks=CHECKS, _acting=acting, _watches=_watches, _codes=_tool_codes, _going=_set_going,
+          _context=_TOOL_CONTEXT.get):
+    # No operation runs, nothing a tool made is alive and no tool's context is in force: the
+    # program's own event, which is all most of them cost.
+    if not _watches and not _codes and not _going and _context(None) is None:
+        return
+    check = _checks.get(event)
     if check is None:
         return
     try:

@@ -8,7 +8,7 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -21,6 +21,7 @@ HELLO = "hello"
 PLAN = "plan"
 PAUSE = "pause"
 PAUSE_END = "pause_end"
+BLOCKS_AHEAD = "blocks_ahead"
 CHILDREN = "children"
 MAIL = "mail"
 EXIT = "exit"
@@ -40,6 +41,7 @@ MESSAGES = {
     PAUSE: (BRIDGE, ("pause", "mode", "request", "modules?")),
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
+    BLOCKS_AHEAD: (BRIDGE, ()),
     CHILDREN: (BRIDGE, ("id", "executable")),
     MAIL: (BRIDGE, ("id", "op", "args")),
     RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),

@@ -214,7 +214,7 @@ def serve(control_fd, signal_fd):
         wait_for_host_close(channel.fd)
         os._exit(70)
 
-    from aiython_bridge.runner import start_program
+    from aiython_bridge.program.runner import start_program
 
     return start_program(server, run_message)
 
@@ -236,7 +236,7 @@ def _handshake_and_prepare(server):
             value = oracle.check(message["items"])
             channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         elif kind == protocol.RUN:
-            from aiython_bridge.runner import prepare_run
+            from aiython_bridge.program.runner import prepare_run
 
             # From here the reader thread owns the channel: preparing may ask the host for a plan.
             server.start_reader()

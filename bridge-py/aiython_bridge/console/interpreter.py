@@ -17,7 +17,8 @@ import codeop
 import linecache
 import sys
 
-from aiython_bridge import modules, protocol, pycompat, tracebacks
+from aiython_bridge import modules, protocol, pycompat
+from aiython_bridge.program import tracebacks
 
 
 class AwaitingCompiler(codeop.CommandCompiler):

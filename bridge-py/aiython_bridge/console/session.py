@@ -20,8 +20,9 @@ read, so it shows nothing.
 import os
 import sys
 
-from aiython_bridge import pycompat, tracebacks
+from aiython_bridge import pycompat
 from aiython_bridge.console.interpreter import console_class, _display, _record_last
+from aiython_bridge.program import tracebacks
 
 _NO_EXIT = object()
 

@@ -25,7 +25,8 @@ import _imp
 import os
 import sys
 
-from aiython_bridge import modules, program_code, source_bytes
+from aiython_bridge import modules, program_code
+from aiython_bridge.program import source_bytes
 from aiython_bridge.preparation.cache import PreparationCache
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)

@@ -59,7 +59,7 @@ class _MainLoader:
         self.hook, self.path = hook, path
 
     def get_code(self, fullname):
-        runner = modules.load("aiython_bridge.runner")
+        runner = modules.load("aiython_bridge.program.runner")
         prepared = runner.Prepared("file")
         prepared.options = self.hook.options
         with open(self.path, "rb") as f:

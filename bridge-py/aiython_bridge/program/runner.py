@@ -11,7 +11,8 @@ SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's frames
 import os
 import sys
 
-from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
+from aiython_bridge import modules, protocol
+from aiython_bridge.program import process_view, source_bytes, tracebacks
 
 
 class Prepared:
@@ -149,7 +150,7 @@ def start_program(server, prepared):
 
         import_hook.install(server, prepared.options)
     if prepared.options.get("memory_limit"):
-        modules.load("aiython_bridge.memory_limit").limit_memory(prepared.options["memory_limit"])
+        modules.load("aiython_bridge.program.memory_limit").limit_memory(prepared.options["memory_limit"])
     if prepared.kind == "console":
         session = modules.load("aiython_bridge.console.session")
         return partial(session.run_bare, server, prepared.options)
@@ -252,7 +253,7 @@ class _PublicModuleFinder:
     def find_spec(cls, name, path=None, target=None):
         if name != "aiython":
             return None
-        return modules.load("aiython_bridge.public_module").spec()
+        return modules.load("aiython_bridge.program.public_module").spec()
 
 
 def _install_public_module():

@@ -21,8 +21,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py"))
-from aiython_bridge import code_constants, pycompat  # noqa: E402
-from aiython_bridge.preparation import cache as cache_file, prepare  # noqa: E402
+from aiython_bridge import pycompat  # noqa: E402
+from aiython_bridge.preparation import cache as cache_file, code_constants, prepare  # noqa: E402
 from aiython_bridge.recovery import instrument, selection, sources  # noqa: E402
 
 bytecode_instrument = None

@@ -17,11 +17,11 @@ it imports no Python module a bare interpreter's start has not, and START_EXTENS
 sys.modules as the program starts (drop_start_extensions).
 Nor PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
 in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints), nor those
-preparation imports only when no one has (`adopt`: warnings, compiler_warnings.py). The first
-hide() takes them out of sys.modules too, unless they were there before the bridge (a .pth
-file, sitecustomize), and keeps them here: the bridge goes on using them (`stdlib(name)`, and
-the modules that imported them hold them), and a program that imports one gets a fresh one of
-its own, as under python3 (the AST node classes are the interpreter's, shared by both). A
+preparation imports only when no one has (`adopt`: warnings, preparation/compiler_warnings.py).
+The first hide() takes them out of sys.modules too, unless they were there before the bridge
+(a .pth file, sitecustomize), and keeps them here: the bridge goes on using them (`stdlib(name)`,
+and the modules that imported them hold them), and a program that imports one gets a fresh one
+of its own, as under python3 (the AST node classes are the interpreter's, shared by both). A
 visible() block puts them back while it lasts if the program has none, and takes out again
 those it put back or that were imported during it.
 """

@@ -42,7 +42,7 @@ AST_BUILDER_SHARED = sys.version_info < (3, 12)
 def parse_ast(source, filename="<unknown>", mode="exec"):
     """ast.parse, never at the same time as another thread's parse by the bridge on 3.11
     (syntax_tree.parse: ast.py itself is not imported for it)."""
-    ast = modules.load("aiython_bridge.syntax_tree")
+    ast = modules.load("aiython_bridge.preparation.syntax_tree")
     if not AST_BUILDER_SHARED:
         return ast.parse(source, filename, mode)
     with _AST_LOCK:

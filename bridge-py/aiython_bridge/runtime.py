@@ -1,6 +1,6 @@
 """The object the rewritten program calls at each AI block: `NAME.block(N)` / `await NAME.ablock(N)`.
 
-One per file with blocks, a constant in that file's code (program_code.py): the rendered
+One per file with blocks, a constant in that file's code (preparation/program_code.py): the rendered
 `NAME.block(N)` calls load it directly, so no name is bound anywhere. Reaching a block pauses the
 calling thread and hands the invocation to the host (SPEC §4.3); with no model configured it
 raises AIError at the block's line.

@@ -123,7 +123,7 @@ class Server:
             self.pause_router(message)
         elif kind == protocol.COMPILE:
             # The host plans an imported project module while the program runs (import hook).
-            value = modules.load("aiython_bridge.oracle").check(message["items"])
+            value = modules.load("aiython_bridge.preparation.oracle").check(message["items"])
             self.channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         else:
             raise protocol.ProtocolViolation("unexpected %r message while the program runs" % kind)
@@ -231,7 +231,7 @@ def _handshake_and_prepare(server):
         message = channel.recv()
         kind = message["type"]
         if kind == protocol.COMPILE:
-            from aiython_bridge import oracle
+            from aiython_bridge.preparation import oracle
 
             value = oracle.check(message["items"])
             channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})

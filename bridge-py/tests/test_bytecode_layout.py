@@ -9,7 +9,8 @@ import dis
 import textwrap
 import unittest
 
-from aiython_bridge import program_code, pycompat
+from aiython_bridge import pycompat
+from aiython_bridge.preparation import program_code
 from aiython_bridge.recovery import selection
 from tests.bytecode_scenarios import PLACEHOLDERS, SCENARIOS, SHOW
 

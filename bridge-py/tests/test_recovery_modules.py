@@ -9,7 +9,7 @@ import sys
 import textwrap
 import unittest
 
-from aiython_bridge import import_hook
+from aiython_bridge.preparation import import_hook
 from aiython_bridge.recovery import selection, sources
 from tests.support import LocalDecisions, complete
 from tests.program_harness import Program

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import unittest
 
-from aiython_bridge import syntax_tree
+from aiython_bridge.preparation import syntax_tree
 
 BRIDGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = [ast.__file__, os.path.join(os.path.dirname(ast.__file__), "asyncio", "tasks.py"),

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import ast
 
-from .. import contracts, program_code, pycompat
+from .. import contracts, pycompat
+from ..preparation import program_code
 from ..errors import TypeContractError, UnsupportedAnnotation
 
 _EMPTY = object()

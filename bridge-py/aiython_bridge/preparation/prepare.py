@@ -25,9 +25,10 @@ import _imp
 import os
 import sys
 
-from aiython_bridge import modules, program_code
-from aiython_bridge.program import source_bytes
+from aiython_bridge import modules
+from aiython_bridge.preparation import program_code
 from aiython_bridge.preparation.cache import PreparationCache
+from aiython_bridge.program import source_bytes
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}

@@ -146,7 +146,7 @@ def start_program(server, prepared):
     _install_public_module()
     modules.load("aiython_bridge.processes").install(server, prepared.options)  # SPEC §8: the program's processes
     if prepared.options.get("model_configured"):
-        from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
+        from aiython_bridge.preparation import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)
     if prepared.options.get("memory_limit"):

@@ -21,7 +21,7 @@ in a function), a `return` of nothing or of a constant, cannot fail and gets no 
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # node classes only: ast.py is not imported
+from ..preparation import syntax_tree as ast  # node classes only: ast.py is not imported
 
 from . import bytecode_code as bc
 from . import bytecode_statements as statements

@@ -6,7 +6,7 @@ bytecode_handler.Checkpoint; Unsuitable when anything cannot be proven.
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # node classes only: ast.py is not imported
+from ..preparation import syntax_tree as ast  # node classes only: ast.py is not imported
 import bisect
 
 from . import bytecode_code as bc

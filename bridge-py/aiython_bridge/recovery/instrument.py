@@ -66,9 +66,9 @@ compile of the instrumented tree); this file's shape is the reference it is test
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
-from ..code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR
+from ..preparation.code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR
 from .selection import (SIMPLE, Columns, Site, annotation_of, bodies, index_statements, merged_ranges, selected_sites,
                         single_target, suitable)
 

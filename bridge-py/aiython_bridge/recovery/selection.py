@@ -9,8 +9,8 @@ in one pass), the frontend's for one it plans.
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
-# The index and its kinds, also named from here (instrument.py, program_code.py take them so).
+from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+# The index and its kinds, also named from here (instrument.py, preparation/program_code.py take them so).
 from .statement_index import (COMPOUND, NEVER, SIMPLE, _PROTECTING, _SCOPES, Site,  # noqa: F401
                               _body_range, bodies, index_statements)
 

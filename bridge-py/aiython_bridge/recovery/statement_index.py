@@ -5,7 +5,7 @@ lists inside each statement kind. selection.py reads its rules of suitability ov
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 
 SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Return, ast.Assert,
           ast.Import, ast.ImportFrom)

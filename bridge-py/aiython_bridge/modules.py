@@ -119,7 +119,7 @@ def visible():
 
 
 def load(name):
-    """The bridge module `name` (e.g. "aiython_bridge.pauses"), imported on first use."""
+    """The bridge module `name` (e.g. "aiython_bridge.pauses.pause"), imported on first use."""
     module = _hidden.get(name) if _hiding[0] else sys.modules.get(name)
     if module is not None:
         return module

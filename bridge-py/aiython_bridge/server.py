@@ -96,7 +96,7 @@ class Server:
         self.gone = True
         self.channel.closed = True  # nothing more is written on it
         self._fail_pending()
-        pauses = modules.loaded("aiython_bridge.pauses")
+        pauses = modules.loaded("aiython_bridge.pauses.pause")
         if pauses is not None:
             pauses.end_all("the run ended before this finished")
 

@@ -136,7 +136,7 @@ def _terminal():
 
 def _compile_planned(text, filename, plan, server, options, flags):
     compile_plan_quietly = modules.load("aiython_bridge.preparation.program_code").compile_plan_quietly
-    Runtime = modules.load("aiython_bridge.runtime").Runtime
+    Runtime = modules.load("aiython_bridge.pauses.runtime").Runtime
     rewritten = plan["rewritten"] if plan.get("rewritten") is not None else text
     checkpoints = None
     if plan.get("checkpoints") and options.get("model_configured"):

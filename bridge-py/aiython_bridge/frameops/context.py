@@ -9,9 +9,9 @@ caller gets its own copy of the dict.
 
 from __future__ import annotations
 
-# At the top, not at the first pause: pauses.py (and so this) is loaded while the host plans a
-# program with blocks, and linecache's import (tokenize's patterns) would otherwise be ~3 ms of
-# the first block. The program would find it in sys.modules from the first pause on anyway.
+# At the top, not at the first pause: pauses/pause.py (and so this) is loaded while the host
+# plans a program with blocks, and linecache's import (tokenize's patterns) would otherwise be
+# ~3 ms of the first block. The program would find it in sys.modules from the first pause on anyway.
 import linecache
 
 from .. import pycompat

@@ -139,7 +139,7 @@ _gc = []
 def _bind(server, options, compiled, filename):
     blocks = None
     if compiled.blocks:
-        blocks = modules.load("aiython_bridge.runtime").Runtime(server, {"blocks": compiled.blocks}, options)
+        blocks = modules.load("aiython_bridge.pauses.runtime").Runtime(server, {"blocks": compiled.blocks}, options)
     checkpoints = None
     if compiled.checkpoints and options.get("model_configured"):
         checkpoints = modules.load("aiython_bridge.recovery.sources").runtime_for(server, options)

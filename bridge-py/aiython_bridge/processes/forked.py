@@ -31,7 +31,7 @@ def after_fork_in_child(server):
     _folder_after_fork()
     folder = _State.folder
     server.reset_after_fork(ForkedChannel(folder, server) if folder is not None else None)
-    pauses = modules.loaded("aiython_bridge.pauses")
+    pauses = modules.loaded("aiython_bridge.pauses.pause")
     if pauses is not None:
         pauses.after_fork_in_child()
 

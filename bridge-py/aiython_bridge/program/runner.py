@@ -64,7 +64,7 @@ def _ask_for_plan(server, source, filename):
 
 def _load_pauses():
     try:
-        modules.load("aiython_bridge.pauses")
+        modules.load("aiython_bridge.pauses.pause")
     except Exception:  # noqa: BLE001 - the first block imports it again and reports what fails
         pass
 

@@ -46,8 +46,8 @@ class HostDecisions:
 
 
 def _pauses():
-    """pauses.py and what it needs (contracts, frame tools): loaded at the first consultation."""
-    return modules.load("aiython_bridge.pauses")
+    """pauses/pause.py and what it needs (contracts, frame tools): loaded at the first consultation."""
+    return modules.load("aiython_bridge.pauses.pause")
 
 
 _runtime = None  # a DeferredRuntime (below), or a test's CheckpointRuntime

@@ -1,10 +1,11 @@
 """The op side of a pause: running one `op` message on the paused frame's thread and answering it.
 
-PauseOps is the base of pauses.Pause (and so of recovery/pause.py's RecoveryPause): it runs an op
-against the pause's Invocation (frameops/), with the source guard watching when program code may
-run (SPEC §9), answers with a `result` (the terminal op's result and the pause's end in one write),
-and turns a `finish` outcome into the block's value, type-checked by contracts/ (SPEC §5.2, §6).
-What a pause is, how it is announced and served, and the registry of open pauses are pauses.py's.
+PauseOps is the base of pause.py's Pause (and so of recovery/pause.py's RecoveryPause): it runs
+an op against the pause's Invocation (frameops/), with the source guard watching when program
+code may run (SPEC §9), answers with a `result` (the terminal op's result and the pause's end in
+one write), and turns a `finish` outcome into the block's value, type-checked by contracts/
+(SPEC §5.2, §6). What a pause is, how it is announced and served, and the registry of open pauses
+are pause.py's.
 """
 
 

@@ -7,7 +7,7 @@ callbacks for coroutines, so the event loop keeps running) until a terminal op s
 line). Recovery pauses (recovery/pause.py, SPEC §4.2) reuse this machinery through
 serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in
 flight at once; each has its own id and inbox, and the reader thread routes messages by that id
-(docs/protocol.md). Running and answering one op is pause_ops.py's.
+(docs/protocol.md). Running and answering one op is ops.py's.
 """
 
 import _thread
@@ -17,8 +17,8 @@ from queue import Empty, SimpleQueue
 from aiython_bridge import contracts, modules, protocol
 from aiython_bridge.errors import AIError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation
-from aiython_bridge.pause_ops import _NO_TYPE, PauseOps, _Failed, failure_error  # noqa: F401 - recovery/pause.py reads failure_error here
 from aiython_bridge.paths import display_path
+from aiython_bridge.pauses.ops import _NO_TYPE, PauseOps, _Failed
 
 _ids = itertools.count(1)
 _open_pauses = {}
@@ -104,7 +104,7 @@ class Pause(PauseOps):
         with _registry_lock:
             _open_pauses[self.id] = self
         request = self.request()
-        mailbox = modules.loaded("aiython_bridge.mailbox")  # SPEC §8: a joined thread or task
+        mailbox = modules.loaded("aiython_bridge.pauses.mailbox")  # SPEC §8: a joined thread or task
         member = mailbox.current_member() if mailbox is not None else None
         if member is not None:
             request["mailbox"] = {"member": member}

@@ -37,5 +37,5 @@ class Runtime:
 
 
 def _pauses():
-    return modules.load("aiython_bridge.pauses")
+    return modules.load("aiython_bridge.pauses.pause")
 

@@ -1,5 +1,5 @@
 # bench/imports: whether two trees' 3.11 bytecode checkpoint writers
-# (bridge-py/aiython_bridge/recovery/bytecode_instrument.py) write the same code objects. For
+# (bridge-py/aiython_bridge/recovery/bytecode/instrument.py) write the same code objects. For
 # every .py file under each FOLDER (or each FILE) as a project module, each tree's instrument_code
 # runs in its own python3 (PYTHONHASHSEED=0: a set constant's order is then the same) and every
 # code object it writes is compared: co_code, exception table, line table, stack size, names and
@@ -15,7 +15,11 @@ import sys
 DIGESTS = r"""
 import ast, glob, hashlib, json, os, sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge.recovery import bytecode_instrument, instrument, selection
+from aiython_bridge.recovery import instrument, selection
+try:
+    from aiython_bridge.recovery.bytecode import instrument as bytecode_instrument
+except ImportError:  # a tree from before recovery/bytecode/
+    from aiython_bridge.recovery import bytecode_instrument
 PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)
 CODE = type(compile("", "", "exec"))
 

@@ -5,7 +5,7 @@
 #   cold  python3's own compile of the text (what it pays anyway), ast.parse, checkpoint selection
 #         and instrumentation, compile of the instrumented tree, the cache store; gc paused, as
 #         preparation/prepare.py pauses it; on 3.11 also the bytecode path's two stages (selection
-#         alone, and the handlers added to python3's own code object: recovery/bytecode_instrument.py),
+#         alone, and the handlers added to python3's own code object: recovery/bytecode/instrument.py),
 #         which replace "select+instrument" and "compile(instrumented tree)" where the layout is proven;
 #   warm  the hit path of preparation/prepare.module_code by parts: the key, reading and verifying
 #         the entry, marshal.loads, binding (runtime table, code_constants.bind_slots), and the whole.
@@ -27,7 +27,7 @@ from aiython_bridge.recovery import instrument, selection, sources  # noqa: E402
 
 bytecode_instrument = None
 if pycompat.BYTECODE_CHECKPOINTS:
-    from aiython_bridge.recovery import bytecode_instrument  # noqa: E402
+    from aiython_bridge.recovery.bytecode import instrument as bytecode_instrument  # noqa: E402
 PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)
 
 del sys.path[0]

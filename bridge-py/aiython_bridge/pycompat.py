@@ -56,7 +56,7 @@ if AST_BUILDER_SHARED:
 
 
 # Checkpoint handlers added to the plain code object at the bytecode level (recovery/
-# bytecode_instrument.py) rather than compiled from an instrumented AST: written for 3.11's
+# bytecode/instrument.py) rather than compiled from an instrumented AST: written for 3.11's
 # bytecode, exception table and location table; every other version takes the AST path.
 BYTECODE_CHECKPOINTS = sys.version_info[:2] == (3, 11)
 

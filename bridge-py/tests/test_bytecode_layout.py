@@ -1,4 +1,4 @@
-"""The bytecode checkpoint path's layout (recovery/bytecode_instrument.py, 3.11 only): the hot
+"""The bytecode checkpoint path's layout (recovery/bytecode/instrument.py, 3.11 only): the hot
 path runs the plain instructions and only gains exception-table entries; the fast template
 writes exactly what the Assembler lays out; a layout that cannot be proven falls back to the AST
 path. Skipped on other versions.
@@ -15,7 +15,7 @@ from aiython_bridge.recovery import selection
 from tests.bytecode_scenarios import PLACEHOLDERS, SCENARIOS, SHOW
 
 if pycompat.BYTECODE_CHECKPOINTS:  # written for 3.11's bytecode: not importable elsewhere
-    from aiython_bridge.recovery import bytecode_instrument
+    from aiython_bridge.recovery.bytecode import instrument as bytecode_instrument
 
 
 def _units(written):

@@ -156,7 +156,7 @@ def _selected_in_bytecode(text, filename, tree, name, warns, plain):
         warns = warns or bool(caught)
     if not selected:
         return Compiled(plain, (), (), (), warns, None)
-    bytecode = modules.load("aiython_bridge.recovery.bytecode_instrument")
+    bytecode = modules.load("aiython_bridge.recovery.bytecode.instrument")
     placeholders = (code_constants.CHECKPOINTS, code_constants.EXCEPTION, code_constants.RECURSION_ERROR)
     code = bytecode.instrument_code(plain, selected, placeholders)
     if code is None:

@@ -59,7 +59,7 @@ Why this shape:
 Never instrumented even if a table names them (defence against a bad table): see
 selection.suitable.
 
-On 3.11 an imported module takes bytecode_instrument.py instead where it can: the same handlers,
+On 3.11 an imported module takes bytecode/instrument.py instead where it can: the same handlers,
 laid out as the compiler lays out this shape, added to the module's plain code object (no
 compile of the instrumented tree); this file's shape is the reference it is tested against.
 """

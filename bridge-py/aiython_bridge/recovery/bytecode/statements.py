@@ -1,17 +1,17 @@
 """Where a checkpoint statement's instructions are in its 3.11 code object, and the proof that
-bytecode_instrument.py may give them a handler (see its docstring for the rules): the runs of
+instrument.py may give them a handler (see its docstring for the rules): the runs of
 instructions inside each statement's span, each run checked and turned into a
-bytecode_handler.Checkpoint; Unsuitable when anything cannot be proven.
+handler.Checkpoint; Unsuitable when anything cannot be proven.
 """
 
 from __future__ import annotations
 
-from ..preparation import syntax_tree as ast  # node classes only: ast.py is not imported
+from ...preparation import syntax_tree as ast  # node classes only: ast.py is not imported
 import bisect
 
-from . import bytecode_code as bc
-from .bytecode_code import ARG, END, OPCODE, START, TARGET, UNIT
-from .bytecode_handler import Checkpoint
+from . import code as bc
+from .code import ARG, END, OPCODE, START, TARGET, UNIT
+from .handler import Checkpoint
 
 
 _STORES = frozenset(bc.OP[name] for name in ("STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"))

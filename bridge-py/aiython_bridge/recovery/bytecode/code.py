@@ -1,8 +1,8 @@
 """Reading and writing CPython 3.11 code objects for the bytecode checkpoint path
-(bytecode_instrument.py): the instructions of `co_code` (EXTENDED_ARG prefixes, inline caches,
+(instrument.py): the instructions of `co_code` (EXTENDED_ARG prefixes, inline caches,
 relative jump targets), the exception table (Objects/exception_handling_notes.txt) and the
 location table entries of appended code (Objects/locations.md); the stack depths are
-bytecode_depths.py's. Offsets are in code units (2 bytes), as both tables count them.
+depths.py's. Offsets are in code units (2 bytes), as both tables count them.
 
 Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 """

@@ -17,7 +17,8 @@ import codeop
 import linecache
 import sys
 
-from aiython_bridge import modules, protocol, pycompat
+from aiython_bridge import modules, pycompat
+from aiython_bridge.host import protocol
 from aiython_bridge.program import tracebacks
 
 

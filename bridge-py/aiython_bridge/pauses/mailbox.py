@@ -11,8 +11,9 @@ gets the mailbox tools (pause.py sends its member handle). Payloads are JSON val
 import contextvars
 import json
 
-from aiython_bridge import modules, protocol
+from aiython_bridge import modules
 from aiython_bridge.errors import MailboxError
+from aiython_bridge.host import protocol
 
 _joined = contextvars.ContextVar("aiython_mailbox_member", default=None)
 

@@ -12,7 +12,7 @@ import _thread
 import os
 
 from .. import modules
-from ..channel import Channel
+from ..host.channel import Channel
 from . import _State, after_fork_in_child as _folder_after_fork, run_folder
 
 

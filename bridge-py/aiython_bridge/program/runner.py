@@ -11,7 +11,8 @@ SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's frames
 import os
 import sys
 
-from aiython_bridge import modules, protocol
+from aiython_bridge import modules
+from aiython_bridge.host import protocol
 from aiython_bridge.program import process_view, source_bytes, tracebacks
 
 

@@ -9,8 +9,8 @@ on the channel.
 import _thread
 import os
 
-from aiython_bridge.json_codec import decode, encode
-from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
+from aiython_bridge.host.json_codec import decode, encode
+from aiython_bridge.host.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
 # The frame header: a 4-byte big-endian length (int.to_bytes: the struct module is not imported)
 _HEADER_BYTES = 4

@@ -114,16 +114,16 @@ def console_class(base):
             value = value.with_traceback(tb)
             if hasattr(base, "_showtraceback"):
                 return base._showtraceback(self, typ, value, tb, "")
-            _record_last(typ, value, tb)
-            _display(typ, value, tb)
+            record_last_error(typ, value, tb)
+            display_exception(typ, value, tb)
 
         def showsyntaxerror(self, filename=None, **kwargs):
             if hasattr(base, "_showtraceback"):
                 return base.showsyntaxerror(self, filename, **kwargs)
             typ, value, _ = sys.exc_info()
             value = value.with_traceback(None)  # a parse error has no traceback in CPython's console
-            _record_last(typ, value, None)
-            _display(typ, value, None)
+            record_last_error(typ, value, None)
+            display_exception(typ, value, None)
 
     return AIConsole
 
@@ -146,14 +146,14 @@ def _compile_planned(text, filename, plan, server, options, flags):
                                 entry=True, mode="single", flags=flags)
 
 
-def _record_last(typ, value, tb):
+def record_last_error(typ, value, tb):
     """What CPython's console records of the last error (sys.last_*)."""
     sys.last_type, sys.last_value, sys.last_traceback = typ, value, tb
     if pycompat.HAS_LAST_EXC:
         sys.last_exc = value
 
 
-def _display(typ, value, tb):
+def display_exception(typ, value, tb):
     """Through sys.excepthook as CPython's console does, with its fallback when the hook fails."""
     try:
         sys.excepthook(typ, value, tb)

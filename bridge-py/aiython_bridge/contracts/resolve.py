@@ -19,7 +19,7 @@ import types
 import typing
 
 from .. import pycompat
-from .forms import _KEY_WRAPPERS
+from .forms import KEY_WRAPPERS
 
 MAX_FORWARD_DEPTH = 8
 MAX_CACHED_ANNOTATIONS = 512
@@ -122,6 +122,6 @@ def _resolve_refs(tp, namespace: _Namespace, depth: int):
         return typing.Union[resolved]
     if origin in _REBUILDABLE:
         return origin[resolved]
-    if origin in _KEY_WRAPPERS:
+    if origin in KEY_WRAPPERS:
         return origin[resolved[0]]
     return tp

@@ -19,7 +19,7 @@ from aiython_bridge.errors import AIError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation
 from aiython_bridge.host import protocol
 from aiython_bridge.paths import display_path
-from aiython_bridge.pauses.ops import _NO_TYPE, PauseOps, _Failed
+from aiython_bridge.pauses.ops import NO_TYPE, Failed, PauseOps
 
 _ids = itertools.count(1)
 _open_pauses = {}
@@ -46,7 +46,7 @@ def new_pause_id():
 class Pause(PauseOps):
     mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
     denied = frozenset()  # permissions the invocation's profile does not grant (`restrict`)
-    _end_sent = False  # pause_end is sent once
+    end_sent = False  # pause_end is sent once
 
     def __init__(self, server, info, frame, options):
         self.server = server
@@ -57,7 +57,7 @@ class Pause(PauseOps):
             frame, line=info["span"]["line"], project_root=options.get("project_root"),
             context_values=options.get("context_values", True),
         )
-        self.expected = _NO_TYPE
+        self.expected = NO_TYPE
         text = info.get("output_type")
         if text:
             try:
@@ -85,7 +85,7 @@ class Pause(PauseOps):
                 "function": info.get("function"),
             },
             "target": self.target,
-            "output_type": contracts.type_repr(self.expected) if self.expected is not _NO_TYPE else None,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not NO_TYPE else None,
             "output_schema": self.schema,
             "requires_result": bool(info.get("requires_result")),
             "code_context": inv.code_context(),
@@ -114,15 +114,15 @@ class Pause(PauseOps):
             end_all("the run ended before this finished")
 
     def ended(self, interrupted=False):
-        if self._end_sent:  # with the terminal op's result (handle)
+        if self.end_sent:  # with the terminal op's result (handle)
             return
-        self._end_sent = True
+        self.end_sent = True
         try:
-            self.server.channel.send(self._end_message(interrupted))
+            self.server.channel.send(self.end_message(interrupted))
         except OSError:
             pass
 
-    def _end_message(self, interrupted):
+    def end_message(self, interrupted):
         return {"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted}
 
 
@@ -142,7 +142,7 @@ def end_all(reason):
 
 
 def _finish(value):
-    if isinstance(value, _Failed):
+    if isinstance(value, Failed):
         raise value.error
     return value
 

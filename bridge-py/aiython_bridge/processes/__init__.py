@@ -75,6 +75,11 @@ def known_folder(folder, program):
     _State.program = program
 
 
+def known_run_folder():
+    """The run folder if this process knows it already, else None: the host is not asked."""
+    return _State.folder
+
+
 def run_folder(server=None):
     """The run folder, asking the host the first time (docs/protocol.md `children`); None when
     there is no host to ask (the run has ended, or this process never had one)."""

@@ -13,7 +13,7 @@ import os
 
 from .. import modules
 from ..host.channel import Channel
-from . import _State, after_fork_in_child as _folder_after_fork, run_folder
+from . import after_fork_in_child as _folder_after_fork, known_run_folder, run_folder
 
 
 def before_fork(server):
@@ -29,7 +29,7 @@ def after_fork_in_child(server):
     modules.after_fork_in_child()
     server.channel.close_in_child()
     _folder_after_fork()
-    folder = _State.folder
+    folder = known_run_folder()
     server.reset_after_fork(ForkedChannel(folder, server) if folder is not None else None)
     pauses = modules.loaded("aiython_bridge.pauses.pause")
     if pauses is not None:

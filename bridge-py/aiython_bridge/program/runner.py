@@ -107,12 +107,12 @@ def _prepare_source(server, prepared, target):
             source = source_bytes.without_first_line(source)
     filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
     try:
-        prepared.code = _prepare_code(server, prepared, source, filename)
+        prepared.code = prepare_code(server, prepared, source, filename)
     except (SyntaxError, ValueError) as exc:
         prepared.refused = exc  # no AI block here: fail exactly as CPython does
 
 
-def _prepare_code(server, prepared, source, filename):
+def prepare_code(server, prepared, source, filename):
     """Code for the entry program (SPEC §4.1): a source CPython compiles runs as it is, or with
     the checkpoints the bridge selects itself when a model is configured; only a source that
     does not compile (an AI block, perhaps) is planned by the host. Prepared code comes from the

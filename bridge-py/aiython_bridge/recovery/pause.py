@@ -13,9 +13,9 @@ from .. import contracts, pycompat
 from ..describe import type_label
 from ..errors import UnsupportedAnnotation
 from ..frameops import Invocation, ToolError, program_error
-from ..pauses import ops
-from ..pauses.pause import Pause, new_pause_id
 from ..paths import display_path
+from ..pauses.ops import NO_TYPE, failure_error
+from ..pauses.pause import Pause, new_pause_id
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, describe_exception
 
 
@@ -58,7 +58,7 @@ class RecoveryPause(Pause):
             "location": {"file": display_path(frame.f_code.co_filename, root), **span,
                          "function": frame.f_code.co_qualname if pycompat.is_optimized(frame) else None},
             "target": self.target,
-            "output_type": contracts.type_repr(self.expected) if self.expected is not ops._NO_TYPE else None,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not NO_TYPE else None,
             "output_schema": self.schema,
             "requires_result": False,
             "code_context": inv.code_context(),
@@ -68,21 +68,21 @@ class RecoveryPause(Pause):
             "recovery": recovery,
         }
 
-    def _run(self, op, args):
+    def run_op(self, op, args):
         if op == "recover":
             return True, self._decide(args), {"ok": True}
         if op == "fail":
             if args.get("budget"):
                 # A budget refused the consultation's request (SPEC §13): AIBudgetError at this
                 # statement, raised while the original exception is handled (its context).
-                return True, Decision("raise", ops.failure_error(args)), {"ok": True}
+                return True, Decision("raise", failure_error(args)), {"ok": True}
             # The invocation failed (model unreachable, invalid answers…): the program gets its
             # exception exactly as under python3; the reason is in --stats, --trace and the journal.
             return True, PROPAGATE, {"ok": True}
         if op == "finish":
             raise ToolError("UnknownOperation", "finish ends AI blocks; end a recovery with recover "
                                                 "(action complete, retry or reraise)")
-        return super()._run(op, args)
+        return super().run_op(op, args)
 
     def _decide(self, args) -> Decision:
         action = args.get("action")
@@ -111,7 +111,7 @@ class RecoveryPause(Pause):
                                           "takes no outcome; omit it")
         if outcome.get("kind") == "error":
             raise ToolError("ValueError", 'recover cannot use outcome kind "error"; use action "reraise"')
-        return Decision("bind", self._outcome_value(args))
+        return Decision("bind", self.outcome_value(args))
 
     def _retry_refusal(self) -> str:
         if not self.checkpoint.retry_allowed:
@@ -125,8 +125,8 @@ def _expected_type(checkpoint, frame):
     namespace's `__annotations__` entry; (no type, None) when there is none or it is unsupported."""
     target = checkpoint.target
     if not target:
-        return ops._NO_TYPE, None
-    text, tp = checkpoint.annotation, ops._NO_TYPE
+        return NO_TYPE, None
+    text, tp = checkpoint.annotation, NO_TYPE
     try:
         if text:
             tp = contracts.resolve_annotation(text, frame.f_globals, frame.f_locals)
@@ -137,8 +137,8 @@ def _expected_type(checkpoint, frame):
                 tp = contracts.resolve_annotation(declared, frame.f_globals, frame.f_locals)
             elif declared is not None and contracts.is_supported(declared):
                 tp = declared
-        if tp is ops._NO_TYPE:
+        if tp is NO_TYPE:
             return tp, None
         return tp, contracts.json_schema(tp, annotation=text)
     except UnsupportedAnnotation:
-        return ops._NO_TYPE, None
+        return NO_TYPE, None

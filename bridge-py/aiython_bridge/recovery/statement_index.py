@@ -12,8 +12,8 @@ SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Re
 COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 NEVER = (ast.Global, ast.Nonlocal, ast.Pass, ast.Break, ast.Continue)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 
 
 class Site:
@@ -44,7 +44,7 @@ def bodies(node):
 
 def _any_bodies(node):
     """bodies() of a node that is not a statement (a Module, an except clause, a match case)."""
-    if isinstance(node, _PROTECTING):
+    if isinstance(node, PROTECTING):
         yield node.body, True
     elif hasattr(node, "body") and isinstance(node.body, list):
         yield node.body, False
@@ -64,8 +64,8 @@ _SHAPES = {kind: () for kind in SIMPLE + NEVER + (ast.Raise,)}
 _SHAPES.update({kind: (("body", False), ("orelse", False)) for kind in (ast.For, ast.AsyncFor, ast.While, ast.If)})
 _SHAPES.update({kind: (("body", True),) for kind in (ast.With, ast.AsyncWith)})
 _SHAPES.update({kind: (("body", True), ("handlers", False), ("orelse", False), ("finalbody", False))
-                for kind in _PROTECTING if kind not in (ast.With, ast.AsyncWith)})
-_SHAPES.update({kind: (("body", False),) for kind in _SCOPES})
+                for kind in PROTECTING if kind not in (ast.With, ast.AsyncWith)})
+_SHAPES.update({kind: (("body", False),) for kind in SCOPES})
 _SHAPES[ast.Match] = (("cases", False),)
 
 
@@ -79,9 +79,9 @@ def index_statements(tree: ast.Module, ranges: list | None = None) -> list[Site]
             docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
                          and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
             sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node, body, position))
-            if ranges is not None and isinstance(node, _PROTECTING) and node.body:
-                ranges.append(_body_range(node.body))
-            if isinstance(node, _SCOPES):
+            if ranges is not None and isinstance(node, PROTECTING) and node.body:
+                ranges.append(body_range(node.body))
+            if isinstance(node, SCOPES):
                 kind = "class" if isinstance(node, ast.ClassDef) else (
                     "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
                 # A class body runs now (inside any enclosing try); a function body runs later.
@@ -96,5 +96,5 @@ def index_statements(tree: ast.Module, ranges: list | None = None) -> list[Site]
     return sites
 
 
-def _body_range(body) -> list[int]:
+def body_range(body) -> list[int]:
     return [body[0].lineno, max(s.end_lineno or s.lineno for s in body)]

@@ -129,7 +129,7 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, 
     (recovery/instrument.instrument_selected). A source with none is compiled from its text,
     which gives the same code faster than from the tree. An imported module on 3.11 gets its
     handlers added to its plain code instead (`plain`: CPython's own compile of the same text,
-    if the loader made one), where recovery/bytecode_instrument.py can prove the layout."""
+    if the loader made one), where recovery/bytecode/instrument.py can prove the layout."""
     if not entry and pycompat.BYTECODE_CHECKPOINTS:
         compiled = _selected_in_bytecode(text, filename, tree, name, warns, plain)
         if compiled is not None:
@@ -146,7 +146,7 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, 
 
 def _selected_in_bytecode(text, filename, tree, name, warns, plain):
     """The Compiled of an imported module with the bridge's own checkpoints added to its plain
-    code object (recovery/bytecode_instrument.py), or None: the AST path instruments it."""
+    code object (recovery/bytecode/instrument.py), or None: the AST path instruments it."""
     selection = modules.load("aiython_bridge.recovery.selection")
     ranges: list = []
     selected = selection.selected_sites(selection.index_statements(tree, ranges), text, entry=False, name=name)

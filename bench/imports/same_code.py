@@ -15,7 +15,7 @@ import sys
 DIGESTS = r"""
 import ast, glob, hashlib, json, os, sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge.recovery import instrument, selection
+from aiython_bridge.recovery import instrument, selection, statement_index
 try:
     from aiython_bridge.recovery.bytecode import instrument as bytecode_instrument
 except ImportError:  # a tree from before recovery/bytecode/
@@ -45,7 +45,7 @@ for place in sys.argv[2:]:
             plain, tree = compile(data, path, "exec", dont_inherit=True), ast.parse(text, path)
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
-        sites = selection.selected_sites(selection.index_statements(tree, []), text, entry=False,
+        sites = selection.selected_sites(statement_index.index_statements(tree, []), text, entry=False,
                                          name=os.path.basename(path))
         code = bytecode_instrument.instrument_code(plain, sites, PLACEHOLDERS)
         digests[path] = None if code is None else hashlib.sha256(repr(described(code)).encode()).hexdigest()

@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py"))
 from aiython_bridge import pycompat  # noqa: E402
 from aiython_bridge.preparation import cache as cache_file, code_constants, prepare  # noqa: E402
-from aiython_bridge.recovery import instrument, selection, sources  # noqa: E402
+from aiython_bridge.recovery import instrument, selection, sources, statement_index  # noqa: E402
 
 bytecode_instrument = None
 if pycompat.BYTECODE_CHECKPOINTS:
@@ -68,7 +68,7 @@ def cold(totals, sources_, folder):
 
 
 def selected(tree, text, name):
-    return selection.selected_sites(selection.index_statements(tree, []), text, entry=False, name=name)
+    return selection.selected_sites(statement_index.index_statements(tree, []), text, entry=False, name=name)
 
 
 def warm(totals, sources_, options):

@@ -11,7 +11,7 @@ import unittest
 
 from aiython_bridge import pycompat
 from aiython_bridge.preparation import program_code
-from aiython_bridge.recovery import selection
+from aiython_bridge.recovery import selection, statement_index
 from tests.bytecode_scenarios import PLACEHOLDERS, SCENARIOS, SHOW
 
 if pycompat.BYTECODE_CHECKPOINTS:  # written for 3.11's bytecode: not importable elsewhere
@@ -78,7 +78,7 @@ class HotPath(unittest.TestCase):
         try:
             for source in sources:
                 tree = ast.parse(source)
-                selected = selection.selected_sites(selection.index_statements(tree), source, entry=False)
+                selected = selection.selected_sites(statement_index.index_statements(tree), source, entry=False)
                 bytecode_instrument.instrument_code(compile(source, "m.py", "exec"), selected, PLACEHOLDERS)
         finally:
             bytecode_instrument.handler_code = original
@@ -91,7 +91,7 @@ class HotPath(unittest.TestCase):
         ]
         for source in refused:
             tree = ast.parse(source)
-            selected = selection.selected_sites(selection.index_statements(tree), source, entry=False)
+            selected = selection.selected_sites(statement_index.index_statements(tree), source, entry=False)
             self.assertEqual(len(selected), 1)
             self.assertIsNone(bytecode_instrument.instrument_code(compile(source, "m.py", "exec"), selected, PLACEHOLDERS),
                               source)

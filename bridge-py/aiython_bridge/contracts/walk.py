@@ -1,7 +1,8 @@
 """What checking and converting against an expected type share (SPEC §6): the mismatch, the state
 of one walk over a value, the bounds, and the rule for unions."""
 
-from .forms import Form, classify
+from .forms import classify
+from .records import Form
 from .repr import describe_value, type_repr
 
 MAX_ITEMS_CHECKED = 1000

@@ -12,6 +12,7 @@ Split by job: hook.py (the hook and the per-thread watches), events.py (what eac
 asks for), protected.py (which paths are the program's source).
 """
 
-from .hook import GuardUnavailable, Refusal, Watch, watching
+from .events import Refusal
+from .hook import GuardUnavailable, Watch, watching
 
 __all__ = ["GuardUnavailable", "Refusal", "Watch", "watching"]

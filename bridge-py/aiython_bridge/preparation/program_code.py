@@ -148,8 +148,9 @@ def _selected_in_bytecode(text, filename, tree, name, warns, plain):
     """The Compiled of an imported module with the bridge's own checkpoints added to its plain
     code object (recovery/bytecode/instrument.py), or None: the AST path instruments it."""
     selection = modules.load("aiython_bridge.recovery.selection")
+    statement_index = modules.load("aiython_bridge.recovery.statement_index")
     ranges: list = []
-    selected = selection.selected_sites(selection.index_statements(tree, ranges), text, entry=False, name=name)
+    selected = selection.selected_sites(statement_index.index_statements(tree, ranges), text, entry=False, name=name)
     if plain is None:
         with held_back() as caught:
             plain = compile(text, filename, "exec", dont_inherit=True)

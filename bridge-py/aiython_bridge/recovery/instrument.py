@@ -69,8 +69,8 @@ from __future__ import annotations
 from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
 from ..preparation.code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR
-from .selection import (SIMPLE, Columns, Site, annotation_of, bodies, index_statements, merged_ranges, selected_sites,
-                        single_target, suitable)
+from .selection import Columns, annotation_of, merged_ranges, selected_sites, single_target, suitable
+from .statement_index import SIMPLE, Site, bodies, index_statements
 
 
 class Instrumented:

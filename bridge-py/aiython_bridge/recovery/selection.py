@@ -10,9 +10,7 @@ in one pass), the frontend's for one it plans.
 from __future__ import annotations
 
 from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
-# The index and its kinds, also named from here (instrument.py, preparation/program_code.py take them so).
-from .statement_index import (COMPOUND, NEVER, SIMPLE, PROTECTING, SCOPES, Site,  # noqa: F401
-                              body_range, bodies, index_statements)
+from .statement_index import NEVER, PROTECTING, SCOPES, SIMPLE, Site, bodies, body_range, index_statements
 
 
 def _split_lines(source):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import opcode
 
 OP = opcode.opmap
+NAME = opcode.opname  # by opcode
 CACHES = opcode._inline_cache_entries
 EXTENDED_ARG = OP["EXTENDED_ARG"]
 BACKWARD = frozenset(OP[name] for name in ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "POP_JUMP_BACKWARD_IF_FALSE",

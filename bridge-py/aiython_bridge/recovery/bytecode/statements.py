@@ -238,7 +238,7 @@ def _store(code, found, run, target):
             name = code._varname_from_oparg(ins[ARG]) if ins[OPCODE] in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
                 else code.co_names[ins[ARG]]
             if name == target or (target.startswith("__") and name.startswith("_") and name.endswith(target)):
-                stores.add((bc.opcode.opname[ins[OPCODE]], ins[ARG]))
+                stores.add((bc.NAME[ins[OPCODE]], ins[ARG]))
     if len(stores) != 1:
         raise Unsuitable
     return stores.pop()

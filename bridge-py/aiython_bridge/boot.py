@@ -13,6 +13,11 @@ program runs, and an exception leaving it passes the context's __exit__.
 import os
 import sys
 
+__all__ = [
+    "CONTROL_FD", "HIGH_FD", "MIN_VERSION", "PRESENT_AT_START", "SIGNAL_FD", "START_ADDRESS_SPACE",
+    "address_space", "hand_over", "main", "wait_for_host_close",
+]
+
 CONTROL_FD = 3
 SIGNAL_FD = 4
 MIN_VERSION = (3, 11)

@@ -29,6 +29,11 @@ those it put back or that were imported during it.
 import _thread
 import sys
 
+__all__ = [
+    "PACKAGE", "PREPARATION_STDLIB", "START_EXTENSIONS", "adopt", "after_fork_in_child",
+    "drop_start_extensions", "hide", "load", "loaded", "stdlib", "visible",
+]
+
 PACKAGE = "aiython_bridge"
 # ast, _ast, __future__: parsing; opcode, _opcode, bisect, _bisect: 3.11's bytecode checkpoints
 PREPARATION_STDLIB = ("ast", "_ast", "__future__", "opcode", "_opcode", "bisect", "_bisect")

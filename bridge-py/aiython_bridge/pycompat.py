@@ -20,6 +20,13 @@ import sys
 
 from aiython_bridge import modules
 
+__all__ = [
+    "AST_BUILDER_SHARED", "BYTECODE_CHECKPOINTS", "CAN_UNBIND_FAST_LOCALS", "CO_OPTIMIZED",
+    "HAS_LAST_EXC", "LocalsWriteUnsupported", "PEP667_FRAME_LOCALS", "console_base",
+    "declared_globals", "frame_local_names", "is_optimized", "parse_ast", "read_frame_locals",
+    "unbind_refusal", "write_frame_locals",
+]
+
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
     from typing import Iterable, Mapping

@@ -21,6 +21,10 @@ from aiython_bridge import modules, pycompat
 from aiython_bridge.host import protocol
 from aiython_bridge.program import tracebacks
 
+__all__ = [
+    "AwaitingCompiler", "awaiting_more", "console_class", "display_exception", "record_last_error",
+]
+
 
 class AwaitingCompiler(codeop.CommandCompiler):
     """codeop's compiler, except that input CPython refuses but that may be AI syntax still being

@@ -24,6 +24,8 @@ from aiython_bridge import pycompat
 from aiython_bridge.console.interpreter import console_class, display_exception, record_last_error
 from aiython_bridge.program import tracebacks
 
+__all__ = ["install_after_program", "interact", "run_bare"]
+
 _NO_EXIT = object()
 
 

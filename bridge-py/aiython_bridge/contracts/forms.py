@@ -18,6 +18,11 @@ import typing
 from .records import Field, Form
 from .repr import NoneType, class_name, is_finite_float, type_repr
 
+__all__ = [
+    "KEY_WRAPPERS", "KINDS", "SUPPORTED", "Unsupported", "class_hints", "classify",
+    "is_json_scalar", "unsupported_message",
+]
+
 SUPPORTED = (
     "int, float, str, bool, None, Any, object, list[T], dict[K, V], tuple[T1, T2], tuple[T, ...], "
     "set[T], Optional[T], Union[...] or A | B, Literal[...], TypedDict, dataclasses, Enum, "

@@ -21,6 +21,8 @@ import typing
 from .. import pycompat
 from .forms import KEY_WRAPPERS
 
+__all__ = ["MAX_CACHED_ANNOTATIONS", "MAX_FORWARD_DEPTH", "ResolveError", "evaluate_annotation"]
+
 MAX_FORWARD_DEPTH = 8
 MAX_CACHED_ANNOTATIONS = 512
 _codes: dict = {}  # annotation text -> its code object or its ResolveError (_compiled)

@@ -5,6 +5,11 @@ from .forms import classify
 from .records import Form
 from .repr import describe_value, type_repr
 
+__all__ = [
+    "EXACT", "MAX_ITEMS_CHECKED", "MAX_NODES_CHECKED", "Mismatch", "Walk", "first_member",
+    "mismatch",
+]
+
 MAX_ITEMS_CHECKED = 1000
 MAX_NODES_CHECKED = 100_000
 

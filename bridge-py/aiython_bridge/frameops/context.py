@@ -17,6 +17,11 @@ import linecache
 from .. import pycompat
 from ..paths import display_path
 
+__all__ = [
+    "CODE_CONTEXT_CAP", "MAX_REMEMBERED", "WHOLE_SCOPE_LIMIT", "WINDOW_AFTER", "WINDOW_BEFORE",
+    "code_context",
+]
+
 CODE_CONTEXT_CAP = 12_000  # SPEC §5.1 hard cap of code context
 WHOLE_SCOPE_LIMIT = 4096  # SPEC §5.1: the enclosing function/class whole if at most this
 WINDOW_BEFORE = 25  # lines shown before the current line when windowing

@@ -14,6 +14,8 @@ from ..paths import display_path
 from .context import code_context
 from .tool_error import ToolError
 
+__all__ = ["FRAMES_LIMIT", "FRAME_LOCALS_LIMIT", "FrameListing"]
+
 FRAMES_LIMIT = 8  # frames(): innermost project frames kept
 FRAME_LOCALS_LIMIT = 20  # frames(): locals listed per frame
 

@@ -18,6 +18,8 @@ from .scope import run_code, write_locals
 from .tool_error import ToolError
 from .typed_names import TypedNames
 
+__all__ = ["Invocation"]
+
 _EMPTY = object()
 
 

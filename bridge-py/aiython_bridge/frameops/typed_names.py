@@ -21,6 +21,8 @@ from .. import contracts, pycompat
 from ..preparation import program_code
 from ..errors import TypeContractError, UnsupportedAnnotation
 
+__all__ = ["TypedNames"]
+
 _EMPTY = object()
 _function_annotations: dict[tuple[str, int], dict[tuple[str, int], dict[str, str]]] = {}
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

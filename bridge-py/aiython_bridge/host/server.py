@@ -15,6 +15,7 @@ from aiython_bridge import modules
 from aiython_bridge.host import protocol
 from aiython_bridge.host.channel import Channel, ChannelClosed
 
+__all__ = ["Server", "serve"]
 
 _LOCK = type(_thread.allocate_lock())
 

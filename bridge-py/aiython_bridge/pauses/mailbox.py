@@ -15,6 +15,8 @@ from aiython_bridge import modules
 from aiython_bridge.errors import MailboxError
 from aiython_bridge.host import protocol
 
+__all__ = ["Group", "Member", "current_member", "group", "join"]
+
 _joined = contextvars.ContextVar("aiython_mailbox_member", default=None)
 
 

@@ -14,6 +14,8 @@ from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
 from aiython_bridge.frameops import ToolError, plan_values
 from aiython_bridge.host import json_codec, protocol
 
+__all__ = ["Failed", "NO_TYPE", "PauseOps", "failure_error"]
+
 NO_TYPE = object()
 _UNGUARDED_OPS = ("fail", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs
 

@@ -21,6 +21,11 @@ from aiython_bridge.host import protocol
 from aiython_bridge.paths import display_path
 from aiython_bridge.pauses.ops import NO_TYPE, Failed, PauseOps
 
+__all__ = [
+    "POLL_SECONDS", "Pause", "after_fork_in_child", "end_all", "new_pause_id", "pause_for_block",
+    "pause_for_block_async", "route", "serve", "serve_async",
+]
+
 _ids = itertools.count(1)
 _open_pauses = {}
 _registry_lock = _thread.allocate_lock()

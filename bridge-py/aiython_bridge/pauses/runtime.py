@@ -11,6 +11,8 @@ import sys
 from aiython_bridge import modules
 from aiython_bridge.errors import AIError
 
+__all__ = ["NO_MODEL", "Runtime"]
+
 NO_MODEL = "no model configured (set AIYTHON_MODEL or run 'aiython setup')"
 
 

@@ -50,6 +50,8 @@ ExtensionFileLoader, FileFinder, SourceFileLoader, SourcelessFileLoader = (
 
 from .. import modules, paths
 
+__all__ = ["ProjectLoader", "ProjectModules", "install"]
+
 
 class ProjectModules:
     """The run's project modules: a path hook that gives project folders a FileFinder whose

@@ -30,6 +30,8 @@ from aiython_bridge.preparation import program_code
 from aiython_bridge.preparation.cache import PreparationCache
 from aiython_bridge.program import source_bytes
 
+__all__ = ["FORMAT", "cache_for", "display_name", "entry_code", "module_code"]
+
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
 

@@ -16,6 +16,11 @@ from aiython_bridge import modules, pycompat
 from aiython_bridge.preparation import code_constants
 from aiython_bridge.preparation.compiler_warnings import held_back
 
+__all__ = [
+    "BLOCKS", "Compiled", "REWRITTEN", "compile_plan", "compile_plan_quietly",
+    "compile_selected_quietly", "compile_unbound", "compile_unbound_quietly", "parse_quietly",
+]
+
 BLOCKS = "\x00aiython:blocks:7f3c2a"
 # file name -> the rewritten source it runs (files with AI blocks): their original text does not
 # parse, and frameops/typed_names.py reads annotations from the text that does.

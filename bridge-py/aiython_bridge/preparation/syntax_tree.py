@@ -11,10 +11,18 @@ This module has no `from __future__` import: `parse` compiles with dont_inherit=
 ast.parse gets no flags from ast.py.
 """
 
-from _ast import *  # noqa: F401,F403 - the node classes and the PyCF_ flags, as `ast` has them
+import _ast
 from _ast import AST, PyCF_ONLY_AST
 
 from aiython_bridge import modules
+
+# The node classes and the PyCF_ flags, as `ast` has them (ast.py does `from _ast import *`):
+# bound from _ast's namespace, the names that star import binds, rather than by the star import
+# itself, which would leave pyflakes unable to check this file.
+_AST_NAMES = [name for name in _ast.__dict__ if not name.startswith("_")]
+globals().update({name: _ast.__dict__[name] for name in _AST_NAMES})
+
+__all__ = _AST_NAMES + ["copy_location", "iter_child_nodes", "iter_fields", "parse", "unparse", "walk"]
 
 _POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 

@@ -25,6 +25,11 @@ import os
 
 from ..host import protocol
 
+__all__ = [
+    "RunFolder", "after_fork_in_child", "current_server", "install", "known_folder",
+    "known_run_folder", "run_folder",
+]
+
 
 class RunFolder:
     def __init__(self, path, secret):

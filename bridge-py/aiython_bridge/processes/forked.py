@@ -15,6 +15,8 @@ from .. import modules
 from ..host.channel import Channel
 from . import after_fork_in_child as _folder_after_fork, known_run_folder, run_folder
 
+__all__ = ["ForkedChannel", "after_fork_in_child", "before_fork"]
+
 
 def before_fork(server):
     if server.exiting or server.gone or os.getpid() != server.pid:

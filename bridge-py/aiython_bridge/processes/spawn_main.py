@@ -16,6 +16,8 @@ import sys
 
 from .. import modules, paths
 
+__all__ = ["install"]
+
 
 def install(server, options):
     root = options.get("project_root")

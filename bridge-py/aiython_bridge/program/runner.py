@@ -15,6 +15,8 @@ from aiython_bridge import modules
 from aiython_bridge.host import protocol
 from aiython_bridge.program import process_view, source_bytes, tracebacks
 
+__all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "start_program"]
+
 
 class Prepared:
     def __init__(self, kind):

@@ -31,6 +31,8 @@ from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, descr
 from .eligibility import eligible, recoverable
 from .table import CheckpointTable
 
+__all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
+
 MAX_CONSULTATIONS = 2
 _NOTHING = object()
 

@@ -72,6 +72,8 @@ from ..preparation.code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECU
 from .selection import Columns, annotation_of, merged_ranges, selected_sites, single_target, suitable
 from .statement_index import SIMPLE, Site, bodies, index_statements
 
+__all__ = ["Instrumented", "instrument", "instrument_selected"]
+
 
 class Instrumented:
     """The transformed tree and the checkpoints it calls, in index order (K = 0, 1, …)."""

@@ -18,6 +18,8 @@ from ..pauses.ops import NO_TYPE, failure_error
 from ..pauses.pause import Pause, new_pause_id
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, describe_exception
 
+__all__ = ["RecoveryPause"]
+
 
 class RecoveryPause(Pause):
     """One consultation about one failed checkpoint statement (mode "recovery", terminal `recover`)."""

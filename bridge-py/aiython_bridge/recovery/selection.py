@@ -12,6 +12,11 @@ from __future__ import annotations
 from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 from .statement_index import NEVER, PROTECTING, SCOPES, SIMPLE, Site, bodies, body_range, index_statements
 
+__all__ = [
+    "Columns", "annotation_of", "merged_ranges", "protected_ranges", "select_checkpoints",
+    "selected_sites", "single_target", "suitable",
+]
+
 
 def _split_lines(source):
     """re.split(r"\r\n|\r|\n", source), without importing re (SPEC §2: the program's sys.modules)."""

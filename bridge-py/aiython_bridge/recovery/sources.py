@@ -27,6 +27,8 @@ import sys
 from .. import modules
 from .table import CheckpointTable
 
+__all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
+
 
 class HostDecisions:
     """The host runs the model loop; the pause is served on the failing thread or event loop."""

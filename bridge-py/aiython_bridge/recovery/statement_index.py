@@ -7,6 +7,11 @@ from __future__ import annotations
 
 from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 
+__all__ = [
+    "COMPOUND", "NEVER", "PROTECTING", "SCOPES", "SIMPLE", "Site", "bodies", "body_range",
+    "index_statements",
+]
+
 SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Return, ast.Assert,
           ast.Import, ast.ImportFrom)
 COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,

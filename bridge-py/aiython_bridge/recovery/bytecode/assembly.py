@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from .code import BACKWARD, CACHES, EXTENDED_ARG, OP
 
+__all__ = ["Assembler", "Label", "OUTER", "Region", "assemble", "jump_to_unit", "region_entries"]
+
 OUTER = "outer"  # the region of the statement itself: the entry that covered it, or none
 
 

@@ -11,6 +11,13 @@ from __future__ import annotations
 
 import opcode
 
+__all__ = [
+    "ARG", "BACKWARD", "CACHES", "END", "EXTENDED_ARG", "FIRST_VARINTS", "JUMPS", "NAME",
+    "NEXT_VARINTS", "OP", "OPCODE", "RETURN_GENERATOR", "START", "TARGET", "TERMINAL",
+    "UNCONDITIONAL", "UNIT", "encode_exception_entries", "exception_entries", "instructions",
+    "location_entries",
+]
+
 OP = opcode.opmap
 NAME = opcode.opname  # by opcode
 CACHES = opcode._inline_cache_entries

@@ -10,6 +10,8 @@ import opcode
 
 from .code import END, JUMPS, RETURN_GENERATOR, START, TERMINAL, UNCONDITIONAL
 
+__all__ = ["depths", "peak"]
+
 
 def depths(found: list[tuple], by_start, entries) -> dict | None:
     """The stack depth before each instruction, by its start unit (None: unreached), or None

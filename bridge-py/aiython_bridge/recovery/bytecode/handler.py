@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from .assembly import OUTER, Assembler, Label, Region, jump_to_unit
 
+__all__ = ["Checkpoint", "Constants", "write_handler"]
+
 
 class Checkpoint:
     """What the handler of one checkpoint statement needs, found by instrument.py."""

@@ -30,6 +30,8 @@ from .depths import depths, peak
 from .handler import Constants, write_handler
 from .template import Template
 
+__all__ = ["handler_code", "instrument_code"]
+
 _CODE = type(compile("", "", "exec"))
 
 

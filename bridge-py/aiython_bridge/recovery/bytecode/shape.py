@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from .code import CACHES, OP
 
+__all__ = ["for_length", "shape"]
+
 
 class _Shape:
     """The handler of one variant, recorded by the same steps as write_handler takes."""

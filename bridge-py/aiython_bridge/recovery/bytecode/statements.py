@@ -13,6 +13,10 @@ from . import code as bc
 from .code import ARG, END, OPCODE, START, TARGET, UNIT
 from .handler import Checkpoint
 
+__all__ = [
+    "Flow", "LOAD_CONST", "RETURN_VALUE", "SWAP", "Unsuitable", "checkpoint", "claim_hoisted",
+    "compiles_to_nothing", "runs_by_statement", "split_runs",
+]
 
 _STORES = frozenset(bc.OP[name] for name in ("STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"))
 _EPILOGUE = frozenset(bc.OP[name] for name in ("POP_EXCEPT", "RERAISE", "RETURN_VALUE"))

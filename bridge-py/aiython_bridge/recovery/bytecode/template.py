@@ -15,6 +15,8 @@ from __future__ import annotations
 from .code import CACHES, EXTENDED_ARG, FIRST_VARINTS, NEXT_VARINTS, OP, encode_exception_entries
 from .shape import for_length, shape as _shape
 
+__all__ = ["METHODS", "Template"]
+
 METHODS = ("retry", "keep", "forget", "raising", "binding", "value", "returned")
 _JUMP_BACKWARD = OP["JUMP_BACKWARD"]
 

@@ -12,7 +12,10 @@ Errors are shown as CPython's console shows them: through sys.excepthook, with t
 own frames (and the bridge's runtime below an AI block) left out of the traceback.
 """
 
-import code  # noqa: F401  (imported with the bridge, before sys.path[0] is the program's)
+# The standard library's `code`, imported with the bridge, before sys.path[0] is the program's
+# (whose own code.py would be found first then): pycompat.console_base takes it from sys.modules.
+# Imported for that alone, so no name is bound.
+__import__("code")
 import codeop
 import linecache
 import sys

@@ -39,7 +39,7 @@ def run_bare(server, options):
         sys.stderr.flush()
     if not flags.isolated:
         try:
-            import readline  # noqa: F401  (line editing for input(), as CPython's console has)
+            __import__("readline")  # line editing for input(), as CPython's console has: importing it is all
         except ImportError:
             pass
     namespace = sys.modules["__main__"].__dict__

@@ -78,27 +78,29 @@ def index_statements(tree: ast.Module, ranges: list | None = None) -> list[Site]
     """Every statement of the module with its Site, in source order; `ranges`, when given, gets
     the [start, end] line range of every user try and with body (unmerged: see protected_ranges)."""
     sites: list[Site] = []
-
-    def walk(body, scope, top_level, protected, scope_node):
-        for position, node in enumerate(body):
-            docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
-                         and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
-            sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node, body, position))
-            if ranges is not None and isinstance(node, PROTECTING) and node.body:
-                ranges.append(body_range(node.body))
-            if isinstance(node, SCOPES):
-                kind = "class" if isinstance(node, ast.ClassDef) else (
-                    "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
-                # A class body runs now (inside any enclosing try); a function body runs later.
-                inner_protected = protected if kind == "class" else False
-                walk(node.body, kind, False, inner_protected, node)
-                continue
-            for inner, is_protected_body in bodies(node):
-                walk(inner, scope, False, protected or is_protected_body, scope_node)
-
-    walk(tree.body, "module", True, False, tree)
-    del walk  # the closure refers to itself: a cycle that would keep every Site, and the tree, until a collection
+    _walk(tree.body, "module", True, False, tree, sites, ranges)
     return sites
+
+
+def _walk(body, scope, top_level, protected, scope_node, sites, ranges):
+    """index_statements' walk of one statement list. A function of the module, not a closure: a
+    closure that calls itself is a cycle, which would keep every Site, and the tree, until a
+    collection."""
+    for position, node in enumerate(body):
+        docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
+                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
+        sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node, body, position))
+        if ranges is not None and isinstance(node, PROTECTING) and node.body:
+            ranges.append(body_range(node.body))
+        if isinstance(node, SCOPES):
+            kind = "class" if isinstance(node, ast.ClassDef) else (
+                "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
+            # A class body runs now (inside any enclosing try); a function body runs later.
+            inner_protected = protected if kind == "class" else False
+            _walk(node.body, kind, False, inner_protected, node, sites, ranges)
+            continue
+        for inner, is_protected_body in bodies(node):
+            _walk(inner, scope, False, protected or is_protected_body, scope_node, sites, ranges)
 
 
 def body_range(body) -> list[int]:

@@ -14,7 +14,7 @@ MESSAGES = [
     {},
     {"type": "exit", "status": 3, "text": "é ☃ \U0001f600", "control": "\x00\x1f\"\\/\n"},
     {"nested": {"list": [1, -2, 3.5, 1e300, -0.0, 12345678901234567890, True, False, None, []]}, "t": (1, 2)},
-    {1: "int key", 2.5: "float key", True: "bool key", None: "none key"},
+    {1: "int key", 2.5: "float key", False: "bool key", None: "none key"},
     {"deep": [[[[{"a": [{}]}]]]]},
 ]
 

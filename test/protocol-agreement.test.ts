@@ -1,6 +1,6 @@
 // The bridge protocol is one contract (STYLE habit 7): docs/protocol.md's tables, the host's
-// types (src/bridge/protocol.ts, read with the TypeScript compiler) and the bridge's mirror
-// (bridge-py/aiython_bridge/host/protocol.py, read by running it) must name the same messages,
+// types (src/bridge/protocol.ts, read with the TypeScript compiler) and the bridge's
+// mirror (bridge-py/aiython_bridge/protocol.py, read by running it) must name the same messages,
 // senders, fields, frame operations and payload fields, and the same version. A field written
 // `name?` may be absent; in TypeScript that is an optional property or one missing from some
 // members of a union.
@@ -110,7 +110,7 @@ function pythonSide() {
   const script = [
     "import json, sys",
     `sys.path.insert(0, ${JSON.stringify(path.join(ROOT, "bridge-py"))})`,
-    "from aiython_bridge.host import protocol as p",
+    "from aiython_bridge import protocol as p",
     "print(json.dumps({'messages': p.MESSAGES, 'payloads': p.PAYLOADS, 'ops': p.OPS, 'version': p.PROTOCOL_VERSION}))",
   ].join("\n");
   const out = JSON.parse(execFileSync(process.env.AIYTHON_TEST_PYTHON ?? "python3", ["-c", script], { encoding: "utf8" }));

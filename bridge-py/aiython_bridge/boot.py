@@ -80,7 +80,7 @@ def _encode_hello(hello):
     """The hello as JSON text; without the json package where the bridge can run (its import is
     a good part of the bridge's start-up), with it on an older Python, which only hears why not."""
     if tuple(sys.version_info[:2]) >= MIN_VERSION:
-        from aiython_bridge.host.json_codec import encode
+        from aiython_bridge.json_codec import encode
 
         return encode(hello, ensure_ascii=True)
     import json
@@ -96,7 +96,7 @@ def main():
         control, hello = start_spawned(sys.argv[1])
         _send_raw(control, _encode_hello(hello).encode("utf-8"))
         from aiython_bridge.program.runner import ProgramContext
-        from aiython_bridge.host.server import serve
+        from aiython_bridge.server import serve
 
         return ProgramContext(serve(control, None))
 
@@ -124,7 +124,7 @@ def main():
         os._exit(0)
 
     from aiython_bridge.program.runner import ProgramContext
-    from aiython_bridge.host.server import serve
+    from aiython_bridge.server import serve
 
     return ProgramContext(serve(control, signals))
 

@@ -62,9 +62,9 @@ def hide():
 
 
 # Built-in and extension modules of the standard library that the bridge's start imports
-# (host/json_codec.py's _json, boot.py's fcntl, program/runner.py's atexit, whose callbacks are
-# the interpreter's, not the module object's, and _functools for the program's partial); the
-# bridge keeps what it took from them.
+# (json_codec.py's _json, boot.py's fcntl, program/runner.py's atexit, whose callbacks are the
+# interpreter's, not the module object's, and _functools for the program's partial); the bridge
+# keeps what it took from them.
 START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools")
 # The standard-library module that imports each, if one does: CPython itself may import it before
 # the program starts (showing a compiler warning imports functools on 3.13), and it keeps it then.

@@ -7,9 +7,9 @@ import socket
 import struct
 import unittest
 
-from aiython_bridge.host import protocol
-from aiython_bridge.host.channel import Channel, ChannelClosed
-from aiython_bridge.host.protocol import ProtocolViolation
+from aiython_bridge import protocol
+from aiython_bridge.channel import Channel, ChannelClosed
+from aiython_bridge.protocol import ProtocolViolation
 
 
 def frame(payload: bytes) -> bytes:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import unittest
 
-from aiython_bridge.host import json_codec
+from aiython_bridge import json_codec
 
 MESSAGES = [
     {},
@@ -83,12 +83,12 @@ class StartTest(unittest.TestCase):
         # functools for the program's partial: each costs a start where site has not imported it
         # (3.12 and 3.13 here) and would be in the program's sys.modules.
         code = (
-            "import sys; sys.path.insert(0, sys.argv[1]); import aiython_bridge.boot, aiython_bridge.host.server, aiython_bridge.program.runner; "
+            "import sys; sys.path.insert(0, sys.argv[1]); import aiython_bridge.boot, aiython_bridge.server, aiython_bridge.program.runner; "
             "aiython_bridge.boot._encode_hello({'type': 'hello'}); "
             "names = ('json', 'struct', 're', 'functools', 'importlib.util', 'importlib.machinery', 'enum', 'collections'); "
             "print(sorted(n for n in sys.modules if n in names or n.startswith('json.')))"
         )
-        top = __import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.dirname(json_codec.__file__)))
+        top = __import__("os").path.dirname(__import__("os").path.dirname(json_codec.__file__))
         out = subprocess.run([sys.executable, "-S", "-c", code, top], capture_output=True, text=True, check=True).stdout
         self.assertEqual(out, "[]\n")
 

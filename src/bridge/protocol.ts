@@ -1,6 +1,6 @@
 // The bridge protocol as types (docs/protocol.md is the description; the bridge's mirror is
-// bridge-py/aiython_bridge/host/protocol.py; test/protocol-agreement.test.ts checks that all
-// three name the same messages and fields). Every message and every payload the host reads or writes
+// bridge-py/aiython_bridge/protocol.py; test/protocol-agreement.test.ts checks that all three
+// name the same messages and fields). Every message and every payload the host reads or writes
 // is typed here, so a payload is never cast unchecked: the channel checks the envelope of each
 // incoming message (isBridgeMessage), and the types say what the bridge promises inside it.
 // The payloads live in protocol-payloads.ts and the frame operations in protocol-ops.ts; this file

@@ -20,8 +20,7 @@ import codeop
 import linecache
 import sys
 
-from aiython_bridge import modules, pycompat
-from aiython_bridge.host import protocol
+from aiython_bridge import modules, protocol, pycompat
 from aiython_bridge.program import tracebacks
 
 __all__ = [

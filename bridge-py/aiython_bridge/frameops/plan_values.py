@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import sys
 
-from aiython_bridge.host import json_codec
+from aiython_bridge import json_codec
 
 from .tool_error import ToolError
 

@@ -11,9 +11,8 @@ gets the mailbox tools (pause.py sends its member handle). Payloads are JSON val
 import contextvars
 import json
 
-from aiython_bridge import modules
+from aiython_bridge import modules, protocol
 from aiython_bridge.errors import MailboxError
-from aiython_bridge.host import protocol
 
 __all__ = ["Group", "Member", "current_member", "group", "join"]
 

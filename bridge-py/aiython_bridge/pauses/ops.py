@@ -9,10 +9,9 @@ are pause.py's.
 """
 
 
-from aiython_bridge import contracts, guard
+from aiython_bridge import contracts, guard, json_codec, protocol
 from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
 from aiython_bridge.frameops import ToolError, plan_values
-from aiython_bridge.host import json_codec, protocol
 
 __all__ = ["Failed", "NO_TYPE", "PauseOps", "failure_error"]
 

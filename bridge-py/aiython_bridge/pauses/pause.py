@@ -14,10 +14,9 @@ import _thread
 import itertools
 from queue import Empty, SimpleQueue
 
-from aiython_bridge import contracts, modules
+from aiython_bridge import contracts, modules, protocol
 from aiython_bridge.errors import AIError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation
-from aiython_bridge.host import protocol
 from aiython_bridge.paths import display_path
 from aiython_bridge.pauses.ops import NO_TYPE, Failed, PauseOps
 

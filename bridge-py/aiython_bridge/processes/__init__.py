@@ -23,7 +23,7 @@ for a process: a run that never forks or spawns never asks.
 import _thread
 import os
 
-from ..host import protocol
+from .. import protocol
 
 __all__ = [
     "RunFolder", "after_fork_in_child", "current_server", "install", "known_folder",
@@ -50,8 +50,8 @@ class _State:
 
 
 def install(server, options):
-    """At program start (the fork hooks are host/server.py's): the audit hook, and in a
-    multiprocessing child the hook that gives the parent's main module its plan."""
+    """At program start (the fork hooks are server.py's): the audit hook, and in a multiprocessing
+    child the hook that gives the parent's main module its plan."""
     _State.server = server
     if not options.get("model_configured") and _State.program is None:
         return  # no model: nothing to hook until the mailbox asks (spawned.ensure_installed)

@@ -12,7 +12,7 @@ cannot be reached (the run has ended) it becomes exactly the python3 process it 
 import os
 import sys
 
-from ..host import protocol
+from .. import protocol
 from . import RunFolder, known_folder
 
 __all__ = [

@@ -12,7 +12,7 @@ import _thread
 import os
 
 from .. import modules
-from ..host.channel import Channel
+from ..channel import Channel
 from . import after_fork_in_child as _folder_after_fork, known_run_folder, run_folder
 
 __all__ = ["ForkedChannel", "after_fork_in_child", "before_fork"]

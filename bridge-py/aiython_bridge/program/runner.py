@@ -11,8 +11,7 @@ SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's frames
 import os
 import sys
 
-from aiython_bridge import modules
-from aiython_bridge.host import protocol
+from aiython_bridge import modules, protocol
 from aiython_bridge.program import process_view, source_bytes, tracebacks
 
 __all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "start_program"]

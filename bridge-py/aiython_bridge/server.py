@@ -11,9 +11,8 @@ import _signal  # the C module under `signal`: built in, so importing it costs n
 import _thread
 import os
 
-from aiython_bridge import modules
-from aiython_bridge.host import protocol
-from aiython_bridge.host.channel import Channel, ChannelClosed
+from aiython_bridge import modules, protocol
+from aiython_bridge.channel import Channel, ChannelClosed
 
 __all__ = ["Server", "serve"]
 

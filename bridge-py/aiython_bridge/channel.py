@@ -9,8 +9,8 @@ on the channel.
 import _thread
 import os
 
-from aiython_bridge.host.json_codec import decode, encode
-from aiython_bridge.host.protocol import MAX_FRAME, ProtocolViolation, check_host_message
+from aiython_bridge.json_codec import decode, encode
+from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
 __all__ = ["Channel", "ChannelClosed"]
 

@@ -8,6 +8,12 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
+__all__ = [
+    "BLOCKS_AHEAD", "BOTH", "BRIDGE", "CHILDREN", "COMPILE", "EXIT", "FATAL", "HELLO", "HOST", "INIT", "INTERRUPT", "MAIL",
+    "MAX_FRAME", "MESSAGES", "OP", "OPS", "PAUSE", "PAUSE_END", "PAYLOADS", "PLAN",
+    "PROTOCOL_VERSION", "ProtocolViolation", "RESULT", "RUN", "check_host_message",
+]
+
 PROTOCOL_VERSION = 6
 MAX_FRAME = 64 * 1024 * 1024
 
@@ -22,6 +28,7 @@ HELLO = "hello"
 PLAN = "plan"
 PAUSE = "pause"
 PAUSE_END = "pause_end"
+BLOCKS_AHEAD = "blocks_ahead"
 CHILDREN = "children"
 MAIL = "mail"
 EXIT = "exit"
@@ -42,6 +49,7 @@ MESSAGES = {
     OP: (HOST, ("pause", "id", "op", "args")),
     INTERRUPT: (HOST, ("pause", "id")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
+    BLOCKS_AHEAD: (BRIDGE, ()),
     CHILDREN: (BRIDGE, ("id", "executable")),
     MAIL: (BRIDGE, ("id", "op", "args")),
     RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),

@@ -7,7 +7,7 @@ import json
 import sys
 import unittest
 
-from aiython_bridge import pauses
+from aiython_bridge.pauses.pause import Pause
 
 
 class _Server:
@@ -32,7 +32,7 @@ def finish_nested(answer, frame):
     server = _Server()
     info = {"id": "main.py:1", "span": {"line": 1, "column": 0, "end_line": 1, "end_column": 1}, "statement": "x",
             "target": "x", "output_type": "list[list]"}
-    pause = pauses.Pause(server, info, frame, {"project_root": None})
+    pause = Pause(server, info, frame, {"project_root": None})
     try:
         done, _ = pause.handle({"type": "op", "pause": pause.id, "id": "t", "op": "finish",
                                 "args": {"call_id": "c", "outcome": outcome, "raw_arguments": raw}})

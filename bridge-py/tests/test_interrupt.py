@@ -1,5 +1,5 @@
 """Interrupting an op that outlives its time (SPEC §9, frameops/interrupt.py) through the bridge's
-own pause code: the host's `interrupt` (pauses.route) ends a sleep or a busy loop on the main
+own pause code: the host's `interrupt` (pauses/pause.py's route) ends a sleep or a busy loop on the main
 thread and on another thread, typed names the op left wrong are put back, and an interrupt that
 comes after the op has ended changes nothing. Run under 3.11, 3.12 and 3.13."""
 
@@ -9,11 +9,13 @@ import threading
 import time
 import unittest
 
-from aiython_bridge import pauses
 from aiython_bridge.frameops import interrupt
+from aiython_bridge.pauses.pause import Pause, route
 
 
 class _Server:
+    gone = False
+
     def __init__(self):
         self.channel = self
         self.sent = []
@@ -22,18 +24,25 @@ class _Server:
         self.sent.append(message)
 
 
+def open_pause(server, frame):
+    """A pause announced as the runtime announces one (so the host's messages reach it)."""
+    info = {"id": "main.py:1", "span": {"line": 1, "column": 0, "end_line": 1, "end_column": 1}, "statement": "x"}
+    pause = Pause(server, info, frame, {"project_root": None})
+    pause.announce(lambda message: None)
+    server.sent.clear()  # the `pause` message itself
+    return pause
+
+
 def run_op(code, frame, *, interrupt_after=None):
     """Serves one `execute` of `code` on a pause of `frame`; `interrupt_after` seconds in, the host's
     interrupt arrives on another thread (as the reader thread delivers it). Returns the answer."""
     server = _Server()
-    info = {"id": "main.py:1", "span": {"line": 1, "column": 0, "end_line": 1, "end_column": 1}, "statement": "x"}
-    pause = pauses.Pause(server, info, frame, {"project_root": None})
-    pauses._open_pauses[pause.id] = pause
+    pause = open_pause(server, frame)
     message = {"type": "op", "pause": pause.id, "id": "o1", "op": "execute", "args": {"call_id": "c1", "code": code}}
     if interrupt_after is not None:
         def host():
             time.sleep(interrupt_after)
-            pauses.route(server, {"type": "interrupt", "pause": pause.id, "id": "o1"})
+            route(server, {"type": "interrupt", "pause": pause.id, "id": "o1"})
         threading.Thread(target=host, daemon=True).start()
     try:
         pause.handle(message)
@@ -82,13 +91,11 @@ class Interrupt(unittest.TestCase):
 
     def test_an_interrupt_after_the_op_changes_nothing(self):
         server = _Server()
-        info = {"id": "main.py:1", "span": {"line": 1, "column": 0, "end_line": 1, "end_column": 1}, "statement": "x"}
-        pause = pauses.Pause(server, info, sys._getframe(), {"project_root": None})
-        pauses._open_pauses[pause.id] = pause
+        pause = open_pause(server, sys._getframe())
         try:
             pause.handle({"type": "op", "pause": pause.id, "id": "o1", "op": "execute", "args": {"call_id": "c", "code": "y = 1"}})
             self.assertFalse(interrupt.interrupt(pause.id))
-            pauses.route(server, {"type": "interrupt", "pause": pause.id, "id": "o1"})
+            route(server, {"type": "interrupt", "pause": pause.id, "id": "o1"})
             time.sleep(0.1)
         finally:
             pause.close()

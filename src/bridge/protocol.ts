@@ -121,6 +121,11 @@ export interface PauseEndMessage {
   interrupted: boolean;
 }
 
+/** A source prepared from the cache holds AI blocks: the host loads what the first one needs (no `plan` told it). */
+export interface BlocksAheadMessage {
+  type: "blocks_ahead";
+}
+
 export type OpMessage = {
   [K in OpName]: { type: "op"; pause: string; id: string; op: K; args: OpArguments[K] };
 }[OpName];
@@ -150,7 +155,17 @@ export interface FatalMessage {
 export type ResultMessage = { type: "result"; id: string; pause?: string; ok: true; value: unknown } | { type: "result"; id: string; pause?: string; ok: false; error: ErrorInfo };
 
 /** Messages the bridge sends. */
-export type BridgeMessage = HelloMessage | ResultMessage | PlanRequest | PauseMessage | PauseEndMessage | ChildrenRequest | MailRequest | ExitMessage | FatalMessage;
+export type BridgeMessage =
+  | HelloMessage
+  | ResultMessage
+  | PlanRequest
+  | PauseMessage
+  | PauseEndMessage
+  | BlocksAheadMessage
+  | ChildrenRequest
+  | MailRequest
+  | ExitMessage
+  | FatalMessage;
 
 /** Messages the host sends. */
 export type HostMessage = InitMessage | CompileRequest | RunRequest | OpMessage | InterruptMessage | ResultMessage;
@@ -170,6 +185,7 @@ const BRIDGE_FIELDS: Record<BridgeMessage["type"], readonly string[]> = {
   plan: ["id", "path", "source", "module", "entry"],
   pause: ["pause", "mode", "request"],
   pause_end: ["pause", "interrupted"],
+  blocks_ahead: [],
   children: ["id", "executable"],
   mail: ["id", "op", "args"],
   exit: ["status", "interrupted"],

@@ -183,6 +183,9 @@ export class ProgramRun {
       case "mail":
         void this.answerMail(link, message);
         return true;
+      case "blocks_ahead":
+        this.warmUp?.(); // a prepared source with blocks, from the cache: no plan said so
+        return true;
       default:
         return false;
     }

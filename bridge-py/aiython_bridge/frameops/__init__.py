@@ -12,9 +12,9 @@ The public face of the package, split by job:
 Threading and the wire belong to the runner; which frames are the project's is paths.py's rule.
 """
 
-from . import plan_values
+from . import interrupt, plan_values
 from .context import code_context
 from .invocation import Invocation
 from .tool_error import ToolError, program_error
 
-__all__ = ["Invocation", "ToolError", "code_context", "plan_values", "program_error"]
+__all__ = ["Invocation", "ToolError", "code_context", "interrupt", "plan_values", "program_error"]

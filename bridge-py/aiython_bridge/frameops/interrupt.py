@@ -1,5 +1,5 @@
 """Interrupting a tool that outlives its time (SPEC §9): the host sends `interrupt` for the op a
-pause is running, and the thread running it gets ToolInterrupted, which pause_ops.py answers as
+pause is running, and the thread running it gets ToolInterrupted, which pauses/ops.py answers as
 the tool error `ToolInterrupted`.
 
 Two routes, by thread:
@@ -22,6 +22,8 @@ from __future__ import annotations
 import _signal
 import _thread
 import sys
+
+__all__ = ["MAX_REPEATS", "REPEAT_SECONDS", "SIGNAL", "ToolInterrupted", "interrupt", "running"]
 
 # A real-time signal no library of CPython's uses; its default action (ending the process) is
 # never in force while it can arrive: the handler is in place for the op, and a signal sent

@@ -13,7 +13,7 @@ name the op rebound (by identity) to a value that does not satisfy its type gets
 value back (or is unbound again), one it deleted gets its value back, and the result names each
 one with both types. A typed name whose value the op changed in place (`xs.append('two')` on
 `xs: list[int]`) cannot be given back: it is reported, and `spoiled()` keeps reporting it until
-the model puts it right, so a block cannot finish on it (pause_ops.py, recovery/pause.py). Only
+the model puts it right, so a block cannot finish on it (pauses/ops.py, recovery/pause.py). Only
 values that satisfied their type before the op are held to it, and values of immutable types are
 not checked again (they cannot change in place).
 
@@ -25,8 +25,11 @@ from __future__ import annotations
 
 import ast
 
-from .. import contracts, program_code, pycompat
+from .. import contracts, pycompat
+from ..preparation import program_code
 from ..errors import TypeContractError, UnsupportedAnnotation
+
+__all__ = ["TypedNames", "source_globals"]
 
 _EMPTY = object()
 _function_annotations: dict[tuple[str, int], dict[tuple[str, int], tuple[dict[str, str], frozenset[str]]]] = {}

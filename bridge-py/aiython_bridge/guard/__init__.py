@@ -6,7 +6,7 @@ signal to it), reaching past the guard (ctypes, gc's views, the bridge's own fun
 when the profile does not grant `write_filesystem`, writing files at all.
 
 The program's own code is never affected: the hook acts for threads inside `watching()`, which
-pause_ops.py wraps around each frame operation, and for code a tool made, wherever it runs. It is
+pauses/ops.py wraps around each frame operation, and for code a tool made, wherever it runs. It is
 installed at the first operation, not at start-up (audit hooks cannot be removed), and until
 then costs nothing; after it, one dict lookup per audit event of the program (bench/guard.ts).
 

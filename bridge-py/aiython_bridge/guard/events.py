@@ -30,6 +30,8 @@ import posix
 from . import protected, reach
 from .refusal import Refusal
 
+__all__ = ["CHECKS"]
+
 _WRITE_FLAGS = posix.O_WRONLY | posix.O_RDWR | posix.O_APPEND | posix.O_CREAT | posix.O_TRUNC
 _SOURCE_ADVICE = "AI tools may not change the program's source, its configuration, installed packages or aiython's state; leave the file as it is"
 

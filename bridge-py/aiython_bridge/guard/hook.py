@@ -40,6 +40,11 @@ from .events import CHECKS as _EVENT_CHECKS
 from .reach import GUARD_CODE
 from .refusal import Refusal
 
+__all__ = [
+    "CHECKS", "GuardUnavailable", "PROBE_EVENT", "TOOL_FILENAMES", "Watch", "acting", "deferred", "install",
+    "register_code", "register_set_going", "watched", "watching",
+]
+
 _watches: dict[int, "Watch"] = {}
 # Code a tool made and what a tool set going that may still run (hook.acting walks the stack only
 # while one lives): id -> a weak reference whose callback takes the entry out when it dies, so an

@@ -25,6 +25,8 @@ from ..errors import GuardError
 from . import reach
 from .refusal import Refusal
 
+__all__ = ["HOOK", "prepare"]
+
 _prepared = [False]
 HOOK = None  # hook.py, set once it is loaded (no import runs later: modules.py hides the bridge's)
 

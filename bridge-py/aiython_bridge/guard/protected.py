@@ -24,6 +24,12 @@ import types
 
 from .. import paths
 
+__all__ = [
+    "BYTECODE_DIR", "CODE_SUFFIXES", "CONFIG_NAME", "FOLDER_SCAN_LIMIT", "PACKAGE_DIRS", "STATE_DIR", "decode",
+    "file_reason", "harmless_write", "in_bytecode_cache", "is_folder", "linked_to_protected", "module_files",
+    "name_of", "names_state", "resolve", "shown", "why_protected",
+]
+
 CODE_SUFFIXES = frozenset((
     ".py", ".pyi", ".pyw", ".pyx", ".pxd", ".pxi", ".pth", ".ipynb", ".sh", ".bash", ".zsh", ".fish", ".c",
     ".h", ".cc", ".cpp", ".hpp", ".rs", ".go", ".java", ".kt", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx",

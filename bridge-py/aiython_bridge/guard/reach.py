@@ -27,6 +27,8 @@ import sys
 from .. import paths
 from .refusal import Refusal
 
+__all__ = ["CHECKS", "GUARD_CODE", "HOOK", "quietly_refused", "thread_start_refusal", "thread_started", "under_guard"]
+
 _WRITE_ATOMIC = getattr(sys.modules.get("_frozen_importlib_external"), "_write_atomic", None)
 _WRITE_ATOMIC_CODE = getattr(_WRITE_ATOMIC, "__code__", None)
 _GUARD_DIR = __file__.rpartition("/")[0]

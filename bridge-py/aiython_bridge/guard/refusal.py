@@ -4,10 +4,13 @@
 aiython's state), "process" (starting one), "run" (ending or breaking the run: its process, its
 standard streams and channel, a signal to it), "reach" (what would let a tool's code escape the
 guard: ctypes, gc's views of every object, the bridge's own functions, raw threads), or
-"permission" (a write the profile does not grant: write_filesystem). pause_ops.py reports the
+"permission" (a write the profile does not grant: write_filesystem). pauses/ops.py reports the
 first refusal of an operation as the tool error (`PermissionDenied` for "permission", else
 `GuardError`), even when the model's code caught the GuardError.
 """
+
+
+__all__ = ["Refusal"]
 
 
 class Refusal:

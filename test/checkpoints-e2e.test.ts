@@ -1,0 +1,72 @@
+// End-to-end: checkpoints (SPEC §4.2) through the built CLI. The bridge selects the checkpoints
+// of the program as it runs — the source itself, or the rewritten program of a source with AI
+// blocks, its positions mapped back to the user's lines — so a run consults the checkpoints
+// `--explain` names, with the same statements and spans, also after a block whose call is wider
+// than its text, where the columns of the rewritten program move.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { aiython, cleanEnv } from "./support/run-cli.js";
+import { startLoopbackModel, toolCall, type RecordedRequest, type ScriptedReply } from "./support/loopback-model.js";
+import { tempProject } from "./support/temp-project.js";
+
+interface Shown {
+  id: string;
+  span: { line: number; column: number; end_line: number; end_column: number };
+  statement: string;
+  target: string | null;
+  retry_allowed: boolean;
+}
+
+// `how many` (8 characters) renders as `__aiython__.block(1)` (20): what follows it on line 2 moves.
+const AFTER_A_BLOCK = '# a statement after a block on its line\ncount = how many; total = int("seven")\nprint(count, total)\n';
+
+async function explained(dir: string, file: string): Promise<Shown[]> {
+  const result = await aiython(["--explain", "--json", file], { cwd: dir, env: cleanEnv() });
+  assert.equal(result.exitCode, 0, result.stderr);
+  return JSON.parse(result.stdout).checkpoints;
+}
+
+async function run(dir: string, file: string, script: ScriptedReply[]) {
+  const server = await startLoopbackModel({ script });
+  try {
+    const result = await aiython(["--no-journal", file], { cwd: dir, env: cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url }) });
+    return { ...result, requests: server.requests.filter((r) => r.path.endsWith("/chat/completions")) };
+  } finally {
+    await server.close();
+  }
+}
+
+const stable = (r: RecordedRequest) => JSON.parse(r.body.messages[1].content);
+const lineText = (source: string, span: Shown["span"]) => source.split("\n")[span.line - 1].slice(span.column, span.end_column);
+
+test("--explain of a source with AI blocks: checkpoints where the source has them, after a block too", async () => {
+  const dir = tempProject({ "prog.py": AFTER_A_BLOCK }, { prefix: "aiython-checkpoints-" });
+  const shown = await explained(dir, "prog.py");
+  assert.deepEqual(
+    shown.map((c) => [c.id, c.statement, c.span.line, c.span.column, c.span.end_column, c.target]),
+    [
+      ["prog.py:c1", "count = how many", 2, 0, 16, "count"],
+      ["prog.py:c2", 'total = int("seven")', 2, 18, 38, "total"],
+      ["prog.py:c3", "print(count, total)", 3, 0, 19, null],
+    ],
+  );
+  for (const c of shown) assert.equal(lineText(AFTER_A_BLOCK, c.span), c.statement, c.id);
+});
+
+test("a statement after a block on its line is a checkpoint of the run, consulted as --explain shows it", async () => {
+  const dir = tempProject({ "prog.py": AFTER_A_BLOCK }, { prefix: "aiython-checkpoints-" });
+  const [, shown] = await explained(dir, "prog.py");
+  const result = await run(dir, "prog.py", [
+    { toolCalls: [toolCall("finish", { outcome: { kind: "literal", value: 3 } })] },
+    { toolCalls: [toolCall("recover", { action: "complete", outcome: { kind: "literal", value: 7 } })] },
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "3 7\n");
+  assert.equal(result.requests.length, 2);
+  const request = stable(result.requests[1]);
+  assert.equal(request.mode, "recovery");
+  assert.equal(request.statement, shown.statement);
+  const { line, column, end_line, end_column } = request.location;
+  assert.deepEqual({ line, column, end_line, end_column }, shown.span);
+});

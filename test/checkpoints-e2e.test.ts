@@ -1,8 +1,9 @@
-// End-to-end: checkpoints (SPEC §4.2) through the built CLI. The bridge selects the checkpoints
-// of the program as it runs — the source itself, or the rewritten program of a source with AI
-// blocks, its positions mapped back to the user's lines — so a run consults the checkpoints
-// `--explain` names, with the same statements and spans, also after a block whose call is wider
-// than its text, where the columns of the rewritten program move.
+// End-to-end: one checkpoint rule (SPEC §4.2) through the built CLI. The bridge selects the
+// checkpoints of the program as it runs — the source itself, or the rewritten program of a
+// source with AI blocks, its positions mapped back to the user's lines — and `--explain` shows
+// what it selects. So `--explain` names the checkpoints a run consults, with the same
+// statements, spans and retry rule, also after a block whose call is wider than its text, where
+// the columns of the rewritten program move.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -38,6 +39,7 @@ async function run(dir: string, file: string, script: ScriptedReply[]) {
 }
 
 const stable = (r: RecordedRequest) => JSON.parse(r.body.messages[1].content);
+const live = (r: RecordedRequest) => JSON.parse(r.body.messages[2].content);
 const lineText = (source: string, span: Shown["span"]) => source.split("\n")[span.line - 1].slice(span.column, span.end_column);
 
 test("--explain of a source with AI blocks: checkpoints where the source has them, after a block too", async () => {
@@ -69,4 +71,22 @@ test("a statement after a block on its line is a checkpoint of the run, consulte
   assert.equal(request.statement, shown.statement);
   const { line, column, end_line, end_column } = request.location;
   assert.deepEqual({ line, column, end_line, end_column }, shown.span);
+});
+
+test("a top-level raise: --explain shows the retry rule a run applies", async () => {
+  const source = 'print("start")\nraise ValueError("stop here")\n';
+  const dir = tempProject({ "stop.py": source }, { prefix: "aiython-checkpoints-" });
+  const shown = await explained(dir, "stop.py");
+  assert.deepEqual(
+    shown.map((c) => [c.statement, c.retry_allowed]),
+    [
+      ['print("start")', true],
+      ['raise ValueError("stop here")', false],
+    ],
+  );
+  const result = await run(dir, "stop.py", [{ toolCalls: [toolCall("recover", { action: "reraise", explanation: "the program stops itself" })] }]);
+  assert.equal(result.exitCode, 1);
+  assert.equal(result.requests.length, 1);
+  assert.equal(stable(result.requests[0]).statement, shown[1].statement);
+  assert.equal(live(result.requests[0]).recovery.retry_allowed, shown[1].retry_allowed);
 });

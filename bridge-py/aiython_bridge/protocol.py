@@ -8,12 +8,13 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
 INIT = "init"
 COMPILE = "compile"
+CHECKPOINTS = "checkpoints"
 RUN = "run"
 OP = "op"
 # bridge -> host
@@ -35,6 +36,7 @@ MESSAGES = {
     HELLO: (BRIDGE, ("protocol", "pid", "python", "child?")),
     INIT: (HOST, ("protocol", "ignored_signals")),
     COMPILE: (HOST, ("id", "items")),
+    CHECKPOINTS: (HOST, ("id", "source", "filename", "entry", "plan")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
     PAUSE: (BRIDGE, ("pause", "mode", "request")),
@@ -59,7 +61,7 @@ PAYLOADS = {
     "PauseLocation": ("file", "line", "column", "end_line", "end_column", "function"),
     "RecoveryDetails": ("exception_type", "message", "origin", "attempt", "retry_allowed", "target", "origin_context?"),
     "SourceWindow": ("file", "start_line", "end_line", "source"),
-    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "checkpoints", "diagnostics"),
+    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "diagnostics"),
     "BlockInfo": (
         "id", "index", "statement", "kind", "span", "target", "output_type", "requires_result", "directive",
         "is_async", "function",

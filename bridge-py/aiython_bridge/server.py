@@ -1,4 +1,4 @@
-"""The bridge's control loop: handshake, compile requests, then the program run.
+"""The bridge's control loop: handshake, compile (and `--explain`'s checkpoints) requests, then the program run.
 
 Until the `run` request, the main thread reads the channel itself (init, compile, run). From
 then on a reader thread started with `_thread` (invisible to `threading.enumerate()`) owns the
@@ -234,6 +234,12 @@ def _handshake_and_prepare(server):
             from aiython_bridge import oracle
 
             value = oracle.check(message["items"])
+            channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
+        elif kind == protocol.CHECKPOINTS:  # `--explain`: what a run would checkpoint (SPEC §3.4, §4.2)
+            rendering = modules.load("aiython_bridge.recovery.rendering")
+            program_code = modules.load("aiython_bridge.program_code")
+            value = rendering.checkpoints_of(message["source"], message["filename"], message["plan"], entry=message["entry"],
+                                             name=program_code.display_name(message["filename"]))
             channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         elif kind == protocol.RUN:
             from aiython_bridge.runner import prepare_run

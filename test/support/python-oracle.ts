@@ -1,9 +1,13 @@
 // A CompileOracle for tests and benchmarks: ONE long-lived python3 process running a JSON-lines
-// loop around aiython_bridge.oracle.check (the CLI reaches the same function over the bridge's
-// control channel). Requests are pipelined; answers come back in order.
+// loop around aiython_bridge.oracle.check, which also answers what `--explain` asks the bridge
+// for a plan: the checkpoints the bridge selects (aiython_bridge.recovery.rendering.checkpoints_of,
+// SPEC §4.2; the CLI reaches the same functions over the bridge's control channel). Requests are
+// pipelined; answers come back in order.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { CheckpointInfo } from "../../src/bridge/protocol.js";
+import type { Plan } from "../../src/frontend/index.js";
 import type { CompileItem, CompileOracle, CompileVerdict } from "../../src/frontend/oracle.js";
 
 const BRIDGE_PY = fileURLToPath(new URL("../../bridge-py", import.meta.url));
@@ -12,10 +16,17 @@ const LOOP = `
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from aiython_bridge.oracle import check
+from aiython_bridge.program_code import display_name
+from aiython_bridge.recovery.rendering import checkpoints_of
 out = sys.stdout
 for line in sys.stdin:
     request = json.loads(line)
-    out.write(json.dumps(check(request["items"])))
+    if "items" in request:
+        answer = check(request["items"])
+    else:
+        answer = checkpoints_of(request["source"], request["filename"], request["plan"], entry=request["entry"],
+                                name=display_name(request["filename"]))
+    out.write(json.dumps(answer))
     out.write("\\n")
     out.flush()
 `;
@@ -27,12 +38,14 @@ export interface PythonOracle extends CompileOracle {
   readonly itemsChecked: number;
   /** Requests (round trips) since start. */
   readonly requests: number;
+  /** The checkpoints the bridge selects for `plan` of `source` (what `--explain` shows); `entry` defaults to true. */
+  checkpoints(source: string, plan: Plan, options?: { entry?: boolean }): Promise<CheckpointInfo[]>;
   close(): Promise<void>;
 }
 
 export function startPythonOracle(python = process.env.AIYTHON_TEST_PYTHON ?? "python3"): PythonOracle {
   const child: ChildProcessWithoutNullStreams = spawn(python, ["-c", LOOP, BRIDGE_PY], { stdio: ["pipe", "pipe", "pipe"] });
-  const waiting: { resolve: (v: CompileVerdict[]) => void; reject: (e: Error) => void }[] = [];
+  const waiting: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] = [];
   let buffer = "";
   let stderr = "";
   let ended: Error | null = null;
@@ -44,7 +57,7 @@ export function startPythonOracle(python = process.env.AIYTHON_TEST_PYTHON ?? "p
     for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
-      waiting.shift()?.resolve(JSON.parse(line) as CompileVerdict[]);
+      waiting.shift()?.resolve(JSON.parse(line));
     }
   });
   child.stderr.setEncoding("utf8");
@@ -58,6 +71,13 @@ export function startPythonOracle(python = process.env.AIYTHON_TEST_PYTHON ?? "p
   child.on("error", fail);
   child.on("exit", (code, signal) => fail(new Error(`the oracle process ended (${signal ?? code}): ${stderr.trim()}`)));
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const ask = <T>(request: object): Promise<T> => {
+    if (ended) return Promise.reject(ended);
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ resolve: resolve as (v: unknown) => void, reject });
+      child.stdin.write(`${JSON.stringify(request)}\n`);
+    });
+  };
 
   return {
     pid: child.pid,
@@ -68,13 +88,12 @@ export function startPythonOracle(python = process.env.AIYTHON_TEST_PYTHON ?? "p
       return requests;
     },
     check(items: CompileItem[]): Promise<CompileVerdict[]> {
-      if (ended) return Promise.reject(ended);
       itemsChecked += items.length;
       requests++;
-      return new Promise((resolve, reject) => {
-        waiting.push({ resolve, reject });
-        child.stdin.write(`${JSON.stringify({ items })}\n`);
-      });
+      return ask<CompileVerdict[]>({ items });
+    },
+    checkpoints(source: string, plan: Plan, options: { entry?: boolean } = {}): Promise<CheckpointInfo[]> {
+      return ask<CheckpointInfo[]>({ source, filename: plan.filename, plan, entry: options.entry ?? true });
     },
     async close(): Promise<void> {
       if (child.exitCode === null && child.signalCode === null) {

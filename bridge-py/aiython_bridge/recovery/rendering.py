@@ -12,7 +12,7 @@ expression statement the frontend wrote, which is never a checkpoint. The calls 
 docs/protocol.md says ("What the rewritten program calls"): `NAME.block(N)`, or
 `(await NAME.ablock(N))` inside `async def`.
 
-`checkpoints_of` lists what a run would checkpoint in a source, without instrumenting it.
+`checkpoints_of` is what `--explain` shows (the `checkpoints` request, answered before `run`).
 """
 
 from __future__ import annotations

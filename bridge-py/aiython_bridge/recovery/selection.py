@@ -1,11 +1,11 @@
 """Which statements are checkpoints (SPEC §4.2), read from a module's AST: over the statement
 index (statement_index.py: every statement with its scope, whether it is top level, in a user
 `try`/`with` body, a docstring), the rules of suitability, the try/with body ranges, spans in code
-points, the one name a statement assigns and its annotation. Every source a run prepares is
-checkpointed by it, as it runs: a source CPython parses as it is, a planned one as its rewritten
-program, with positions mapped back to the user's source (rendering.py).
-instrument.instrument_selected selects and instruments in one pass (preparation/prepare.py,
-program_code.py).
+points, the one name a statement assigns and its annotation. The one copy of the rule: every
+source is checkpointed by it, as it runs — a source CPython parses as it is, a planned one as its
+rewritten program, with positions mapped back to the user's source (rendering.py) — and
+`--explain` shows what it selects. instrument.instrument_selected selects and instruments in one
+pass (preparation/prepare.py, program_code.py).
 """
 
 from __future__ import annotations

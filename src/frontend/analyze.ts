@@ -113,7 +113,7 @@ function partOf(source: string, p: Parsed): IndexPart {
 function indexAlone(source: string, window: Window): IndexPart {
   const text = source.slice(window.start, window.end);
   const map = (o: number): number => window.start + o;
-  return indexTree(parsePython(text), text, map, window.start === 0) as IndexPart;
+  return indexTree(parsePython(text), text, map) as IndexPart;
 }
 
 interface FirstRendering {
@@ -197,7 +197,7 @@ function parseGroup(text: string, g: Group, map: OffsetMap): ParsedGroup {
   const slice = text.slice(g.newStart, g.newEnd);
   const tree = parsePython(slice);
   const partMap: OffsetMap = (o, bias) => map(g.newStart + o, bias);
-  return { group: g, tree, text: slice, map: partMap, part: indexTree(tree, slice, partMap, g.start === 0) as IndexPart };
+  return { group: g, tree, text: slice, map: partMap, part: indexTree(tree, slice, partMap) as IndexPart };
 }
 
 /** Parses the rewritten text of every group that changed; reuses the window parses of the others. */

@@ -2,7 +2,8 @@
 // (memory runs the built CLI: `npm run build` first).
 //   big:    a generated ~1 MB program with 20 natural-language lines, analyzed end to end
 //           (`--explain` work: the frontend's blocks, then the checkpoints the bridge selects on
-//           the rewritten program), oracle process start included. Budget 1.0 s.
+//           the rewritten program, the windows that compile as they stand listed ahead as
+//           run/explain.ts has them listed), oracle process start included. Budget 1.0 s.
 //           "node" CPU counts every thread (the index worker's too); "main thread" only the main one.
 //   memory: `aiython --explain` of the generated program at 1 MB and 4 MB, as users run it; the
 //           peak resident memory of the largest process (host or bridge, from the kernel's
@@ -58,6 +59,7 @@ async function big(): Promise<void> {
       oracle: counting,
       capabilityNames: CAPABILITY_NAMES,
       onPhase,
+      onCompiledWindows: (parts) => oracle.ahead(source, "/bench/big.py", parts), // as --explain does
     });
     const checkpoints = await oracle.checkpoints(source, plan);
     onPhase("checkpoints");

@@ -7,6 +7,10 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { buildBigProgram } from "../bench/frontend/big-program.js";
+import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
+import { analyzeSource } from "../src/frontend/index.js";
+import { startPythonOracle } from "./support/python-oracle.js";
 import { aiython, cleanEnv } from "./support/run-cli.js";
 import { startLoopbackModel, toolCall, type RecordedRequest, type ScriptedReply } from "./support/loopback-model.js";
 import { tempProject } from "./support/temp-project.js";
@@ -89,4 +93,20 @@ test("a top-level raise: --explain shows the retry rule a run applies", async ()
   assert.equal(result.requests.length, 1);
   assert.equal(stable(result.requests[0]).statement, shown[1].statement);
   assert.equal(live(result.requests[0]).recovery.retry_allowed, shown[1].retry_allowed);
+});
+
+test("--explain of a file of many windows, blocks in some: what the bridge lists of the plan without listing ahead", async () => {
+  // --explain has the bridge list the windows that compile as they stand while the frontend still
+  // plans (recovery/listing.py, Ahead); the answer is the plan's listing all the same.
+  const { source } = buildBigProgram(150_000);
+  const dir = tempProject({ "big.py": source }, { prefix: "aiython-checkpoints-" });
+  const shown = await explained(dir, "big.py");
+  const oracle = startPythonOracle();
+  try {
+    const plan = await analyzeSource({ source, filename: `${dir}/big.py`, displayName: "big.py", oracle, capabilityNames: CAPABILITY_NAMES });
+    assert.ok(plan.blocks.length > 3);
+    assert.deepEqual(shown, await oracle.checkpoints(source, plan));
+  } finally {
+    await oracle.close();
+  }
 });

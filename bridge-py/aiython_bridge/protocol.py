@@ -36,7 +36,7 @@ MESSAGES = {
     HELLO: (BRIDGE, ("protocol", "pid", "python", "child?")),
     INIT: (HOST, ("protocol", "ignored_signals")),
     COMPILE: (HOST, ("id", "items")),
-    CHECKPOINTS: (HOST, ("id", "source", "filename", "entry", "plan")),
+    CHECKPOINTS: (HOST, ("id", "source", "filename", "entry", "plan", "parts?")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
     PAUSE: (BRIDGE, ("pause", "mode", "request")),
@@ -66,7 +66,7 @@ PAYLOADS = {
         "id", "index", "statement", "kind", "span", "target", "output_type", "requires_result", "directive",
         "is_async", "function",
     ),
-    "CheckpointInfo": ("id", "span", "statement", "target", "annotation", "retry_allowed", "compound"),
+    "CheckpointInfo": ("id", "span", "statement", "target", "retry_allowed"),
     "ErrorInfo": ("type", "message"),
 }
 

@@ -227,7 +227,11 @@ def _handshake_and_prepare(server):
             "host speaks protocol %r, bridge speaks %d" % (init.get("protocol"), protocol.PROTOCOL_VERSION)
         )
     _ignore_inherited_signals(init["ignored_signals"])
+    ahead = None  # `--explain`'s windows listed while nothing else waits (recovery/listing.py)
     while True:
+        if ahead is not None and not ahead.done and not channel.waiting():
+            ahead.step()
+            continue
         message = channel.recv()
         kind = message["type"]
         if kind == protocol.COMPILE:
@@ -236,10 +240,14 @@ def _handshake_and_prepare(server):
             value = oracle.check(message["items"])
             channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         elif kind == protocol.CHECKPOINTS:  # `--explain`: what a run would checkpoint (SPEC §3.4, §4.2)
-            rendering = modules.load("aiython_bridge.recovery.rendering")
-            program_code = modules.load("aiython_bridge.program_code")
-            value = rendering.checkpoints_of(message["source"], message["filename"], message["plan"], entry=message["entry"],
-                                             name=program_code.display_name(message["filename"]))
+            listing = modules.load("aiython_bridge.recovery.listing")
+            if message["plan"] is None:  # the windows to list ahead of the plan
+                ahead, value = listing.Ahead(message["source"], message["filename"], message["entry"], message.get("parts") or []), None
+            else:
+                name = modules.load("aiython_bridge.program_code").display_name(message["filename"])
+                value = listing.checkpoints_of(message["source"], message["filename"], message["plan"], entry=message["entry"],
+                                               name=name, ahead=ahead)
+                ahead = None
             channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         elif kind == protocol.RUN:
             from aiython_bridge.runner import prepare_run

@@ -94,6 +94,30 @@ class TransformRules(unittest.TestCase):
         imported = selection.select_checkpoints(ast.parse(source), source, entry=False)
         self.assertEqual([c["span"]["line"] for c in imported], [6, 10, 14, 15, 17])
 
+    def test_a_target_s_annotation_is_its_own_or_the_latest_before_it_in_its_scope(self):
+        source = textwrap.dedent('''\
+            count: int = 0
+            count = 1
+            def f(count: float, other):
+                count = count + 1
+                other = 2
+                total: list[str] = []
+                total = ["a"]
+            class C:
+                count = 3
+                size: "Size" = 1
+                size += 2
+            late = 4
+            late: bytes = b""
+            (paren): int = 5
+        ''')
+        table = selection.select_checkpoints(ast.parse(source), source, entry=True, name="m.py")
+        self.assertEqual([(c["target"], c["annotation"]) for c in table if c["target"] or c["statement"].startswith("(")], [
+            ("count", "int"), ("count", "int"), ("count", "float"), ("other", None), ("total", "list[str]"),
+            ("total", "list[str]"), ("count", None), ("size", "'Size'"), ("size", "'Size'"), ("late", None),
+            ("late", "bytes"), (None, None),  # a parenthesised target is not made local by binding it: no target
+        ])
+
     def test_spans_in_code_points_match_non_ascii_lines(self):
         source = 'def f():\n    s = "héllo"; t = s + "€"\n    return t\n'
         tree = ast.parse(source)

@@ -16,7 +16,7 @@ import unittest
 
 from aiython_bridge import program_code
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime
-from aiython_bridge.recovery.rendering import checkpoints_of
+from aiython_bridge.recovery.listing import checkpoints_of
 from tests.support import LocalDecisions
 
 

@@ -126,7 +126,7 @@ export interface PauseRequest {
   mailbox?: { member: string };
 }
 
-/** A checkpoint the bridge selects (SPEC §4.2), as it answers `checkpoints`. */
+/** A checkpoint the bridge selects (SPEC §4.2), as it answers `checkpoints`: what `--explain` shows. */
 export interface CheckpointInfo {
   /** `<file base name>:c<N>` */
   id: string;
@@ -136,10 +136,6 @@ export interface CheckpointInfo {
   statement: string;
   /** The one name it assigns, or null. */
   target: string | null;
-  /** That name's annotation in the statement's scope, or null. */
-  annotation: string | null;
-  /** A simple statement: `retry` may run it again. */
+  /** A simple statement: `retry` may run it again (a compound one may only be completed or propagate). */
   retry_allowed: boolean;
-  /** A compound statement (only complete or propagate). */
-  compound: boolean;
 }

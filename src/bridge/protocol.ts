@@ -82,19 +82,23 @@ export interface CompileRequest {
 
 /**
  * `--explain` (SPEC §3.4): the checkpoints a run of `source` would have (SPEC §4.2), which the
- * bridge selects on the program as it runs, the plan's rewritten source. Before `run` only.
+ * bridge selects on the program as it runs, the plan's rewritten source. Before `run` only. Sent
+ * first with `plan: null` and `parts` (the frontend's windows), which the bridge lists ahead as
+ * the source has them while it waits (answered `null`), then with the plan.
  */
 export interface CheckpointsRequest {
   type: "checkpoints";
   id: string;
-  /** The source the plan was made of. */
+  /** The source the plan is made of. */
   source: string;
   /** Its absolute path, or `<stdin>` / `<string>` (ids name its base name). */
   filename: string;
   /** The program's main module: its top-level statements are checkpointed. */
   entry: boolean;
-  /** The frontend's plan of it (no `rewritten` and no blocks for a source CPython compiles). */
-  plan: Plan;
+  /** The frontend's plan of it (no `rewritten` and no blocks for a source CPython compiles), or null with `parts`. */
+  plan: Plan | null;
+  /** Runs of whole top-level statements, [first line, last line] (1-based, inclusive). */
+  parts?: [number, number][];
 }
 
 /** Runs the program; no answer: the bridge ends with `exit`. */
@@ -166,7 +170,8 @@ export type HostMessage = InitMessage | CompileRequest | CheckpointsRequest | Ru
 /** Value of a successful answer, per host request. `run` has none: the program runs and ends with `exit`. */
 export interface RequestValues {
   compile: CompileVerdict[];
-  checkpoints: CheckpointInfo[];
+  /** null: the answer to the request that sends the parts ahead. */
+  checkpoints: CheckpointInfo[] | null;
 }
 
 /** Value of a successful answer to `plan`: a plan, or null to run or import the source unchanged. */

@@ -45,6 +45,11 @@ export interface AnalyzeArgs {
   capabilityNames: readonly string[];
   /** Called as each phase ends (for benchmarks and `--stats`): "windows", "parsed", "searched", "confirmed", "described". */
   onPhase?: (phase: string) => void;
+  /**
+   * Called when the first compile of the windows (runs of whole top-level statements) is answered,
+   * with those that compile as they stand, which hold no block: [first line, last line] each.
+   */
+  onCompiledWindows?: (lines: [number, number][]) => void;
   /** The cores the analysis may count on (os.availableParallelism() unless given): see usesIndexWorker. */
   cores?: number;
 }
@@ -66,7 +71,9 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   try {
     windows = planWindows(source);
     phase("windows");
-    searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
+    const report = args.onCompiledWindows;
+    const onCompiled = report && ((ws: Window[]) => report(ws.map((w): [number, number] => [index.lineOf(w.start), index.lineOf(Math.max(w.start, w.end - 1))])));
+    searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index, onCompiled });
     searching.catch(() => undefined); // awaited below; an oracle failure must not go unhandled meanwhile
     // The search usually ends before the index: its rendering goes to the oracle for confirmation
     // at once, so the round trip runs while this thread still indexes.

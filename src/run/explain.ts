@@ -2,7 +2,8 @@
 // as the compile oracle and the checkpoint rule (no program runs, no model is called, nothing is
 // written next to the program), the frontend's plan of the file, and the checkpoints the bridge
 // selects on the program as it would run (the plan's rewritten source, SPEC §4.2), which it
-// reports in the file's own positions.
+// reports in the file's own positions. The bridge has the windows that compile as they stand as
+// soon as the frontend knows them, and lists them while it waits for the plan.
 
 import path from "node:path";
 import { CAPABILITY_NAMES } from "../capabilities/names.js";
@@ -49,6 +50,7 @@ export async function explainPlan(request: ExplainRequest): Promise<Explained> {
     const config = await configuring;
     const filename = path.resolve(request.file);
     const oracle = bridgeOracle(bridge);
+    const checkpoints = { source: request.source, filename, entry: true };
     const planning = analyzeSource({
       source: request.source,
       filename,
@@ -60,13 +62,14 @@ export async function explainPlan(request: ExplainRequest): Promise<Explained> {
         },
       },
       capabilityNames: CAPABILITY_NAMES,
+      onCompiledWindows: (parts) => void bridge.request({ type: "checkpoints", ...checkpoints, plan: null, parts }),
     });
     planning.catch(() => undefined); // a failed start is reported by `hello` below, first
     const python = await bridge.hello;
     const plan = await planning;
     if (plan.diagnostics.length > 0) return { kind: "diagnostics", message: formatDiagnostics(request.file, plan) };
-    const selected = await bridge.request({ type: "checkpoints", source: request.source, filename, entry: true, plan });
-    if (!selected.ok) throw new InternalError(`the bridge could not select the checkpoints: ${selected.error.message}`);
+    const selected = await bridge.request({ type: "checkpoints", ...checkpoints, plan });
+    if (!selected.ok || !selected.value) throw new InternalError(`the bridge could not select the checkpoints: ${selected.ok ? "no answer" : selected.error.message}`);
     return { kind: "plan", plan, checkpoints: selected.value, python: python.version, config: configSummaryForExplain(config, { cwd: process.cwd() }) };
   } finally {
     bridge.close();

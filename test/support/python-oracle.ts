@@ -1,8 +1,9 @@
 // A CompileOracle for tests and benchmarks: ONE long-lived python3 process running a JSON-lines
 // loop around aiython_bridge.oracle.check, which also answers what `--explain` asks the bridge
-// for a plan: the checkpoints the bridge selects (aiython_bridge.recovery.rendering.checkpoints_of,
-// SPEC §4.2; the CLI reaches the same functions over the bridge's control channel). Requests are
-// pipelined; answers come back in order.
+// for a plan: the checkpoints the bridge selects (aiython_bridge.recovery.listing, SPEC §4.2),
+// with the windows that compile as they stand listed ahead while no request waits, as the bridge
+// does (server.py; the CLI reaches the same functions over the bridge's control channel).
+// Requests are pipelined; answers come back in order.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -13,19 +14,32 @@ import type { CompileItem, CompileOracle, CompileVerdict } from "../../src/front
 const BRIDGE_PY = fileURLToPath(new URL("../../bridge-py", import.meta.url));
 
 const LOOP = `
-import json, sys
+import json, os, select, sys
 sys.path.insert(0, sys.argv[1])
 from aiython_bridge.oracle import check
 from aiython_bridge.program_code import display_name
-from aiython_bridge.recovery.rendering import checkpoints_of
-out = sys.stdout
-for line in sys.stdin:
+from aiython_bridge.recovery.listing import Ahead, checkpoints_of
+out, buffer, ahead = sys.stdout, b"", None
+while True:
+    if b"\\n" not in buffer:
+        if ahead is not None and not ahead.done and not select.select([0], [], [], 0)[0]:
+            ahead.step()
+            continue
+        chunk = os.read(0, 1 << 20)
+        if not chunk:
+            break
+        buffer += chunk
+        continue
+    line, buffer = buffer.split(b"\\n", 1)
     request = json.loads(line)
     if "items" in request:
         answer = check(request["items"])
+    elif request["plan"] is None:
+        ahead, answer = Ahead(request["source"], request["filename"], request["entry"], request["parts"]), None
     else:
         answer = checkpoints_of(request["source"], request["filename"], request["plan"], entry=request["entry"],
-                                name=display_name(request["filename"]))
+                                name=display_name(request["filename"]), ahead=ahead)
+        ahead = None
     out.write(json.dumps(answer))
     out.write("\\n")
     out.flush()
@@ -40,6 +54,8 @@ export interface PythonOracle extends CompileOracle {
   readonly requests: number;
   /** The checkpoints the bridge selects for `plan` of `source` (what `--explain` shows); `entry` defaults to true. */
   checkpoints(source: string, plan: Plan, options?: { entry?: boolean }): Promise<CheckpointInfo[]>;
+  /** The windows of `source` that compile as they stand, [first line, last line], to list ahead of its plan (analyzeSource's onCompiledWindows). */
+  ahead(source: string, filename: string, parts: [number, number][]): void;
   close(): Promise<void>;
 }
 
@@ -94,6 +110,9 @@ export function startPythonOracle(python = process.env.AIYTHON_TEST_PYTHON ?? "p
     },
     checkpoints(source: string, plan: Plan, options: { entry?: boolean } = {}): Promise<CheckpointInfo[]> {
       return ask<CheckpointInfo[]>({ source, filename: plan.filename, plan, entry: options.entry ?? true });
+    },
+    ahead(source: string, filename: string, parts: [number, number][]): void {
+      void ask({ source, filename, plan: null, entry: true, parts }).catch(() => undefined);
     },
     async close(): Promise<void> {
       if (child.exitCode === null && child.signalCode === null) {

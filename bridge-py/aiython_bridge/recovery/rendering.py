@@ -17,11 +17,10 @@ docs/protocol.md says ("What the rewritten program calls"): `NAME.block(N)`, or
 
 from __future__ import annotations
 
-from .. import pycompat
 from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
-from .selection import Columns, index_statements, selected_sites, split_lines
+from .selection import Columns, split_lines
 
-__all__ = ["Rendering", "checkpoints_of"]
+__all__ = ["Rendering"]
 
 
 class Rendering(Columns):
@@ -34,6 +33,7 @@ class Rendering(Columns):
         # line -> [(column where a call ends, column where its block ends)], in order
         self._moves: dict[int, list[tuple[int, int]]] = {}
         self._statement_blocks = set()
+        self._last = None, None
         for block in plan.get("blocks") or ():
             span = block["span"]
             end = self._call_end(plan["runtimeName"], block)
@@ -48,10 +48,13 @@ class Rendering(Columns):
         span = super().span(node)
         span["column"] = self._column(span["line"], span["column"])
         span["end_column"] = self._column(span["end_line"], span["end_column"])
+        self._last = node, span  # selection asks for the statement's text next
         return span
 
     def segment(self, node) -> str:
-        span = self.span(node)
+        last, span = self._last
+        if last is not node:
+            span = self.span(node)
         start = self._starts[span["line"] - 1] + span["column"]
         return self.source[start:self._starts[span["end_line"] - 1] + span["end_column"]]
 
@@ -91,19 +94,14 @@ class Rendering(Columns):
 def _line_starts(text: str) -> list[int]:
     """Where each line of `text` starts, lines broken as CPython breaks them."""
     starts, at = [0], 0
+    if "\r" not in text:
+        for line in text.split("\n"):
+            at += len(line) + 1
+            starts.append(at)
+        return starts
     for line in split_lines(text)[:-1]:
         at += len(line)
         at += 2 if text.startswith("\r\n", at) else 1
         starts.append(at)
     return starts
 
-
-def checkpoints_of(source: str, filename: str, plan: dict | None, *, entry: bool, name: str) -> list[dict]:
-    """The checkpoints of `source` as the bridge would instrument it (with `plan`, the frontend's
-    Plan, when it has AI blocks), in the user's source's positions."""
-    plan = plan or {}
-    program = plan.get("rewritten")
-    program = source if program is None else program
-    tree = pycompat.parse_ast(program, filename)
-    rendering = Rendering(program, source, plan)
-    return [info for _, info in selected_sites(index_statements(tree), program, entry=entry, name=name, rendering=rendering)]

@@ -181,11 +181,16 @@ def selected_sites(sites: list[Site], source: str, *, entry: bool, name: str = "
         compound = not isinstance(node, SIMPLE)
         target = None if compound else single_target(node)
         chosen.append((site, {
-            "id": f"{name}:c{len(chosen) + 1}", "span": columns.span(node), "statement": columns.segment(node),
+            "id": checkpoint_id(name, len(chosen) + 1), "span": columns.span(node), "statement": columns.segment(node),
             "target": target, "annotation": annotation_of(target, site, scopes) if target else None,
             "retry_allowed": not compound, "compound": compound,
         }))
     return chosen
+
+
+def checkpoint_id(name: str, number: int) -> str:
+    """A checkpoint's id: the file's display name and the checkpoint's 1-based number in it."""
+    return f"{name}:c{number}"
 
 
 def _annotations_by_scope(sites: list[Site]) -> dict:

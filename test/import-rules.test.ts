@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import ts from "typescript";
@@ -157,4 +158,46 @@ test("every layer of src/ has a rule (a new folder needs a line in MAY_IMPORT an
     [...layers].filter((l) => !(l in MAY_IMPORT)),
     [],
   );
+});
+
+/** The groups of files that import each other, directly or around a loop (type-only imports too). */
+function importCycles(files: string[]): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const file of files) graph.set(path.relative(SRC, file), []);
+  for (const imp of files.flatMap(importsOf)) if (imp.target !== null && graph.has(imp.target)) graph.get(imp.from)!.push(imp.target);
+  // Tarjan's strongly connected components; a component of more than one file is a cycle.
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    for (const next of graph.get(file)!) {
+      if (!order.has(next)) visit(next);
+      if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, low.get(next)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
+test("no file of src/ imports itself around a loop, not even for a type (a type in the wrong file, or a split that kept a back door)", () => {
+  assert.deepEqual(importCycles(walk(SRC)), []);
+});
+
+test("the cycle check finds a loop of type-only imports", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-cycle-probe-"));
+  try {
+    fs.writeFileSync(path.join(dir, "a.ts"), 'import type { B } from "./b.js";\nexport type A = B[];\n');
+    fs.writeFileSync(path.join(dir, "b.ts"), 'import type { A } from "./a.js";\nexport type B = { a: A };\n');
+    const probe = path.relative(SRC, dir);
+    assert.deepEqual(importCycles(walk(dir)), [[`${probe}/a.ts`, `${probe}/b.ts`]]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

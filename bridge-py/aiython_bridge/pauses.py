@@ -108,7 +108,12 @@ class Pause(PauseOps):
         member = mailbox.current_member() if mailbox is not None else None
         if member is not None:
             request["mailbox"] = {"member": member}
-        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": request})
+        message = {"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": request}
+        sources = getattr(self.server, "imported_sources", None)
+        if sources:  # what this process imported since its last pause: the journal keeps their digests
+            message["modules"] = sources[:]
+            del sources[:len(message["modules"])]
+        self.server.channel.send(message)
         if self.server.gone:
             end_all("the run ended before this finished")
 

@@ -47,11 +47,3 @@ export interface CapabilityHandler {
   floats: readonly FloatPath[];
   run(params: Record<string, unknown>, ctx: StepContext): Promise<unknown>;
 }
-
-/** A handler's run failed in a way that is the plan's fault (bad input, missing index): a step error. */
-export class StepError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StepError";
-  }
-}

@@ -38,7 +38,7 @@ mixed with the options above: -b, -bb, -B, -d, -E, -i (the console after the pro
 function buildCommand(): Command {
   return new Command("aiython")
     .usage(
-      "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython jobs list | jobs resume ID",
+      "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython resume [RUN_ID] [--force]\n       aiython recheck [RUN_ID...] [--last N]\n       aiython jobs list | jobs resume ID",
     )
     .description("Run a Python program on your own CPython; lines CPython cannot parse become model calls against the live frame.")
     .option("--config <file>", "use this aiython.toml instead of searching for one")
@@ -48,7 +48,7 @@ function buildCommand(): Command {
     .option("--python <path>", "Python interpreter (default: AIYTHON_PYTHON, $VIRTUAL_ENV/bin/python, python3)")
     .option("--stats [format]", "print per-invocation statistics at exit (--stats=json for one JSON line)")
     .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
-    .option("--replay [mode]", "answer model requests from the journal, offline (--replay=fill: call and record what it lacks)")
+    .option("--replay [mode]", "answer model requests from the journal, offline (=RUN_ID: from that run; ,fill: call and record what it lacks)")
     .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
     .option("--budget-calls <n>", "send at most N model requests in this run (retries included)")
     .option("--budget-tokens <n>", "use at most N tokens in this run")

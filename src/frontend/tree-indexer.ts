@@ -3,7 +3,7 @@
 // IndexPart. Every method says where the cursor is when it is called, and leaves it there.
 
 import { normaliseAnnotation } from "./annotations.js";
-import type { IndexPart, Param, PartMap, Signature, TopLevelRange } from "./program-index.js";
+import type { IndexPart, Param, PartMap, Signature, TopLevelRange } from "./index-types.js";
 import type { TreeCursor } from "./syntax-tree.js";
 import { CLAUSES, eachChild, fieldOf, SIMPLE, sliceOf, statementKind, statementTypeOf, typeOf } from "./tree-cursor.js";
 import { readParameters } from "./tree-parameters.js";

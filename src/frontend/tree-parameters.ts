@@ -3,7 +3,7 @@
 // and its annotation as written. Each function leaves the cursor where it found it.
 
 import { normaliseAnnotation } from "./annotations.js";
-import type { Param, ParamKind } from "./program-index.js";
+import type { Param, ParamKind } from "./index-types.js";
 import type { TreeCursor } from "./syntax-tree.js";
 import { eachChild, fieldOf, sliceOf, statementTypeOf, typeOf } from "./tree-cursor.js";
 

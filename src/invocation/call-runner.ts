@@ -1,100 +1,93 @@
 // One validated call of a batch (SPEC §5.2, §9): the error outcome that ends the block without
-// asking the frame, the `--approve` question, where the call is served (the mailbox, the
-// code-reading tools, a capability, or the paused frame), and what its result means for the tool
-// loop of orchestrator.ts, which owns the conversation and the counters this file reports into.
+// asking the frame, the `--approve` question, the journal's record of a call with effects (SPEC
+// §11.2: written before it runs; a resumed run's uncertain one does not run), and where the call
+// is served (the mailbox, the code-reading tools, a capability, or the paused frame). What happened comes back as a
+// CallOutcome; orchestrator.ts, which owns the conversation and the counters, decides what it
+// means for the tool loop.
 
-import type { InvocationEnd, InvocationEvent, InvocationStats, RecoverAction } from "../invocation-record.js";
-import type { ToolCall } from "../model-port.js";
-import type { OpArguments, OpName, Outcome } from "../bridge/protocol.js";
+import type { CapabilityPort } from "../capability-port.js";
+import { MAX_ERROR_REASON_CHARS } from "../defaults.js";
+import type { InvocationEnd, RecoverAction } from "../invocation-record.js";
+import type { ExchangeRef } from "../model-port.js";
+import type { OpArguments, OpName, Outcome, PauseRequest } from "../bridge/protocol.js";
 import type { ParsedCall } from "./batch-validation.js";
 import { isStopped, type Deadline, type StopReason } from "./deadline.js";
-import { countToolCall } from "./invocation-stats.js";
-import { MAX_ERROR_REASON_CHARS } from "../defaults.js";
-import type { ToolResult } from "./prompt.js";
 import { isHostTool } from "./tools.js";
 import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
-import type { CapabilityPort } from "../capability-port.js";
 import { guardDenial, type Denial } from "./permissions.js";
-import { DENIED_BY_USER, hasEffects } from "./effects.js";
+import { DENIED_BY_USER, hasEffects, journaledEffect } from "./effects.js";
 import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
-import type { InvocationArgs } from "./orchestrator.js";
+import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, MailboxPort } from "./ports.js";
+import type { ToolResult } from "./prompt.js";
 
-/** What the loop does after a response or a call: go on, or end the invocation. */
-export type Step = { next: "continue" } | { next: "end"; end: InvocationEnd };
-/** An event without the fields `emit` adds. */
-export type EventBody = InvocationEvent extends infer E ? (E extends InvocationEvent ? Omit<E, "invocation" | "at"> : never) : never;
-
-export const endWith = (end: InvocationEnd): Step => ({ next: "end", end });
-
-/** What a call needs of the tool loop that runs it (orchestrator.ts's InvocationLoop). */
-export interface CallLoop {
-  readonly args: InvocationArgs;
-  readonly stats: InvocationStats;
-  readonly deadline: Deadline;
-  answer(call: { id: string; name: string }, result: ToolResult): void;
-  rememberFailure(call: ParsedCall, message: string): void;
-  forgetFailure(): void;
-  stopEnd(stopped: StopReason): InvocationEnd;
-  deny(calls: ToolCall[], denial: Denial): Step;
-  emit(event: EventBody): void;
+/** What serves a call: the invocation's ports (orchestrator.ts's InvocationArgs has them all). */
+export interface CallServices {
+  request: PauseRequest;
+  frame: FramePort;
+  capabilities?: CapabilityPort;
+  hostTools?: HostToolPort;
+  approval?: ApprovalPort;
+  mailbox?: MailboxPort;
+  effects?: EffectJournalPort;
 }
 
-/** Runs one validated call: the invocation's end, "failed" (the batch stops), or null (go on). */
-export async function runCall(loop: CallLoop, call: ParsedCall): Promise<Step | "failed" | null> {
-  if (loop.args.onEvent) loop.emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
+/**
+ * What one call came to. `end`: the invocation ends (`toolError` says how the call is counted);
+ * `stopped`: the deadline or a cancel came first; `denied`: the source guard refused a write the
+ * profile does not allow (§9 ends the invocation); `failed`: a tool error, the batch stops; `ok`:
+ * its value, and the end a terminal call means.
+ */
+export type CallOutcome =
+  | { kind: "end"; end: InvocationEnd; toolError: boolean }
+  | { kind: "stopped"; stopped: StopReason }
+  | { kind: "denied"; result: ToolResult; denial: Denial }
+  | { kind: "failed"; result: ToolResult & { status: "error" } }
+  | { kind: "ok"; result: ToolResult; end: InvocationEnd | null };
+
+/** Runs one validated call within the invocation's deadline; `exchange` is where the journal keeps the answer that asked for it. */
+export async function runCall(services: CallServices, deadline: Deadline, call: ParsedCall, exchange?: ExchangeRef): Promise<CallOutcome> {
   const outcome = call.args.outcome as Outcome | undefined;
   if (call.name === "finish" && outcome?.kind === "error") {
     // §5.2: the block fails with AIError(reason); the frame is not asked.
-    countToolCall(loop.stats, call.name, false);
     const end: InvocationEnd = { status: "failed", reason: outcome.reason.slice(0, MAX_ERROR_REASON_CHARS) };
     if (outcome.missing_capability !== undefined) end.missing_capability = outcome.missing_capability;
-    return endWith(end);
+    return { kind: "end", end, toolError: false };
   }
-  if (loop.args.approval && hasEffects(call)) {
-    const approved = await loop.deadline.race(() => loop.args.approval!.approve({ name: call.name, args: call.args, request: loop.args.request }));
-    if (isStopped(approved)) return endWith(loop.stopEnd(approved.stopped));
-    if (!approved) return refused(loop, call, DENIED_BY_USER);
+  if (services.approval && hasEffects(call)) {
+    const approved = await deadline.race(() => services.approval!.approve({ name: call.name, args: call.args, request: services.request }));
+    if (isStopped(approved)) return { kind: "stopped", stopped: approved.stopped };
+    if (!approved) return { kind: "failed", result: DENIED_BY_USER };
   }
-  const { mailbox } = loop.args;
-  const result = mailbox && isMailboxTool(call.name) ? runMailboxTool(call.name, call.args, mailbox) : await loop.deadline.race(() => perform(loop, call));
-  if (isStopped(result)) return endWith(loop.stopEnd(result.stopped));
-  if ("end" in result) {
-    countToolCall(loop.stats, call.name, true);
-    return endWith(result.end);
-  }
-  countToolCall(loop.stats, call.name, !result.ok);
-  if (!result.ok && result.error.type === "PermissionDenied") {
-    // The source guard refused a write the profile does not allow (write_filesystem): §9 ends the invocation.
-    loop.answer(call, { status: "error", error: result.error.type, message: result.error.message });
-    return loop.deny([], guardDenial(call.name, result.error.message));
-  }
+  const effect = services.effects && journaledEffect(call) ? await startEffect(services, call, exchange) : null;
+  if (effect !== null && !effect.run) return { kind: "failed", result: { status: "error", error: "UncertainEffect", message: effect.message } };
+  const { mailbox } = services;
+  const result = mailbox && isMailboxTool(call.name) ? runMailboxTool(call.name, call.args, mailbox) : await deadline.race(() => perform(services, deadline, call));
+  if (isStopped(result)) return { kind: "stopped", stopped: result.stopped };
+  if (effect?.run) effect.ended();
+  if ("end" in result) return { kind: "end", end: result.end, toolError: true };
   if (!result.ok) {
-    loop.answer(call, { status: "error", error: result.error.type, message: result.error.message });
-    loop.rememberFailure(call, result.error.message);
-    return "failed";
+    const error: ToolResult & { status: "error" } = { status: "error", error: result.error.type, message: result.error.message };
+    if (result.error.type === "PermissionDenied") return { kind: "denied", result: error, denial: guardDenial(call.name, result.error.message) };
+    return { kind: "failed", result: error };
   }
-  loop.forgetFailure();
-  loop.answer(call, { status: "ok", result: result.value });
-  if (call.name === "finish") return endWith({ status: "finished" });
-  if (call.name === "recover") return endWith({ status: "finished", action: call.args.action as RecoverAction });
-  return null;
+  const end: InvocationEnd | null =
+    call.name === "finish" ? { status: "finished" } : call.name === "recover" ? { status: "finished", action: call.args.action as RecoverAction } : null;
+  return { kind: "ok", result: { status: "ok", result: result.value }, end };
+}
+
+/** The journal's word on a call with effects (SPEC §11.2): go on, or not at all. */
+function startEffect(services: CallServices, call: ParsedCall, exchange: ExchangeRef | undefined) {
+  const { file, line } = services.request.location;
+  return (services.effects as EffectJournalPort).starting({ tool: call.name, callId: call.id, block: `${file}:${line}`, exchange });
 }
 
 /** A frame op, a code-reading tool (host side), or a capability tool (SPEC §10) through the capability port. */
-function perform(loop: CallLoop, call: ParsedCall) {
-  const { capabilities, frame, hostTools } = loop.args;
+function perform(services: CallServices, deadline: Deadline, call: ParsedCall) {
+  const { capabilities, frame, hostTools } = services;
   if (isHostTool(call.name) && hostTools) return hostTools.run(call.name, call.args);
   if (!isCapabilityTool(call.name)) return frame.op(call.name as OpName, opArguments(call));
-  const context = { port: capabilities as CapabilityPort, frame, callId: call.id, signal: loop.deadline.signal, deadline: loop.deadline.at };
+  const context = { port: capabilities as CapabilityPort, frame, callId: call.id, signal: deadline.signal, deadline: deadline.at };
   return runCapabilityTool(call.name, call.args, context);
-}
-
-/** A call that did not run (refused by the user): a tool error, and the batch stops. */
-function refused(loop: CallLoop, call: ParsedCall, result: ToolResult & { status: "error" }): "failed" {
-  countToolCall(loop.stats, call.name, true);
-  loop.answer(call, result);
-  loop.rememberFailure(call, result.message);
-  return "failed";
 }
 
 /**

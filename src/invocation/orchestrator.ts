@@ -1,6 +1,7 @@
 // The model tool loop of one invocation (SPEC §5): build the request, ask the model, validate the
-// batch (batch-validation.ts), run its calls in order (each by call-runner.ts), and stop on a
-// terminal call or one of the §5.4 limits. Bad model behaviour becomes tool messages or a
+// batch (batch-validation.ts), run its calls in order (call-runner.ts serves each and says what
+// it came to; the conversation and the counters stay here), and stop on a terminal call or one
+// of the §5.4 limits. Bad model behaviour becomes tool messages or a
 // `failed` end whose reason the caller raises as AIError; only bugs and broken infrastructure
 // (a frame port that throws, a model port that throws something other than ModelCallError) are
 // thrown.
@@ -10,18 +11,18 @@
 // remembered failure. The deadline covers model and frame time (deadline.ts).
 
 import type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
-import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
+import { ModelCallError, type AttemptObserver, type ChatMessage, type ExchangeRef, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason, type Stopped } from "./deadline.js";
-import { countAttempt, countResponse, newInvocationStats } from "./invocation-stats.js";
+import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../defaults.js";
-import type { ApprovalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
+import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
 import type { CapabilityPort } from "../capability-port.js";
 import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, type Denial } from "./permissions.js";
-import { endWith, runCall, type CallLoop, type EventBody, type Step } from "./call-runner.js";
+import { runCall, type CallOutcome } from "./call-runner.js";
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
@@ -42,13 +43,21 @@ export interface InvocationArgs {
   approval?: ApprovalPort;
   /** SPEC §8: the mailbox of the joined thread or task that paused; no mailbox tools without it. */
   mailbox?: MailboxPort;
+  /** SPEC §11.2: the journal's record of calls with effects (effects.ts); without it they just run. */
+  effects?: EffectJournalPort;
   signal?: AbortSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */
   now?: () => number;
 }
 
+/** What the loop does after a response or a call: go on, or end the invocation. */
+type Step = { next: "continue" } | { next: "end"; end: InvocationEnd };
+/** An event without the fields `emit` adds. */
+type EventBody = InvocationEvent extends infer E ? (E extends InvocationEvent ? Omit<E, "invocation" | "at"> : never) : never;
+
 const CONTINUE: Step = { next: "continue" };
+const endWith = (end: InvocationEnd): Step => ({ next: "end", end });
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
 
 export async function runInvocation(args: InvocationArgs): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
@@ -60,11 +69,11 @@ export async function runInvocation(args: InvocationArgs): Promise<{ end: Invoca
   }
 }
 
-class InvocationLoop implements CallLoop {
-  readonly stats = newInvocationStats();
+class InvocationLoop {
+  private readonly stats = newInvocationStats();
   private readonly now: () => number;
   private readonly started: number;
-  readonly deadline: Deadline;
+  private readonly deadline: Deadline;
   private readonly tools: ToolSpec[];
   private readonly messages: ChatMessage[];
   private readonly usedCallIds = new Set<string>();
@@ -73,6 +82,8 @@ class InvocationLoop implements CallLoop {
   /** The last failing call (by name and arguments), how often in a row, and its message. */
   private lastFailure: { key: string; count: number; message: string } | null = null;
   private sentUpTo = 0;
+  /** Where the journal keeps the answer whose calls run now (SPEC §11.2). */
+  private exchange: ExchangeRef | undefined;
   /** Set once the outcome is out: a request still ending after it is counted, not traced. */
   private ended = false;
   /** The profile's permissions, less those of tools nobody here can serve. */
@@ -110,6 +121,7 @@ class InvocationLoop implements CallLoop {
     }
     const response = await this.ask(round);
     if (!("message" in response)) return response;
+    this.exchange = response.exchange;
     const step = await this.handleResponse(response.message.content, response.message.tool_calls ?? []);
     return step.next === "end" ? step.end : null;
   }
@@ -123,7 +135,7 @@ class InvocationLoop implements CallLoop {
     let response: ModelResponse | Stopped;
     try {
       const request = { messages: [...this.messages], tools: this.tools, toolChoice: "required" as const };
-      const options = { signal: this.deadline.signal, deadline: this.deadline.at, attempts: this.attemptObserver(round) };
+      const options = { signal: this.deadline.signal, deadline: this.deadline.at, attempts: this.attemptObserver(round), origin: { invocation: this.args.id, round } };
       response = await this.deadline.race(() => this.args.model.complete(request, options));
     } catch (error) {
       if (!(error instanceof ModelCallError)) throw error;
@@ -221,7 +233,7 @@ class InvocationLoop implements CallLoop {
   }
 
   /** A call needs a permission the profile does not grant: nothing runs, the invocation ends (§9). */
-  deny(calls: ToolCall[], denial: Denial): Step {
+  private deny(calls: ToolCall[], denial: Denial): Step {
     const reason = denialReason(denial, this.args.settings.profile ?? DEFAULT_PROFILE_REF);
     for (const call of calls) this.answer({ id: call.id, name: String(call.function?.name ?? "") }, { status: "skipped", message: reason });
     return endWith({ status: "failed", reason, permission: denial.permission });
@@ -229,7 +241,8 @@ class InvocationLoop implements CallLoop {
 
   private async runCalls(calls: ParsedCall[]): Promise<Step> {
     for (const [index, call] of calls.entries()) {
-      const step = await runCall(this, call);
+      if (this.args.onEvent) this.emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
+      const step = this.afterCall(call, await runCall(this.args, this.deadline, call, this.exchange));
       if (step === "failed") {
         for (const rest of calls.slice(index + 1)) this.answer(rest, EARLIER_CALL_FAILED);
         return this.lastFailure && this.lastFailure.count >= MAX_IDENTICAL_FAILURES_IN_A_ROW ? this.repeatedFailure(call) : CONTINUE;
@@ -239,32 +252,53 @@ class InvocationLoop implements CallLoop {
     return CONTINUE;
   }
 
-  rememberFailure(call: ParsedCall, message: string): void {
+  /** What a call's outcome means for the loop: its end, "failed" (the batch stops), or null (go on). */
+  private afterCall(call: ParsedCall, outcome: CallOutcome): Step | "failed" | null {
+    switch (outcome.kind) {
+      case "stopped":
+        return endWith(this.stopEnd(outcome.stopped));
+      case "end":
+        countToolCall(this.stats, call.name, outcome.toolError);
+        return endWith(outcome.end);
+      case "denied":
+        countToolCall(this.stats, call.name, true);
+        this.answer(call, outcome.result);
+        return this.deny([], outcome.denial);
+      case "failed":
+        countToolCall(this.stats, call.name, true);
+        this.answer(call, outcome.result);
+        this.rememberFailure(call, outcome.result.message);
+        return "failed";
+      case "ok":
+        countToolCall(this.stats, call.name, false);
+        this.lastFailure = null;
+        this.answer(call, outcome.result);
+        return outcome.end ? endWith(outcome.end) : null;
+    }
+  }
+
+  private rememberFailure(call: ParsedCall, message: string): void {
     const key = `${call.name}:${canonicalJson(call.args)}`;
     const count = this.lastFailure?.key === key ? this.lastFailure.count + 1 : 1;
     this.lastFailure = { key, count, message };
-  }
-
-  forgetFailure(): void {
-    this.lastFailure = null;
   }
 
   private repeatedFailure(call: ParsedCall): Step {
     return endWith(failed(`the model repeated a failing ${call.name} call (${this.lastFailure?.message}); make the instruction or the expected type clearer`));
   }
 
-  answer(call: { id: string; name: string }, result: ToolResult): void {
+  private answer(call: { id: string; name: string }, result: ToolResult): void {
     const content = toolResultContent(result);
     this.messages.push({ role: "tool", tool_call_id: call.id, content });
     if (this.args.onEvent) this.emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
   }
 
-  stopEnd(stopped: StopReason): InvocationEnd {
+  private stopEnd(stopped: StopReason): InvocationEnd {
     if (stopped === "cancelled") return failed("cancelled");
     return failed(`the model did not finish within the ${this.args.settings.timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler`);
   }
 
-  emit(event: EventBody): void {
+  private emit(event: EventBody): void {
     this.args.onEvent?.({ ...event, invocation: this.args.id, at: this.now() } as InvocationEvent);
   }
 }

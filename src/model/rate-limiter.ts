@@ -7,20 +7,9 @@
 // ModelCallError says which limit and what to change.
 
 import { cancelledError, ModelCallError } from "./errors.js";
-import type { ChatRoute, SleepFn } from "./types.js";
+import type { ChatRoute, RouteGate, SleepFn } from "./types.js";
 
 const WINDOW_MS = 60_000;
-
-/** What the model client asks of the limiter around each HTTP attempt (model-client.ts). */
-export interface RouteGate {
-  /**
-   * Waits until `route` may take a request of about `tokens()` tokens (throws past the deadline);
-   * the function it resolves with takes the answer's real token count in place of the estimate.
-   */
-  admit(route: ChatRoute, tokens: () => number, options: { signal?: AbortSignal; deadline: number }): Promise<(actual: number | undefined) => void>;
-  /** A 429 on `route`: every request to it waits `waitMs` from now. */
-  backoff(route: ChatRoute, waitMs: number): void;
-}
 
 interface RouteState {
   requests: number[];

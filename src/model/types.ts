@@ -2,8 +2,6 @@
 // clock, randomness). The request, response and port shapes are the neutral ones of
 // src/model-port.ts, which the client implements.
 
-import type { RouteGate } from "./rate-limiter.js";
-
 /**
  * One endpoint to try. A list of routes falls through to the next one after a 429 that used up
  * its retries or asked to wait past the deadline (SPEC §5.4, §7 `model` as a list).
@@ -42,4 +40,15 @@ export interface ModelClientOptions {
   random?: () => number;
   /** The run's per-route admission (rate_limit, shared 429 backoff); none: every attempt goes at once. */
   gate?: RouteGate;
+}
+
+/** What the model client asks of the limiter around each HTTP attempt (model-client.ts). */
+export interface RouteGate {
+  /**
+   * Waits until `route` may take a request of about `tokens()` tokens (throws past the deadline);
+   * the function it resolves with takes the answer's real token count in place of the estimate.
+   */
+  admit(route: ChatRoute, tokens: () => number, options: { signal?: AbortSignal; deadline: number }): Promise<(actual: number | undefined) => void>;
+  /** A 429 on `route`: every request to it waits `waitMs` from now. */
+  backoff(route: ChatRoute, waitMs: number): void;
 }

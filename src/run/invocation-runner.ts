@@ -1,6 +1,6 @@
-// Wires one AI invocation: configuration (profile, permissions, routes) from src/capabilities,
-// the model client, and the orchestrator from src/recovery. The only place that joins the two
-// layers for model calls; main.ts hands the resulting runner to the pause coordinator. One model
+// Wires one AI invocation: configuration (profile, permissions, routes) from src/config, the
+// model client from src/model, and the tool loop from src/invocation. The only place that joins
+// them for model calls; program-run.ts hands the resulting runner to the pause coordinator. One model
 // client per profile serves the whole run; `warmUp` makes the default profile's client (and
 // starts loading openai) before any block needs it.
 
@@ -12,7 +12,7 @@ import type { InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-import type { ApprovalPort, FramePort, HostToolPort, MailboxPort } from "../invocation/ports.js";
+import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, MailboxPort } from "../invocation/ports.js";
 import type { ProfileRef } from "../invocation/permissions.js";
 import { CodeReader } from "../invocation/code-reading/code-reader.js";
 import { TtyApprover } from "./approval/tty-approver.js";
@@ -36,6 +36,8 @@ export interface InvocationWiring {
   approve?: boolean;
   /** SPEC §8: the mailbox of a joined thread or task, by the member handle its pause carries. */
   mailboxFor?: (member: string) => MailboxPort | undefined;
+  /** SPEC §11.2: the journal's record of calls with effects. */
+  effects?: EffectJournalPort;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -104,6 +106,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
           : undefined,
         signal,
         mailbox: request.mailbox ? wiring.mailboxFor?.(request.mailbox.member) : undefined,
+        effects: wiring.effects,
         onEvent: wiring.onEvent,
       });
       const used = capabilities?.usage.used ? { capabilities: capabilities.usage.stats } : {};

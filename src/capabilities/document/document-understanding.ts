@@ -5,7 +5,8 @@
 // and the result is the answer's text. Pure; a question is cached.
 
 import { PLAN_DEFAULTS } from "../../defaults.js";
-import { StepError, type CapabilityHandler, type StepContext } from "../handler.js";
+import type { CapabilityHandler, StepContext } from "../handler.js";
+import { StepError } from "../step-error.js";
 import { asset, integer, params, text } from "../plan/schema-parts.js";
 import { askChat } from "../vision/ask-chat.js";
 import { chunkPages, type Chunk } from "./chunk-text.js";

@@ -3,7 +3,7 @@
 // when a PDF is read. A PDF yields one text per page, so chunks can say where they come from.
 
 import path from "node:path";
-import { StepError } from "../handler.js";
+import { StepError } from "../step-error.js";
 
 export const TEXT_EXTENSIONS = new Set([".md", ".markdown", ".txt", ".text", ".rst"]);
 export const DOCUMENT_EXTENSIONS = new Set([...TEXT_EXTENSIONS, ".pdf"]);

@@ -7,7 +7,8 @@
 
 import path from "node:path";
 import { extensionOf, type ArtifactKind } from "../artifacts.js";
-import { StepError, type CapabilityHandler, type StepContext } from "../handler.js";
+import type { CapabilityHandler, StepContext } from "../handler.js";
+import { StepError } from "../step-error.js";
 import { asset, integer, params, text } from "../plan/schema-parts.js";
 import type { ServiceResult } from "../service/call-service.js";
 import { malformed, viaOpenAI } from "../service/transport.js";

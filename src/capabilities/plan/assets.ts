@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ARTIFACTS_DIR, PLAN_DEFAULTS } from "../../defaults.js";
-import { StepError } from "../handler.js";
+import { StepError } from "../step-error.js";
 
 export interface Asset {
   /** Project-relative, with "/" separators. */

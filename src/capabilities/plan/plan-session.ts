@@ -6,7 +6,8 @@
 import type { CapabilityPort, JobSummary, PlanAnswer, StepOutcome } from "../../capability-port.js";
 import type { ProfileSettings, Route } from "../../config/index.js";
 import { Artifacts } from "../artifacts.js";
-import { StepError, type StepContext } from "../handler.js";
+import type { StepContext } from "../handler.js";
+import { StepError } from "../step-error.js";
 import type { RoutedCapability } from "../names.js";
 import { availableCapabilities, guideOf } from "../registry.js";
 import { ServiceCaller, type CallerOptions } from "../service/call-service.js";

@@ -10,7 +10,8 @@ import { PLAN_DEFAULTS } from "../../defaults.js";
 import { chunkPages, type Chunk } from "../document/chunk-text.js";
 import { extractText, isDocumentName } from "../document/extract-text.js";
 import { embedTexts, embeddingModelId } from "../embedding/embed-texts.js";
-import { StepError, type CapabilityHandler, type StepContext } from "../handler.js";
+import type { CapabilityHandler, StepContext } from "../handler.js";
+import { StepError } from "../step-error.js";
 import { asset, integer, listOf, params, ref, text } from "../plan/schema-parts.js";
 import type { CapabilityStore, IndexedChunk } from "../store.js";
 

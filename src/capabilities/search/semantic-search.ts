@@ -5,7 +5,8 @@
 
 import { PLAN_DEFAULTS } from "../../defaults.js";
 import { embedTexts, embeddingModelId } from "../embedding/embed-texts.js";
-import { StepError, type CapabilityHandler } from "../handler.js";
+import type { CapabilityHandler } from "../handler.js";
+import { StepError } from "../step-error.js";
 import { integer, number, params, ref, text } from "../plan/schema-parts.js";
 import { nearest } from "./cosine.js";
 import { INDEX_NAME } from "./indexing.js";

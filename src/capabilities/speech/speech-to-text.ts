@@ -3,7 +3,8 @@
 // transcript's text. Pure and cached by the audio's content hash.
 
 import path from "node:path";
-import { StepError, type CapabilityHandler } from "../handler.js";
+import type { CapabilityHandler } from "../handler.js";
+import { StepError } from "../step-error.js";
 import { asset, params, text } from "../plan/schema-parts.js";
 import { malformed, viaOpenAI } from "../service/transport.js";
 

@@ -7,7 +7,8 @@
 
 import fs from "node:fs";
 import { extensionOf } from "../artifacts.js";
-import { StepError, type CapabilityHandler, type StepContext } from "../handler.js";
+import type { CapabilityHandler, StepContext } from "../handler.js";
+import { StepError } from "../step-error.js";
 import { asset, integer, listOf, oneOf, params, text } from "../plan/schema-parts.js";
 import { serviceKey } from "../service/call-service.js";
 import { ServiceError } from "../service/service-error.js";

@@ -3,7 +3,8 @@
 // it is. The cache key holds a file's SHA-256, never its bytes.
 
 import path from "node:path";
-import { StepError, type StepContext } from "../handler.js";
+import type { StepContext } from "../handler.js";
+import { StepError } from "../step-error.js";
 import type { ContentPart } from "./ask-chat.js";
 
 const BY_EXTENSION: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };

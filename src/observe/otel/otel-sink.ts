@@ -8,27 +8,9 @@
 
 import { OTEL_EXIT_FLUSH_MS } from "../../defaults.js";
 import type { InvocationEvent } from "../../invocation-record.js";
-import type { Redactor } from "../redact.js";
 import type { RunExit } from "../types.js";
-import type { OtelSettings } from "./settings.js";
+import type { OtelSinkOptions } from "./sink-options.js";
 import type { Tracing } from "./tracing.js";
-
-/** What spans say about a route: the shape of config's Route, passed in by run/. */
-export interface RouteInfo {
-  id: string;
-  provider: string;
-  model: string;
-}
-
-export interface OtelSinkOptions {
-  settings: OtelSettings;
-  routes: readonly RouteInfo[];
-  /** How the program was named ("tickets.py", "-m pkg", "-c"), for the run's span. */
-  script: string;
-  redact: Redactor;
-  /** Prints one line on stderr (the `aiython: ` prefix is the caller's). */
-  warn: (message: string) => void;
-}
 
 export class OtelSink {
   private readonly waiting: InvocationEvent[] = [];

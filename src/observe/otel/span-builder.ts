@@ -15,7 +15,7 @@ import type { InvocationEvent } from "../../invocation-record.js";
 import type { ChatMessage } from "../../model-port.js";
 import type { RunExit } from "../types.js";
 import { inputMessages, outputMessages, systemInstructions } from "./genai-messages.js";
-import type { OtelSinkOptions, RouteInfo } from "./otel-sink.js";
+import type { OtelSinkOptions, RouteInfo } from "./sink-options.js";
 
 type Event<T extends InvocationEvent["type"]> = Extract<InvocationEvent, { type: T }>;
 

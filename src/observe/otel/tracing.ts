@@ -15,7 +15,7 @@ import { OTEL_EXIT_FLUSH_MS, OTEL_SERVICE_NAME } from "../../defaults.js";
 import type { InvocationEvent } from "../../invocation-record.js";
 import { VERSION } from "../../version.js";
 import type { RunExit } from "../types.js";
-import type { OtelSinkOptions } from "./otel-sink.js";
+import type { OtelSinkOptions } from "./sink-options.js";
 import { SpanBuilder } from "./span-builder.js";
 
 export interface Tracing {

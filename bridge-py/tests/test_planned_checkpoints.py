@@ -14,7 +14,7 @@ import shutil
 import tempfile
 import unittest
 
-from aiython_bridge import program_code
+from aiython_bridge.preparation import program_code
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime
 from aiython_bridge.recovery.listing import checkpoints_of
 from tests.support import LocalDecisions

@@ -10,7 +10,7 @@ import sys
 import textwrap
 import unittest
 
-from aiython_bridge import import_hook
+from aiython_bridge.preparation import import_hook
 from aiython_bridge.recovery import sources
 from tests.support import LocalDecisions, complete
 from tests.program_harness import Program
@@ -115,7 +115,7 @@ class ProjectModules(unittest.TestCase):
                  "span": {"line": 2, "column": 13, "end_line": 2, "end_column": 27}, "target": "answer",
                  "output_type": None, "requires_result": True, "directive": {}, "is_async": False, "function": "ask"}
         self.install({"rewritten": rewritten, "runtimeName": "_rt", "blocks": [block], "diagnostics": []})
-        import helper  # noqa: F401
+        __import__("helper")
 
         found = [(c.id, c.statement, c.span["column"]) for c in self.program.runtime.checkpoints()
                  if c.filename.endswith("helper.py")]
@@ -127,7 +127,7 @@ class ProjectModules(unittest.TestCase):
         self.install({"rewritten": None, "runtimeName": "_rt", "blocks": [],
                       "diagnostics": [{"line": 3, "column": 4, "message": "malformed directive"}]})
         with self.assertRaises(SyntaxError) as caught:
-            import helper  # noqa: F401
+            __import__("helper")
         self.assertEqual((caught.exception.msg, caught.exception.lineno, caught.exception.offset),
                          ("malformed directive", 3, 5))
 
@@ -135,7 +135,7 @@ class ProjectModules(unittest.TestCase):
         self.write_helper("x = pick one\n")
         server = self.install(None)
         with self.assertRaises(SyntaxError):
-            import helper  # noqa: F401
+            __import__("helper")
         self.assertEqual(len(server.sent), 1)
 
     def test_modules_outside_the_project_are_not_planned(self):

@@ -1,5 +1,5 @@
 // A CompileOracle for tests and benchmarks: ONE long-lived python3 process running a JSON-lines
-// loop around aiython_bridge.oracle.check, which also answers what `--explain` asks the bridge
+// loop around aiython_bridge.preparation.oracle.check, which also answers what `--explain` asks the bridge
 // for a plan: the checkpoints the bridge selects (aiython_bridge.recovery.listing, SPEC §4.2),
 // with the windows that compile as they stand listed ahead while no request waits, as the bridge
 // does (server.py; the CLI reaches the same functions over the bridge's control channel).
@@ -16,8 +16,8 @@ const BRIDGE_PY = fileURLToPath(new URL("../../bridge-py", import.meta.url));
 const LOOP = `
 import json, os, select, sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge.oracle import check
-from aiython_bridge.program_code import display_name
+from aiython_bridge.preparation.oracle import check
+from aiython_bridge.preparation.program_code import display_name
 from aiython_bridge.recovery.listing import Ahead, checkpoints_of
 out, buffer, ahead = sys.stdout, b"", None
 while True:

@@ -26,7 +26,8 @@ from itertools import accumulate
 
 from .. import pycompat
 from .rendering import Rendering
-from .selection import checkpoint_id, index_statements, selected_sites
+from .selection import checkpoint_id, selected_sites
+from .statement_index import index_statements
 
 __all__ = ["Ahead", "checkpoints_of"]
 

@@ -17,7 +17,7 @@ docs/protocol.md says ("What the rewritten program calls"): `NAME.block(N)`, or
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 from .selection import Columns, split_lines
 
 __all__ = ["Rendering"]

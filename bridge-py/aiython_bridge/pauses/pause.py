@@ -7,7 +7,7 @@ callbacks for coroutines, so the event loop keeps running) until a terminal op s
 line). Recovery pauses (recovery/pause.py, SPEC §4.2) reuse this machinery through
 serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in
 flight at once; each has its own id and inbox, and the reader thread routes messages by that id
-(docs/protocol.md). Running and answering one op is pause_ops.py's.
+(docs/protocol.md). Running and answering one op is ops.py's.
 """
 
 import _thread
@@ -17,8 +17,13 @@ from queue import Empty, SimpleQueue
 from aiython_bridge import contracts, modules, protocol
 from aiython_bridge.errors import AIError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation
-from aiython_bridge.pause_ops import _NO_TYPE, PauseOps, _Failed, failure_error  # noqa: F401 - recovery/pause.py reads failure_error here
 from aiython_bridge.paths import display_path
+from aiython_bridge.pauses.ops import NO_TYPE, Failed, PauseOps
+
+__all__ = [
+    "POLL_SECONDS", "Pause", "after_fork_in_child", "end_all", "new_pause_id", "pause_for_block",
+    "pause_for_block_async", "route", "serve", "serve_async",
+]
 
 _ids = itertools.count(1)
 _open_pauses = {}
@@ -45,7 +50,7 @@ def new_pause_id():
 class Pause(PauseOps):
     mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
     denied = frozenset()  # permissions the invocation's profile does not grant (`restrict`)
-    _end_sent = False  # pause_end is sent once
+    end_sent = False  # pause_end is sent once
 
     def __init__(self, server, info, frame, options):
         self.server = server
@@ -56,7 +61,7 @@ class Pause(PauseOps):
             frame, line=info["span"]["line"], project_root=options.get("project_root"),
             context_values=options.get("context_values", True),
         )
-        self.expected = _NO_TYPE
+        self.expected = NO_TYPE
         text = info.get("output_type")
         if text:
             try:
@@ -84,7 +89,7 @@ class Pause(PauseOps):
                 "function": info.get("function"),
             },
             "target": self.target,
-            "output_type": contracts.type_repr(self.expected) if self.expected is not _NO_TYPE else None,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not NO_TYPE else None,
             "output_schema": self.schema,
             "requires_result": bool(info.get("requires_result")),
             "code_context": inv.code_context(),
@@ -104,7 +109,7 @@ class Pause(PauseOps):
         with _registry_lock:
             _open_pauses[self.id] = self
         request = self.request()
-        mailbox = modules.loaded("aiython_bridge.mailbox")  # SPEC §8: a joined thread or task
+        mailbox = modules.loaded("aiython_bridge.pauses.mailbox")  # SPEC §8: a joined thread or task
         member = mailbox.current_member() if mailbox is not None else None
         if member is not None:
             request["mailbox"] = {"member": member}
@@ -118,15 +123,15 @@ class Pause(PauseOps):
             end_all("the run ended before this finished")
 
     def ended(self, interrupted=False):
-        if self._end_sent:  # with the terminal op's result (handle)
+        if self.end_sent:  # with the terminal op's result (handle)
             return
-        self._end_sent = True
+        self.end_sent = True
         try:
-            self.server.channel.send(self._end_message(interrupted))
+            self.server.channel.send(self.end_message(interrupted))
         except OSError:
             pass
 
-    def _end_message(self, interrupted):
+    def end_message(self, interrupted):
         return {"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted}
 
 
@@ -146,7 +151,7 @@ def end_all(reason):
 
 
 def _finish(value):
-    if isinstance(value, _Failed):
+    if isinstance(value, Failed):
         raise value.error
     return value
 

@@ -213,7 +213,7 @@ export class ProgramRun {
     try {
       const { planRequested } = await import("./plan-source.js");
       const shownAs = message.entry && first && !message.interactive && this.target.kind === "file" ? this.target.path : message.path;
-      const planned = await planRequested(link, message, { checkpoints: this.config?.modelConfigured ?? false, shownAs });
+      const planned = await planRequested(link, message, { shownAs });
       if (planned.kind === "diagnostics") {
         link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
         fault = { kind: "status", status: ExitStatus.config, message: planned.message };

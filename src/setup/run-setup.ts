@@ -18,6 +18,7 @@ import {
   ignoreAiythonFolder,
   loadConfig,
   profileFor,
+  readConfigText,
   storeCredential,
   type RouteKeys,
 } from "../config/index.js";
@@ -57,14 +58,13 @@ export async function runSetup(flags: SetupFlags, ctx: SetupContext): Promise<Ru
     const report = await checked(route, say);
     if (report === null) return { kind: "status", status: 1, message: `setup: nothing was saved; fix the server or the answers and run aiython setup again` };
   }
-  const text = fs.existsSync(target.file) ? fs.readFileSync(target.file, "utf8") : null;
+  const text = fs.existsSync(target.file) ? readConfigText(target.file, target.shown) : null;
   const next = await editConfigText(text, { profile: flags.profile ?? null, capability: flags.capability ?? null, keys: routeKeys(answers, flags) }, target.shown);
+  // The key first: a key that cannot be stored (.aiython not a folder) leaves aiython.toml as it was.
+  const stored = answers.key !== null && answers.apiKeyEnv !== null ? storeCredential(target.root, answers.apiKeyEnv, answers.key) : null;
   writeAtomically(target.file, next);
   say(`${text === null ? "Created" : "Updated"} ${target.shown}: ${where(flags)} model = "${configuredModelId(answers.provider, answers.model)}"`);
-  if (answers.key !== null && answers.apiKeyEnv !== null) {
-    const stored = storeCredential(target.root, answers.apiKeyEnv, answers.key);
-    say(`Stored the key as ${answers.apiKeyEnv} in ${displayPath(stored, ctx.cwd)} (readable by you only).`);
-  }
+  if (stored !== null) say(`Stored the key as ${answers.apiKeyEnv} in ${displayPath(stored, ctx.cwd)} (readable by you only).`);
   if (ignoreAiythonFolder(target.root)) say(`Added .aiython/ to ${displayPath(path.join(target.root, ".gitignore"), ctx.cwd)} (keys and the run journal stay out of git).`);
   say(`Next: aiython ${flags.profile ? `--profile ${flags.profile} ` : ""}your_script.py`);
   return { kind: "status", status: 0 };

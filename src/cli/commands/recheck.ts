@@ -9,14 +9,13 @@
 
 import path from "node:path";
 import { Command, CommanderError } from "commander";
-import { loadConfig } from "../../config/index.js";
 import { isAiythonError, UsageError, type RunOutcome } from "../../errors.js";
 import type { RunRecord } from "../../journal/index.js";
 import type { ReplayMiss } from "../../run/run-command.js";
 import { protectHostStdio } from "../host-stdio.js";
 import { writeStdout } from "../stdout.js";
 import { projectJournal, type ProjectContext } from "./project-journal.js";
-import { recordedCommand, runById, runId, type RecordedCommand } from "./recorded-command.js";
+import { recordedCommand, recordedConfig, runById, runId, type RecordedCommand } from "./recorded-command.js";
 import { exitLabel } from "./run-labels.js";
 
 const USAGE = "aiython recheck [RUN_ID...] [--last N]";
@@ -58,19 +57,10 @@ export async function recheckCommand(args: readonly string[], ctx: RecheckContex
 }
 
 /** One run again, strictly replayed from its recording: its verdict, or the signal that interrupted it. */
-async function recheck(run: RunRecord, { command, cwd }: RecordedCommand, ctx: RecheckContext): Promise<{ verdict: string; interrupted: RunOutcome | null }> {
+async function recheck(run: RunRecord, again: RecordedCommand, ctx: RecheckContext): Promise<{ verdict: string; interrupted: RunOutcome | null }> {
+  const { command, cwd } = again;
   let miss: ReplayMiss | null = null;
-  const config = await loadConfig({
-    scriptPath: null,
-    cwd,
-    configFile: command.configFile,
-    profile: command.profile,
-    forceProfile: command.forceProfile,
-    model: command.model,
-    env: ctx.env,
-  });
-  // No model configured here (CI): the recorded one, whose name is part of every request's key.
-  if (!config.modelConfigured && run.profile?.route && command.model === undefined) command.model = run.profile.route;
+  await recordedConfig(run, again, ctx.env);
   Object.assign(command, {
     replay: { run: run.id, fill: false },
     journal: true,

@@ -5,6 +5,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { loadConfig, type ResolvedConfig } from "../../config/index.js";
 import { UsageError } from "../../errors.js";
 import type { RunRecord } from "../../journal/index.js";
 import type { RunCommand } from "../../run/run-command.js";
@@ -50,4 +51,16 @@ export function runId(text: string, usage: string): number {
   const id = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(id) || id < 1) throw new UsageError(`run ids are whole numbers, not '${text}' (see aiython runs list): ${usage}`);
   return id;
+}
+
+/**
+ * The configuration a recorded command runs with now. Where none configures a model (CI, a
+ * machine without a key), the run's recorded model is named, as its id is part of every
+ * request's key; a command that named a model keeps it.
+ */
+export async function recordedConfig(run: RunRecord, { command, cwd }: RecordedCommand, env: NodeJS.ProcessEnv): Promise<ResolvedConfig> {
+  const { configFile, profile, forceProfile, model } = command;
+  const config = await loadConfig({ scriptPath: null, cwd, configFile, profile, forceProfile, model, env });
+  if (!config.modelConfigured && run.profile?.route && command.model === undefined) command.model = run.profile.route;
+  return config;
 }

@@ -10,13 +10,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Command, CommanderError } from "commander";
-import { loadConfig } from "../../config/index.js";
 import { UsageError, type RunOutcome } from "../../errors.js";
 import type { Journal, RunRecord } from "../../journal/index.js";
 import { digestOf } from "../../observe/source-digests.js";
 import { protectHostStdio } from "../host-stdio.js";
 import { projectJournal, type ProjectContext } from "./project-journal.js";
-import { recordedCommand, runById, runId } from "./recorded-command.js";
+import { recordedCommand, recordedConfig, runById, runId } from "./recorded-command.js";
 import { commandLine } from "./run-labels.js";
 
 const USAGE = "aiython resume [RUN_ID] [--force]";
@@ -46,18 +45,9 @@ export async function resumeCommand(args: readonly string[], ctx: ResumeContext)
   const recorded = recordedCommand(run, projectRoot, ctx.ignoredSignals);
   if ("unusable" in recorded) throw new UsageError(`cannot resume: ${recorded.unusable}`);
   const { command, cwd } = recorded;
-  const config = await loadConfig({
-    scriptPath: null,
-    cwd,
-    configFile: command.configFile,
-    profile: command.profile,
-    forceProfile: command.forceProfile,
-    model: command.model,
-    env: ctx.env,
-  });
+  const config = await recordedConfig(run, recorded, ctx.env);
   const route = config.profiles.get(config.forcedProfile ?? config.defaultProfile)?.routes[0]?.id ?? null;
   const recordedRoute = run.profile?.route ?? null;
-  if (!config.modelConfigured && recordedRoute !== null && command.model === undefined) command.model = recordedRoute;
   const interpreter = run.interpreter?.executable ?? null;
   if (command.python === undefined && interpreter !== null && fs.existsSync(interpreter)) command.python = interpreter;
   const changes = [

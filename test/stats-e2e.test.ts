@@ -5,25 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { FAKE_KEY, modelEnv, runIn, standIn, TICKETS_STDOUT, ticketsProject } from "./support/observe-e2e.js";
-
-const FIELDS = [
-  "filename",
-  "line",
-  "mode",
-  "model_calls",
-  "replayed",
-  "tool_calls",
-  "tool_counts",
-  "request_bytes",
-  "token_usage",
-  "invalid_batches",
-  "empty_responses",
-  "tool_failures",
-  "provider_seconds",
-  "invocation_seconds",
-  "cost_usd",
-  "unpriced_routes",
-];
+import { STATS_FIELDS as FIELDS } from "./support/stats-fields.js";
 
 test("--stats=json: one line per run with every invocation; stdout untouched", async () => {
   const root = ticketsProject();

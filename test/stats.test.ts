@@ -6,25 +6,7 @@ import assert from "node:assert/strict";
 import { statsJsonLine, statsText } from "../src/observe/stats-render.js";
 import type { InvocationRecord } from "../src/invocation-record.js";
 import { counters } from "./support/journal-helpers.js";
-
-const FIELDS = [
-  "filename",
-  "line",
-  "mode",
-  "model_calls",
-  "replayed",
-  "tool_calls",
-  "tool_counts",
-  "request_bytes",
-  "token_usage",
-  "invalid_batches",
-  "empty_responses",
-  "tool_failures",
-  "provider_seconds",
-  "invocation_seconds",
-  "cost_usd",
-  "unpriced_routes",
-];
+import { STATS_FIELDS as FIELDS } from "./support/stats-fields.js";
 
 const invocations: InvocationRecord[] = [
   { id: "inv-1", filename: "/p/tickets.py", line: 15, mode: "syntax", stats: counters({ provider_seconds: 0.1 + 0.2 }), end: { status: "finished" } },

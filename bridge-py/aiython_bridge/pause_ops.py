@@ -13,7 +13,7 @@ from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
 from aiython_bridge.frameops import ToolError, plan_values
 
 _NO_TYPE = object()
-_UNGUARDED_OPS = ("fail", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs
+_UNGUARDED_OPS = ("fail", "resume", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs
 
 
 def failure_error(args):

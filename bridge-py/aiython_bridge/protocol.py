@@ -8,7 +8,7 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -57,7 +57,9 @@ PAYLOADS = {
         "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?", "mailbox?",
     ),
     "PauseLocation": ("file", "line", "column", "end_line", "end_column", "function"),
-    "RecoveryDetails": ("exception_type", "message", "origin", "attempt", "retry_allowed", "target", "origin_context?"),
+    "RecoveryDetails": (
+        "exception_type", "message", "origin", "attempt", "retry_allowed", "target", "line", "complete_skips?", "origin_context?",
+    ),
     "SourceWindow": ("file", "start_line", "end_line", "source"),
     "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "checkpoints", "diagnostics"),
     "BlockInfo": (
@@ -68,7 +70,7 @@ PAYLOADS = {
     "ErrorInfo": ("type", "message"),
 }
 
-# op -> its arguments (the terminal ops: finish, recover, fail; the host's own: fail, restrict)
+# op -> its arguments (the terminal ops: finish, resume, fail; the host's own: resume, fail, restrict)
 OPS = {
     "evaluate": ("code", "result_id?", "call_id"),
     "execute": ("code", "call_id"),
@@ -81,6 +83,7 @@ OPS = {
     "hold_values": ("values_json", "call_id"),
     "finish": ("outcome", "call_id", "raw_arguments"),
     "recover": ("action", "outcome?", "explanation?", "call_id", "raw_arguments"),
+    "resume": (),
     "fail": ("reason", "budget?"),
     "restrict": ("denied",),
 }

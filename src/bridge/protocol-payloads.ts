@@ -94,6 +94,10 @@ export interface RecoveryDetails {
   attempt: number;
   retry_allowed: boolean;
   target: string | null;
+  /** The line of the checkpoint's frame the failure passed (in a compound statement's body, the body's line). */
+  line: number;
+  /** For a compound statement: what `complete` skips, in words (SPEC §4.2). */
+  complete_skips?: string;
   origin_context?: SourceWindow;
 }
 

@@ -44,6 +44,7 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     timeoutSeconds: CONFIG_DEFAULTS.timeoutSeconds,
     maxRounds: CONFIG_DEFAULTS.maxRounds,
     contextValues: CONFIG_DEFAULTS.contextValues,
+    recoveryNotice: CONFIG_DEFAULTS.recoveryNotice,
     permissions: new Set(CONFIG_DEFAULTS.permissions),
     journal: CONFIG_DEFAULTS.journal,
     budget: {},

@@ -62,6 +62,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     timeout: profile.timeoutSeconds,
     max_rounds: profile.maxRounds,
     context_values: profile.contextValues,
+    recovery_notice: profile.recoveryNotice,
     permissions: PERMISSIONS.filter((p) => profile.permissions.has(p)),
     journal: profile.journal,
     budget: {

@@ -27,11 +27,12 @@ interface Live {
   controller: AbortController;
   ops: Map<string, { resolve: (result: FrameOpResult) => void; terminal: boolean }>;
   ended: boolean;
-  /** A terminal op (finish, recover, fail) was answered ok: the frame is done with this invocation. */
+  /** A terminal op (finish, resume, fail) was answered ok: the frame is done with this invocation. */
   done: boolean;
 }
 
-const TERMINAL_OPS: ReadonlySet<OpName> = new Set<OpName>(["finish", "recover", "fail"]);
+/** `recover` is not among them: the bridge keeps an accepted decision until the host's `resume` (SPEC §4.2's notice goes first). */
+const TERMINAL_OPS: ReadonlySet<OpName> = new Set<OpName>(["finish", "resume", "fail"]);
 
 const PAUSE_ENDED: FrameOpResult = { ok: false, error: { type: "PauseEnded", message: "the program resumed without this block" } };
 

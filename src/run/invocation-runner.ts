@@ -21,6 +21,7 @@ import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hint
 import { RouteLimiter } from "../model/rate-limiter.js";
 import { CONFIG_DEFAULTS } from "../defaults.js";
 import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
+import { RecoveryNotices } from "./recovery-notice.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -36,6 +37,8 @@ export interface InvocationWiring {
   approve?: boolean;
   /** SPEC §8: the mailbox of a joined thread or task, by the member handle its pause carries. */
   mailboxFor?: (member: string) => MailboxPort | undefined;
+  /** SPEC §4.2: what each recovery decision changes, said on stderr (default: each, as it happens). */
+  notices?: RecoveryNotices;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -76,6 +79,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     [...config.profiles.values()].flatMap((p) => (p.envFile ? [p.envFile] : [])),
   );
   const approver = wiring.approve ? runApprover(wiring) : null;
+  // Always in recovery mode: the bridge resumes the program only once the notice is out.
+  const notices = wiring.notices ?? new RecoveryNotices("each");
   const run: InvocationRunner = async ({ mode, request, frame, signal }) => {
     const profile = usableProfile(config, request.directive?.profile ?? null);
     if (typeof profile === "string") return failed(profile);
@@ -85,13 +90,14 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     if (missing) return hinted(missing);
     const capabilities = (await wiring.capabilities?.sessionFor(profile, request)) ?? undefined;
     const stop = wiring.spinner.start(`${request.location.file}:${request.location.line}`);
+    const aware = spinnerAware(frame, wiring.spinner, stop);
     try {
       const { end, stats } = await runInvocation({
         id,
         request: { ...request, hints: { prompts } },
         settings: { maxRounds: profile.maxRounds, timeoutSeconds: profile.timeoutSeconds, permissions: profile.permissions, profile: profileRef(config, profile) },
         model: held(modelOf(profile), wiring.holdClock),
-        frame: restricted(spinnerAware(frame, wiring.spinner, stop), profile),
+        frame: restricted(mode === "recovery" ? notices.frame(aware, request) : aware, profile),
         capabilities,
         hostTools: profile.permissions.has("read_code") ? (codeReader satisfies HostToolPort) : undefined,
         approval: approver

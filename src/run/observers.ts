@@ -27,13 +27,14 @@ import { CapabilityRuntime } from "./capability-runtime.js";
 import { runBudget } from "./budget-setup.js";
 import type { InvocationWiring } from "./invocation-runner.js";
 import { profileModel } from "./model-wiring.js";
+import { RecoveryNotices } from "./recovery-notice.js";
 import type { RunCommand } from "./run-command.js";
 import { scriptLabel } from "./target.js";
 
 export type { RunExit, RunTimings };
 
 export interface Observers {
-  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities">;
+  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities" | "notices">;
   /** The run's one budget (SPEC §13): every request of every invocation is admitted by it. */
   budget: RunBudget;
   /** Prints --stats, closes the trace, ends the journal's run row and sends the spans. Call once, after the program ended. */
@@ -52,6 +53,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
   const invocations: InvocationRecord[] = [];
   const capabilities = new CapabilityRuntime(config, { replay: command.replay === "strict", record: recordsJournal(config, command), env: command.env, cwd, warn });
   const shown = (file: string) => relativeInside(file, cwd);
+  const notices = new RecoveryNotices(config.modelConfigured ? profileFor(config, null).recoveryNotice : "each");
   const sinks = [trace, otel].filter((sink) => sink !== null);
   const onEvent = (event: InvocationEvent) => {
     for (const sink of sinks) sink.write(event);
@@ -66,11 +68,14 @@ export async function startObservers({ config, command }: { config: ResolvedConf
       },
       ...(sinks.length > 0 ? { onEvent } : {}),
       capabilities,
+      notices,
     },
     async finish(exit, timings) {
       // The journal first: its file may open only now (its rows are written in batches), and a
       // warning that it cannot be comes before the run's summary, as it would in the middle of the run.
       await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings });
+      const summary = notices.summary();
+      if (summary) process.stderr.write(summary);
       if (command.stats) {
         const { statsJsonLine, statsText } = await import("../observe/stats-render.js");
         process.stderr.write(command.stats === "json" ? statsJsonLine(invocations, timings, shown) : statsText(invocations, timings, shown));

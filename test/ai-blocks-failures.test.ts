@@ -54,17 +54,19 @@ test("an error outcome raises AIError with the model's reason", async () => {
   assertAIError(run, /AIError: not enough information about the crash/);
 });
 
-test("no model configured: a reached block raises AIError at its line", async () => {
+test("no model configured: the program does not start; python3's SyntaxError, then what is not Python (SPEC §4.3)", async () => {
   const run = await runFixture("one_block.py", null);
-  assertAIError(run, /AIError: no model configured \(set AIYTHON_MODEL or run 'aiython setup'\)/);
-  assert.match(run.stderr, /File ".*one_block.py", line 4, in <module>/);
+  assert.equal(run.exitCode, 1);
+  assert.equal(run.stdout, "");
+  assert.match(run.stderr, /^ {2}File ".*one_block\.py", line 4\n.*\n.*\nSyntaxError: invalid syntax\n/);
+  assert.match(run.stderr, /\naiython: one_block\.py: 1 span is not Python \(line 4\); fix it, or configure a model \(aiython setup\) to run it as an AI block\n$/);
 });
 
-test("no model configured: an unreached block costs nothing", async () => {
+test("no model configured: an unreached block does not run either, as under python3", async () => {
   const run = await runFixture("unreached.py", null);
-  assert.equal(run.exitCode, 0, run.stderr);
-  assert.equal(run.stdout, "done without a model\n");
-  assert.equal(run.stderr, "");
+  assert.equal(run.exitCode, 1);
+  assert.equal(run.stdout, "", "nothing ran");
+  assert.match(run.stderr, /SyntaxError: invalid syntax\naiython: unreached\.py: 1 span is not Python \(line 5\)/);
 });
 
 test("the model server is down: AIError naming the connection problem", async () => {

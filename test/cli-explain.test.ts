@@ -64,12 +64,21 @@ test("--explain of a valid file says it has no blocks", async () => {
 
 test("a malformed directive is a file:line error before anything runs (exit 78)", async () => {
   const dir = tempProject({ "bad.py": 'print("ran")\n# aiython: colour="blue"\nx = pick a colour\n' }, { git: false, prefix: "aiython-directive-" });
-  for (const args of [["--explain", "bad.py"], ["bad.py"]]) {
-    const result = await aiython(args, { cwd: dir, env: cleanEnv() });
+  const withModel = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+  for (const [args, env] of [
+    [["--explain", "bad.py"], cleanEnv()],
+    [["--no-journal", "bad.py"], withModel],
+  ] as const) {
+    const result = await aiython([...args], { cwd: dir, env });
     assert.equal(result.exitCode, 78, result.stderr);
     assert.equal(result.stdout, "", "the program did not run");
     assert.match(result.stderr, /^aiython: bad\.py:2: /);
   }
+  // Without a model the program is refused as python3 refuses it (SPEC §4.3): its SyntaxError first.
+  const plain = await aiython(["bad.py"], { cwd: dir, env: cleanEnv() });
+  assert.equal(plain.exitCode, 1);
+  assert.equal(plain.stdout, "");
+  assert.match(plain.stderr, /^ {2}File ".*bad\.py", line 3\n/);
 });
 
 test("--explain needs a readable file", async () => {

@@ -155,18 +155,32 @@ describe("AI syntax at the console", () => {
     keep("console-ai-syntax", t.screen());
   });
 
-  test("without a model a block says how to configure one, and the session goes on", async () => {
+  test("without a model the console is python3's: CPython's SyntaxError, and once a line on how to run text as an AI block", async () => {
     const dir = tempProject({});
-    const t = open(CLI, dir, baseEnv(dir));
-    await t.prompt();
-    const screen = await t.line("x = pick a number");
-    assert.match(
-      screen,
-      />>> x = pick a number\nTraceback \(most recent call last\):\n {2}File "<stdin>", line 1, in <module>\naiython\.AIError: no model configured \(set AIYTHON_MODEL or run 'aiython setup'\)\n>>>$/,
-    );
-    await t.line("1 + 1");
-    t.keys("C-d");
-    assert.equal(await t.exit(), 0);
+    const hint = "aiython: input that is not Python runs as an AI block once a model is configured (aiython setup)\n";
+    const [theirs, ours] = await session("", dir, baseEnv(dir), async (t) => {
+      for (const line of ["x = pick a number", "if x = 2:", "summarize the tickets", "while there are items left:", "1 + 1"]) await t.line(line);
+      t.keys("C-d");
+    });
+    keep("console-no-model-python3", theirs);
+    keep("console-no-model-aiython", ours);
+    assert.match(ours, /SyntaxError: invalid syntax\naiython: input that is not Python/);
+    assert.equal(ours.split(hint).length, 2, "the line is said once");
+    assert.equal(ours.replace(hint, ""), theirs);
+  });
+
+  test("with a model, input that reads as mistyped Python is CPython's SyntaxError, not an AI block", async () => {
+    const dir = tempProject({});
+    const env = await modelEnv(dir);
+    const [theirs, ours] = await session("", dir, env, async (t) => {
+      for (const line of ['print "hi"', "x = 1 +* 2", "1 + 1"]) await t.line(line);
+      t.keys("C-d");
+    });
+    const hint = "aiython: this reads as mistyped Python, not natural language, so it is not an AI block\n";
+    assert.match(ours, /Missing parentheses in call to 'print'/);
+    assert.equal(ours.split(hint).length, 2, "the line is said once");
+    assert.equal(ours.replace(hint, ""), theirs);
+    assert.equal(servers.at(-1)?.requests.length, 0, "no model request");
   });
 
   test("-i after a script: AI syntax sees the program's names; exit(n) ends with n", async () => {

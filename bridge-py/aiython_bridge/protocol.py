@@ -61,7 +61,7 @@ PAYLOADS = {
         "exception_type", "message", "origin", "attempt", "retry_allowed", "target", "line", "complete_skips?", "origin_context?",
     ),
     "SourceWindow": ("file", "start_line", "end_line", "source"),
-    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "checkpoints", "diagnostics"),
+    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "checkpoints", "diagnostics", "typos"),
     "BlockInfo": (
         "id", "index", "statement", "kind", "span", "target", "output_type", "requires_result", "directive",
         "is_async", "function",

@@ -17,7 +17,8 @@
 //   4. if the confirmation fails (a bug), the search runs again over the whole file as one window,
 //      and if that fails too the whole file becomes one statement block. Never a refusal.
 // Types, checkpoints and directives are read from the rewritten program (valid Python). Bad input
-// never throws: it becomes blocks or diagnostics.
+// never throws: it becomes blocks or diagnostics. Blocks that read as mistyped Python rather than
+// natural language are listed as `typos` (prose.ts); the run, not the frontend, refuses them.
 
 import type { CompileOracle } from "./oracle.js";
 import type { BlockInfo, CheckpointInfo, Plan } from "./plan.js";
@@ -29,6 +30,7 @@ import { chooseRuntimeName, offsetMap, type OffsetMap } from "./render.js";
 import { renderProgram, wholeFileBlock, type Group, type Rendering } from "./render-program.js";
 import { parsePython, type SyntaxTree } from "./syntax-tree.js";
 import { describeBlocks, type CallSite } from "./block-info.js";
+import { readsAsProse } from "./prose.js";
 import { selectCheckpoints } from "./checkpoints.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
@@ -59,7 +61,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const { source, filename, displayName } = args;
   const runtimeName = chooseRuntimeName(source);
   const index = new LineIndex(source);
-  const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [] };
+  const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [], typos: [] };
   if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
   const worker = usesIndexWorker(source.length, args.cores ?? availableParallelism()) ? startIndexWorker() : null; // boots while the windows are planned
@@ -188,6 +190,7 @@ function describe(plan: Plan, rendering: Rendering, groupsParsed: ParsedGroup[],
       function: rendering.scopes[i].function,
     }),
   );
+  plan.typos = plan.blocks.filter((block) => !readsAsProse(block.statement)).map((block) => block.index);
   if (args.checkpoints) {
     const statementBlocks = rendering.blocks.filter((b) => b.kind === "statement");
     plan.checkpoints = selectCheckpoints(program, { displayName, entryModule: args.entryModule, original: index, statementBlocks });

@@ -44,6 +44,8 @@ export class ProgramRun {
   private killTimer: NodeJS.Timeout | null = null;
   private readonly mailbox = new RunMailbox();
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
+  /** The entry program's spans CPython refused that will not run as AI blocks: said after CPython's SyntaxError. */
+  private refusedSpans: string | null = null;
 
   constructor(
     private readonly command: RunCommand,
@@ -185,13 +187,21 @@ export class ProgramRun {
   private async answerPlan(link: PlanLink, message: PlanRequest, first: boolean): Promise<void> {
     const parsed = this.clock.parsing();
     let fault: RunOutcome | null = null;
+    const configured = this.config?.modelConfigured ?? false;
     try {
-      const { planRequested } = await import("./plan-source.js");
+      const [{ planRequested }, { notPythonLine, typoLine }] = await Promise.all([import("./plan-source.js"), import("./refused-spans.js")]);
       const shownAs = message.entry && first && !message.interactive && this.target.kind === "file" ? this.target.path : message.path;
-      const planned = await planRequested(link, message, { checkpoints: this.config?.modelConfigured ?? false, shownAs });
+      const planned = await planRequested(link, message, { checkpoints: configured, shownAs });
+      const entry = message.entry && first && !message.interactive;
+      // SPEC §4.3: with no model the bridge refuses a program that does not compile with CPython's
+      // SyntaxError (the console shows it too); the plan only counts what would be AI blocks with
+      // a model, for the line said after it. With a model, a span that reads as mistyped Python
+      // is refused the same way (the plan's typos).
+      if (entry && planned.kind === "plan") this.refusedSpans = configured ? typoLine(shownAs, planned.plan) : notPythonLine(shownAs, planned.plan);
       if (planned.kind === "diagnostics") {
         link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
-        fault = { kind: "status", status: ExitStatus.config, message: planned.message };
+        // Without a model, python3's SyntaxError comes first, whatever the directives say.
+        if (configured) fault = { kind: "status", status: ExitStatus.config, message: planned.message };
       } else {
         link.send({ type: "result", id: message.id, ok: true, value: planned.plan });
         // A source with AI blocks will reach one: the model client loads while the program runs
@@ -200,7 +210,7 @@ export class ProgramRun {
       }
     } catch (error) {
       link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
-      fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internalOutcome((error as Error).message);
+      if (configured) fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internalOutcome((error as Error).message);
     } finally {
       parsed();
     }
@@ -220,9 +230,15 @@ export class ProgramRun {
     this.mailbox.close();
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
-    const outcome = this.problem ?? this.budgetOutcome(end) ?? outcomeOf(end, relayed);
+    const outcome = this.problem ?? this.budgetOutcome(end) ?? this.refusedOutcome(end) ?? outcomeOf(end, relayed);
     await this.observers?.finish({ status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null }, this.clock.timings());
     return outcome;
+  }
+
+  /** The program was refused with CPython's SyntaxError (status 1): the line that says why no AI block ran. */
+  private refusedOutcome(end: BridgeEnd): RunOutcome | null {
+    if (this.refusedSpans === null || end.code !== ExitStatus.uncaughtException) return null;
+    return { kind: "status", status: end.code, message: this.refusedSpans };
   }
 
   /** The program ended with an uncaught AIBudgetError: exit 75 and what was spent (SPEC §13). */

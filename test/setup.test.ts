@@ -15,6 +15,7 @@ import { startStandInModel } from "../examples/demo/stand-in-model.js";
 import { startLoopbackModel, type ScriptedReply } from "./support/loopback-model.js";
 import { TICKETS_STDOUT } from "./support/observe-e2e.js";
 import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
+import { makeUnwritable } from "./support/journal-helpers.js";
 import { tempProject } from "./support/temp-project.js";
 
 const KEY = "sk-setup-TYPED-KEY-91fe27";
@@ -92,6 +93,43 @@ describe("setup by flags against the loopback model", () => {
     );
     const shown = JSON.parse((await aiython(["config", "show"], { cwd: dir, env: cleanEnv() })).stdout);
     assert.equal(shown.profiles.local.routes[0].api_base, "http://127.0.0.1:8080/v1");
+  });
+
+  test("a new model keeps the file's server: unprefixed it stays, a provider prefix alone is refused, an explicit switch is said", async () => {
+    const local = 'version = 3\nmodel = "llama3"\napi_base = "http://127.0.0.1:8080/v1"\napi_key_env = "LOCAL_KEY"\n';
+    const dir = ticketsProject({ "aiython.toml": local });
+    const prefixed = await aiython(["setup", "--model", "openai/gpt-4.1"], { cwd: dir, env: cleanEnv() });
+    assert.equal(prefixed.exitCode, 2);
+    assert.equal(
+      prefixed.stderr,
+      'aiython: aiython.toml sends requests to api_base = "http://127.0.0.1:8080/v1"; --model openai/gpt-4.1 would send them to OpenAI (https://api.openai.com/v1) instead. To switch, add --provider openai; to keep the server, give the model without the prefix: --model gpt-4.1\n',
+    );
+    assert.equal(read(dir, "aiython.toml"), local, "nothing written");
+    const kept = await aiython(["setup", "--model", "qwen3"], { cwd: dir, env: cleanEnv() });
+    assert.equal(kept.exitCode, 0, kept.stderr);
+    assert.equal(read(dir, "aiython.toml"), 'version = 3\nmodel = "qwen3"\napi_base = "http://127.0.0.1:8080/v1"\napi_key_env = "LOCAL_KEY"\n');
+    const switched = await aiython(["setup", "--provider", "openai", "--model", "gpt-4.1"], { cwd: dir, env: cleanEnv() });
+    assert.equal(switched.exitCode, 0, switched.stderr);
+    assert.match(switched.stdout, /\nRemoved api_base = "http:\/\/127\.0\.0\.1:8080\/v1": requests now go to https:\/\/api\.openai\.com\/v1\.\n/);
+    assert.equal(read(dir, "aiython.toml"), 'version = 3\nmodel = "openai/gpt-4.1"\n');
+  });
+
+  test("a folder setup cannot write in: one line naming the file and the fix, exit 1, nothing left behind", async (t) => {
+    const dir = ticketsProject();
+    const undo = makeUnwritable(dir);
+    if (!undo) return t.skip("this folder stays writable here");
+    try {
+      const ran = await aiython(["setup", "--model", "openai/gpt-4.1-mini"], { cwd: dir, env: cleanEnv() });
+      assert.equal(ran.exitCode, 1);
+      assert.match(
+        ran.stderr,
+        /^aiython: setup: cannot write aiython\.toml: (permission denied \(EACCES\)|operation not permitted \(EPERM\)|the file system is read-only \(EROFS\)); nothing was saved; run aiython setup in a folder you can write to, or name another file with --config PATH\n$/,
+      );
+      assert.doesNotMatch(ran.stderr, /internal error/);
+    } finally {
+      undo();
+    }
+    assert.deepEqual(fs.readdirSync(dir).sort(), [".git", "tickets.py"]);
   });
 
   test("--check that fails saves nothing: no new file, an existing one untouched, exit 1 with the reason", async () => {

@@ -183,6 +183,23 @@ describe("AI syntax at the console", () => {
     assert.equal(servers.at(-1)?.requests.length, 0, "no model request");
   });
 
+  test("Ctrl-C while a block waits for the model: the spinner is gone, then KeyboardInterrupt and the prompt, as for any statement", async () => {
+    const slow = await startLoopbackModel({ responder: async (request, index) => ({ ...(await sevens(request, index)), delayMs: 10_000 }) });
+    servers.push(slow);
+    const dir = tempProject({});
+    const t = open(CLI, dir, baseEnv(dir, { AIYTHON_MODEL: "loopback-model", OPENAI_BASE_URL: slow.url }));
+    await t.prompt();
+    t.keys("-l", "x = pick a number");
+    t.keys("Enter");
+    await t.waitFor((s) => /aiython: <stdin>:1 \d+\.\ds$/.test(s), "the spinner");
+    t.keys("C-c");
+    const screen = await t.line("1 + 1");
+    assert.match(screen, />>> x = pick a number\nTraceback \(most recent call last\):\n {2}File "<stdin>", line 1, in <module>\nKeyboardInterrupt\n>>> 1 \+ 1\n2\n>>>$/);
+    assert.doesNotMatch(screen, /aiython: <stdin>/, "no spinner left on the screen");
+    t.keys("C-d");
+    assert.equal(await t.exit(), 0);
+  });
+
   test("-i after a script: AI syntax sees the program's names; exit(n) ends with n", async () => {
     const dir = tempProject({ "prog.py": "z = 5\n" });
     const t = open(`${CLI} -i prog.py`, dir, await modelEnv(dir));

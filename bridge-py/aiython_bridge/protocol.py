@@ -54,7 +54,7 @@ PAYLOADS = {
     "RunFolder": ("dir", "secret"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
-        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?", "mailbox?",
+        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?", "mailbox?", "concurrent?",
     ),
     "PauseLocation": ("file", "line", "column", "end_line", "end_column", "function"),
     "RecoveryDetails": (

@@ -127,4 +127,6 @@ export interface PauseRequest {
   recovery?: RecoveryDetails;
   /** The thread or task that paused has joined a mailbox (SPEC §8): its member handle. */
   mailbox?: { member: string };
+  /** The program may write while this pause waits (other threads alive, or a coroutine's event loop): no spinner. */
+  concurrent?: boolean;
 }

@@ -54,7 +54,7 @@ export class PauseCoordinator {
         this.start(message);
         return true;
       case "pause_end":
-        this.end(message.pause);
+        this.end(message.pause, message.interrupted);
         return true;
       case "result": {
         if (message.pause === undefined) return false;
@@ -86,8 +86,12 @@ export class PauseCoordinator {
     await Promise.allSettled([...this.running]);
   }
 
-  /** The paused thread resumed without a terminal op from us: stop its invocation. */
-  private end(pause: string): void {
+  /**
+   * The paused thread resumed without a terminal op from us: stop its invocation. Interrupted
+   * (Ctrl-C), the bridge waits for `resume` before the exception goes on: the abort has already
+   * erased the spinner (its listeners run now), so the traceback and the prompt stay whole.
+   */
+  private end(pause: string, interrupted = false): void {
     const live = this.live.get(pause);
     if (!live) return;
     live.ended = true;
@@ -95,6 +99,7 @@ export class PauseCoordinator {
     for (const { resolve } of live.ops.values()) resolve(PAUSE_ENDED);
     live.ops.clear();
     this.live.delete(pause);
+    if (interrupted) this.send({ type: "op", pause, id: `o${++this.nextOp}`, op: "resume", args: {} });
   }
 
   private frameFor(pause: string, live: Live): FramePort {

@@ -89,7 +89,18 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     const missing = directiveCapabilityEnd(profile, request);
     if (missing) return hinted(missing);
     const capabilities = (await wiring.capabilities?.sessionFor(profile, request)) ?? undefined;
-    const stop = wiring.spinner.start(`${request.location.file}:${request.location.line}`);
+    // No spinner while the program may write (other threads, a coroutine's loop): it would land in
+    // front of that output. An interrupted pause erases it at once (the abort), before the bridge
+    // lets the traceback be printed.
+    const stop = request.concurrent ? () => undefined : wiring.spinner.start(`${request.location.file}:${request.location.line}`);
+    signal.addEventListener(
+      "abort",
+      () => {
+        stop();
+        wiring.spinner.erase();
+      },
+      { once: true },
+    );
     const aware = spinnerAware(frame, wiring.spinner, stop);
     try {
       const { end, stats } = await runInvocation({

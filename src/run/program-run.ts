@@ -13,7 +13,7 @@ import type { BridgeEnd, BridgeProcess } from "../bridge/bridge-process.js";
 import type { ChildLink } from "../bridge/child-link.js";
 import type { PauseCoordinator } from "../invocation/pause-coordinator.js";
 import type { BridgeMessage, HostMessage, MailRequest, PlanRequest, RunOptions, RunRequest, RunTarget } from "../bridge/protocol.js";
-import { relaySignals } from "../bridge/signal-relay.js";
+import { relaySignals, type SignalRelay } from "../bridge/signal-relay.js";
 import { ChildProcesses } from "./child-processes.js";
 import type { PlanLink } from "./plan-source.js";
 import type { Observers } from "./observers.js";
@@ -44,6 +44,7 @@ export class ProgramRun {
   private killTimer: NodeJS.Timeout | null = null;
   private readonly mailbox = new RunMailbox();
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
+  private relay: SignalRelay | null = null;
   /** The entry program's spans CPython refused that will not run as AI blocks: said after CPython's SyntaxError. */
   private refusedSpans: string | null = null;
 
@@ -55,11 +56,11 @@ export class ProgramRun {
 
   async execute(): Promise<RunOutcome> {
     this.bridge.handlers = { onMessage: (message) => this.onMessage(message) };
-    const relay = relaySignals(this.bridge, { ignored: this.command.ignoredSignals });
+    const relay = (this.relay = relaySignals(this.bridge, { ignored: this.command.ignoredSignals }));
     try {
       const config = await this.setUp();
       this.bridge.send(this.runRequest(config));
-      await this.programStarted();
+      await this.programStarted(relay);
       return await this.finish(await this.bridge.ended, relay.relayed);
     } finally {
       relay.dispose();
@@ -122,14 +123,20 @@ export class ProgramRun {
    * Waits for the interpreter's hello; an unusable interpreter ends the run here. One that exits
    * with a failure status before saying hello while it was given CPython's own options refused
    * them with its own message (python3's usage error, `Unknown option: -z`): its status is the
-   * run's, as under python3.
+   * run's, as under python3. One that ended because Ctrl-C reached it while it started (it died of
+   * SIGINT, or raised KeyboardInterrupt before the bridge was up) was interrupted, not unusable:
+   * the run ends as by SIGINT (130), with nothing more said (SPEC §2).
    */
-  private async programStarted(): Promise<void> {
+  private async programStarted(relay: SignalRelay): Promise<void> {
     try {
       await this.bridge.hello;
     } catch (error) {
       this.bridge.kill("SIGKILL");
       const end = await this.bridge.ended;
+      if (end.signal === "SIGINT" || relay.interrupted) {
+        this.problem ??= { kind: "signal", signal: "SIGINT" };
+        return;
+      }
       if (this.command.interpreter.args.length === 0 || !end.code) throw error;
       this.problem ??= { kind: "status", status: end.code };
       return;
@@ -210,7 +217,10 @@ export class ProgramRun {
       }
     } catch (error) {
       link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
-      if (configured) fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internalOutcome((error as Error).message);
+      // Ctrl-C while the frontend asked the interpreter to compile: the run was interrupted, and
+      // ends as the interpreter did (SIGINT), not with an internal error.
+      if (configured && !this.relay?.interrupted)
+        fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internalOutcome((error as Error).message);
     } finally {
       parsed();
     }

@@ -69,6 +69,20 @@ test("no model configured: an unreached block does not run either, as under pyth
   assert.match(run.stderr, /SyntaxError: invalid syntax\naiython: unreached\.py: 1 span is not Python \(line 5\)/);
 });
 
+test("a route that needs a key and has none: nothing is sent; the AIError names the variable and the setup command", async () => {
+  const toml = 'version = 3\nmodel = { model = "openai/gpt-4.1-mini", api_base = "$URL", api_key_env = "MY_MISSING_KEY" }\n';
+  const run = await runFixture("one_block.py", { script: [finishCall({ kind: "literal", value: "high" })] }, { toml });
+  assertAIError(
+    run,
+    /AIError: openai\/gpt-4\.1-mini needs an API key and MY_MISSING_KEY is not set \(looked in the environment, \.aiython\/credentials\.env\); nothing was sent\. Set MY_MISSING_KEY, or store the key with: aiython setup --set-key --model openai\/gpt-4\.1-mini\n/,
+  );
+  assert.equal(run.requests.length, 0, "no request was sent");
+  // The environment form, at OpenAI's own base: the same, before any connection is tried.
+  const cloud = await runFixture("one_block.py", null, { env: { AIYTHON_MODEL: "openai/gpt-4.1-mini", OPENAI_API_KEY: "" } });
+  assertAIError(cloud, /AIError: openai\/gpt-4\.1-mini needs an API key and OPENAI_API_KEY is not set/);
+  assert.ok(cloud.seconds < 10);
+});
+
 test("the model server is down: AIError naming the connection problem", async () => {
   const run = await runFixture("one_block.py", null, { env: { AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } });
   assertAIError(run, /AIError: .*127\.0\.0\.1:9/);

@@ -138,6 +138,24 @@ test("a recovery request lists the frame's values, and none of its modules, func
   );
 });
 
+test("a route that needs a key and has none: nothing is sent, one line says why, then python3's traceback", async () => {
+  const dir = project(["reraise.py"]);
+  const server = await startLoopbackModel({ script: [recover({ action: "complete" })] });
+  try {
+    fs.writeFileSync(path.join(dir, "aiython.toml"), `version = 3\nmodel = { model = "openai/gpt-4.1-mini", api_base = "${server.url}", api_key_env = "MY_MISSING_KEY" }\n`);
+    const [ours, theirs] = await Promise.all([aiython(["--no-journal", "reraise.py"], { cwd: dir, env: cleanEnv() }), python(["reraise.py"], { cwd: dir, env: cleanEnv() })]);
+    assert.equal(ours.exitCode, theirs.exitCode);
+    assert.equal(
+      ours.stderr,
+      "aiython: recovery could not ask the model: openai/gpt-4.1-mini needs an API key and MY_MISSING_KEY is not set (looked in the environment, .aiython/credentials.env); nothing was sent. Set MY_MISSING_KEY, or store the key with: aiython setup --set-key --model openai/gpt-4.1-mini\n" +
+        theirs.stderr,
+    );
+    assert.equal(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
+});
+
 test("unconfigured: an uncaught exception is exactly python3's", async () => {
   const dir = project(["reraise.py"]);
   const [ours, theirs] = await Promise.all([aiython(["reraise.py"], { cwd: dir, env: cleanEnv() }), python(["reraise.py"], { cwd: dir, env: cleanEnv() })]);

@@ -22,6 +22,7 @@ import { RouteLimiter } from "../model/rate-limiter.js";
 import { CONFIG_DEFAULTS } from "../defaults.js";
 import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
 import { RecoveryNotices } from "./recovery-notice.js";
+import { missingKeyReason, refusingModel } from "./missing-key.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -59,6 +60,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     let model = clients.get(profile.name);
     if (!model) {
       const live = () => {
+        const missing = missingKeyReason(profile);
+        if (missing) return refusingModel(missing);
         const client = createModelClient(profile.routes, { gate });
         // A failure to load is the first call's to report, with its own message.
         client.preload().catch(() => undefined);
@@ -70,6 +73,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     return model;
   };
   const hintsShown = new Set<string>();
+  let keyWarned = false;
   const hinted = (end: InvocationEnd): InvocationEnd => {
     missingCapabilityHint(end, hintsShown);
     return end;
@@ -128,6 +132,11 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
       // A recovery whose profile denies a permission lets the exception propagate as it is; the
       // user still learns what to set (SPEC §9). An AI block's AIError carries the reason itself.
       if (mode === "recovery" && end.status === "failed" && end.permission) process.stderr.write(`aiython: ${end.reason}\n`);
+      // Nor does a recovery that could not ask for want of a key stay silent (said once per run).
+      if (mode === "recovery" && end.status === "failed" && !keyWarned && end.reason.includes(missingKeyReason(profile) ?? "\0")) {
+        keyWarned = true;
+        process.stderr.write(`aiython: recovery could not ask the model: ${missingKeyReason(profile)}\n`);
+      }
       return hinted(end);
     } finally {
       stop();

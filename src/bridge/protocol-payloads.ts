@@ -16,7 +16,8 @@ export type RunTarget =
   | { kind: "directory"; path: string }
   | { kind: "module"; name: string }
   | { kind: "code"; code: string }
-  | { kind: "stdin" }
+  /** `unnamed`: no `-` on the command line (`cmd | aiython`), so sys.argv[0] is "" as under python3. */
+  | { kind: "stdin"; unnamed?: true }
   /** `aiython` on a terminal: the console (SPEC §2), as `python3` with no arguments. */
   | { kind: "console" };
 

@@ -11,7 +11,7 @@ import type { SplitArgs } from "../split-argv.js";
 import { budgetOf } from "../budget-options.js";
 
 export async function runCommand(split: SplitArgs, options: CliOptions, early: BridgeProcess | undefined, ignoredSignals: readonly number[]): Promise<RunOutcome> {
-  const program = split.program ?? (tty.isatty(0) ? { kind: "console" as const } : { kind: "stdin" as const });
+  const program = split.program ?? (tty.isatty(0) ? { kind: "console" as const } : { kind: "stdin" as const, unnamed: true as const });
   protectHostStdio(); // before anything can open a handle on the program's fds
   const { startRun } = await import("../../run/start-run.js");
   return startRun(

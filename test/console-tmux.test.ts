@@ -246,6 +246,23 @@ describe("aiython setup at its prompts", () => {
     assert.equal(fs.readFileSync(path.join(dir, "aiython.toml"), "utf8"), `version = 3\nmodel = "loopback-model"\napi_base = "${model.url}"\n`);
   });
 
+  test("the model picker takes a model id the server does not list, as typed", async () => {
+    const model = await startLoopbackModel({ models: ["llama-3.1-8b-instruct", "qwen2.5-7b"] });
+    servers.push(model);
+    const dir = tempProject({});
+    const t = open(`${CLI} setup --base-url ${model.url}`, dir, baseEnv(dir));
+    await t.waitFor((s) => s.includes("Does the server need an API key?"), "the key question");
+    t.keys("Enter");
+    await t.waitFor((s) => s.includes("Model"), "the model search");
+    t.keys("-l", "my-private-model");
+    await t.waitFor((s) => /❯ my-private-model/.test(s) && s.includes("as typed: the server does not list it"), "the typed id offered");
+    t.keys("Enter");
+    await t.waitFor((s) => s.includes("Send one tiny request to check the server?"), "the check question");
+    t.keys("n", "Enter");
+    assert.equal(await t.exit(), 0);
+    assert.equal(fs.readFileSync(path.join(dir, "aiython.toml"), "utf8"), `version = 3\nmodel = "my-private-model"\napi_base = "${model.url}"\n`);
+  });
+
   test("a key typed without echo goes to .aiython/credentials.env (0600) and is sent; words of a name find the model", async () => {
     const secret = "sk-typed-NEVER-ON-SCREEN-41f7";
     const model = await startLoopbackModel({

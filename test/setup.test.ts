@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { editConfigText } from "../src/config/edit-config.js";
 import { ConfigError } from "../src/errors.js";
-import { searchModels } from "../src/setup/model-search.js";
+import { modelChoices, searchModels } from "../src/setup/model-search.js";
 import { startStandInModel } from "../examples/demo/stand-in-model.js";
 import { startLoopbackModel, type ScriptedReply } from "./support/loopback-model.js";
 import { TICKETS_STDOUT } from "./support/observe-e2e.js";
@@ -231,5 +231,21 @@ describe("model search by word prefixes", () => {
     assert.deepEqual(searchModels(ids, "Instr llama"), ["meta-llama/Llama-3.1-8B-Instruct"]);
     assert.deepEqual(searchModels(ids, "ini"), [], "prefixes, not substrings");
     assert.deepEqual(searchModels(ids, "  "), ids);
+  });
+
+  test("the picker also offers the typed id when the server does not list it", () => {
+    const shown = (id: string) => `openai/${id}`;
+    assert.deepEqual(modelChoices(ids, "gpt-5-nano", shown), [{ name: "openai/gpt-5-nano", value: "gpt-5-nano", description: "as typed: the server does not list it" }]);
+    assert.deepEqual(
+      modelChoices(ids, "gpt-4.1", shown).map((c) => c.value),
+      ["gpt-4.1", "gpt-4.1-mini"],
+      "a listed id is not offered twice",
+    );
+    assert.deepEqual(
+      modelChoices(ids, "gpt 4 mini", shown).map((c) => c.value),
+      ["gpt-4.1-mini", "gpt-4o-mini"],
+      "words of a search are not an id",
+    );
+    assert.deepEqual(modelChoices(ids, "", shown).length, ids.length);
   });
 });

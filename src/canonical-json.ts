@@ -1,7 +1,7 @@
 // Canonical JSON (SPEC §5.1, §11): sorted keys at every level, compact, no NaN/Infinity,
 // undefined members dropped. The same value always gives the same bytes: request messages stay
-// stable for provider prompt caches (src/recovery/prompt.ts) and the same model request always
-// hashes to the same journal key (src/capabilities/journal). Shared by both layers, like errors.ts.
+// stable for provider prompt caches (src/invocation/prompt.ts) and the same model request always
+// hashes to the same journal key (src/journal). Shared by both layers, like errors.ts.
 //
 // Every block encodes its request this way (twice with the journal on), so the encoder keeps no
 // path while it works: a value JSON cannot hold stops it, and only then is the value walked again,

@@ -1,5 +1,5 @@
 // The model port: the one shape every layer uses to talk about a chat model (STYLE: neutral
-// types, never copied). The chat client in src/capabilities implements ModelPort, the journal's
+// types, never copied). The chat client in src/model implements ModelPort, the journal's
 // recording and replaying ports in src/observe wrap it, and the orchestrator in
 // src/invocation depends on it. Shapes follow OpenAI-compatible chat completions so the
 // client passes them through without translation. Imports nothing.

@@ -30,7 +30,17 @@ async function run(mode: Mode, dir: string, fixture: string, shell = "PROG FILE"
   const env = cleanEnv(mode === "configured" ? DEAD_MODEL : {});
   const command = shell.replaceAll("PROG", program).replaceAll("FILE", fixture);
   const result = await execa("bash", ["-c", command], { cwd: dir, env, extendEnv: false, reject: false, stripFinalNewline: false, timeout: 60_000 });
-  return { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode, files: fs.readdirSync(dir).sort() };
+  return { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode, files: leftIn(dir) };
+}
+
+/** The files in `dir`, less `.aiython/` when it holds only the preparation cache (SPEC §4.1: aiython's `__pycache__`). */
+function leftIn(dir: string): string[] {
+  const state = path.join(dir, ".aiython");
+  const onlyCache = fs.existsSync(state) && fs.readdirSync(state).every((name) => name === "cache" || name === ".gitignore");
+  return fs
+    .readdirSync(dir)
+    .filter((name) => !(name === ".aiython" && onlyCache))
+    .sort();
 }
 
 /** What legitimately differs between two runs of one program under python3 itself. */

@@ -188,7 +188,7 @@ test("an unwritable cache folder, or a file where a folder goes: the run is unaf
   }
 });
 
-test("cache = false and AIYTHON_NO_CACHE=1 write nothing; PYTHONDONTWRITEBYTECODE writes nothing but reads", async () => {
+test("cache = false and AIYTHON_NO_CACHE=1 write nothing; PYTHONDONTWRITEBYTECODE writes and reads (SPEC §4.1: it keeps __pycache__ out, not .aiython/)", async () => {
   const model = await standIn();
   try {
     const configured = ticketsProject();
@@ -203,9 +203,12 @@ test("cache = false and AIYTHON_NO_CACHE=1 write nothing; PYTHONDONTWRITEBYTECOD
 
     const bytecode = ticketsProject();
     await tickets(bytecode, model.url, { PYTHONDONTWRITEBYTECODE: "1" });
-    assert.equal(fs.existsSync(path.join(bytecode, ".aiython")), false, "-B: nothing written, as python3 writes no __pycache__");
-    await tickets(bytecode, model.url);
-    assert.equal((await tickets(bytecode, model.url, { PYTHONDONTWRITEBYTECODE: "1" })).parse, 0, "-B still reads the cache");
+    assert.ok(
+      fs.readdirSync(path.join(bytecode, ".aiython", "cache")).some((name) => name.endsWith(".prep")),
+      "-B: the preparation is written",
+    );
+    assert.equal(fs.existsSync(path.join(bytecode, "__pycache__")), false, "-B: no __pycache__, as under python3");
+    assert.equal((await tickets(bytecode, model.url, { PYTHONDONTWRITEBYTECODE: "1" })).parse, 0, "-B: the second run is warm");
   } finally {
     await model.close();
   }

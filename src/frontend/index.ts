@@ -1,5 +1,5 @@
 // The frontend's public surface: source text in, plan out, and the `--explain` renderings.
-// Nothing here imports from src/recovery or src/capabilities (dependencies point one way).
+// Nothing here imports from src/invocation, src/model or src/capabilities (dependencies point one way).
 
 export { analyzeSource, type AnalyzeArgs } from "./analyze.js";
 export type { CompileItem, CompileOracle, CompileVerdict } from "./oracle.js";

@@ -1,6 +1,6 @@
-// Wires one AI invocation: configuration (profile, permissions, routes) from src/capabilities,
-// the model client, and the orchestrator from src/recovery. The only place that joins the two
-// layers for model calls; main.ts hands the resulting runner to the pause coordinator. One model
+// Wires one AI invocation: configuration (profile, permissions, routes) from src/config, the
+// model client from src/model, and the tool loop from src/invocation. The only place that joins
+// them for model calls; program-run.ts hands the resulting runner to the pause coordinator. One model
 // client per profile serves the whole run; `warmUp` makes the default profile's client (and
 // starts loading openai) before any block needs it.
 

@@ -50,6 +50,8 @@ export async function startObservers({ config, command }: { config: ResolvedConf
   const trace = command.traceFile != null ? await openTrace(path.resolve(cwd, command.traceFile), redact) : null;
   const otel = otelFor(config, command, redact);
   const session = journalSession(config, command, redact);
+  // Kept for --stats only, which lists every invocation; a run without it keeps none (SPEC §12:
+  // memory does not grow with the number of blocks).
   const invocations: InvocationRecord[] = [];
   const capabilities = new CapabilityRuntime(config, { replay: command.replay === "strict", record: recordsJournal(config, command), env: command.env, cwd, warn });
   const shown = (file: string) => relativeInside(file, cwd);
@@ -63,7 +65,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
     wiring: {
       modelFor: (profile, live) => profileModel(profile, live, { session, replay: command.replay ?? false, budget, shown }),
       onInvocation: (record) => {
-        invocations.push(record);
+        if (command.stats) invocations.push(record);
         session?.recordInvocation(journalEntry(record, config.projectRoot));
       },
       ...(sinks.length > 0 ? { onEvent } : {}),

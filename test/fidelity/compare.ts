@@ -4,8 +4,8 @@
 //
 // One leftover is accepted: the preparation cache (SPEC §4.1), `.aiython/cache/` with the
 // `.aiython/.gitignore` that comes with the folder. It is aiython's `__pycache__`: a configured
-// run stores each source it prepared there, as python3 stores the bytecode of what it imported,
-// and writes nothing there when python3 would write no bytecode (-B, PYTHONDONTWRITEBYTECODE).
+// run stores each source it prepared there, as python3 stores the bytecode of what it imported
+// (-B and PYTHONDONTWRITEBYTECODE keep `__pycache__` out, not this folder: SPEC §4.1).
 // Anything else under `.aiython/` (the journal) still counts as a difference.
 
 import { normalise } from "./normalise.js";

@@ -10,9 +10,10 @@ checksum, a payload marshal cannot read or of the wrong shape is a miss, rebuilt
 
 Writes are atomic (a temp file in the folder, then os.replace) and best effort: a write that
 fails (a full disk, a read-only or missing folder, a file where the folder should be) gives up
-silently and the process stops writing; the run is never affected. Nothing is written while
-`sys.dont_write_bytecode` is set (-B, PYTHONDONTWRITEBYTECODE): the cache is this project's
-`__pycache__`, read but not written then. The folder is bounded: when a write takes it past
+silently and the process stops writing; the run is never affected. `sys.dont_write_bytecode`
+(-B, PYTHONDONTWRITEBYTECODE) does not stop it (SPEC §4.1): those keep `__pycache__` out of
+source folders, and this cache lives under `.aiython/`; Docker's Python images and many CI
+images set the variable, where every run would otherwise be cold. The folder is bounded: when a write takes it past
 `max_bytes`, the entries least recently used (mtime; a hit touches its entry) are removed until
 it is back under LOW_WATER of the bound.
 
@@ -80,7 +81,7 @@ class PreparationCache:
             value = marshal.loads(payload)
         except (EOFError, ValueError, TypeError):
             return None
-        if self.writable and not sys.dont_write_bytecode:
+        if self.writable:
             _touch(path)
         return value
 
@@ -88,7 +89,7 @@ class PreparationCache:
 
     def store(self, key: str, payload) -> bool:
         """Writes `payload` (marshal-able) under `key`, atomically; False when nothing was written."""
-        if not self.writable or sys.dont_write_bytecode:
+        if not self.writable:
             return False
         try:
             body = marshal.dumps(payload)

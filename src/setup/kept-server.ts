@@ -8,6 +8,7 @@
 //   - an explicit switch (--provider, --base-url, or the interactive provider question) goes
 //     ahead, and setup says which api_base it removed (`removedBaseLine`).
 
+import { currentServer } from "../config/index.js";
 import { UsageError } from "../errors.js";
 import type { SetupFlags } from "./answers.js";
 import { providerOfModel } from "./providers.js";
@@ -19,21 +20,7 @@ export interface ExistingServer {
 
 /** The api_base and api_key_env of the table setup will edit (top level, profile or capability), from the file's text. */
 export async function existingServer(text: string | null, profile: string | null, capability: string | null): Promise<ExistingServer> {
-  const none = { apiBase: null, apiKeyEnv: null };
-  if (text === null) return none;
-  const { parse } = await import("smol-toml");
-  let table: unknown;
-  try {
-    table = parse(text);
-  } catch {
-    return none; // editConfigText names the broken file
-  }
-  for (const key of [...(profile === null ? [] : ["profiles", profile]), ...(capability === null ? [] : ["capabilities", capability])]) {
-    table = isTable(table) ? table[key] : undefined;
-  }
-  if (!isTable(table)) return none;
-  const text_ = (value: unknown) => (typeof value === "string" ? value : null);
-  return { apiBase: text_(table.api_base), apiKeyEnv: text_(table.api_key_env) };
+  return currentServer(text, { profile, capability });
 }
 
 /** The flags with the table's server kept for an unprefixed model; throws when a prefix alone would move it. */
@@ -53,8 +40,4 @@ export function keepServer(flags: SetupFlags, existing: ExistingServer, shown: s
 export function removedBaseLine(existing: ExistingServer, written: string | null | undefined, newBase: string): string | null {
   if (existing.apiBase === null || written !== null) return null;
   return `Removed api_base = "${existing.apiBase}": requests now go to ${newBase}.`;
-}
-
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -14,6 +14,14 @@
 //   with the journal        the same difference with the journal on, as a run is by default (each
 //                           answer recorded in .aiython/ of a temporary project); and the cost
 //                           per invocation with it (100 blocks against 10, as above).
+//   a replayed block        the same difference for `--replay blocks.py` (journal on: a replay run is
+//                           recorded too) against plain.py: what a block costs when the journal
+//                           answers it, SPEC §11.1. Budget: no more than a live block against the
+//                           instant model with the journal on (the row above), measured in the same rounds.
+//   journal per exchange    what a row of the exchanges table holds after the runs above, a
+//                           recorded answer (its request and answer JSON among it) and a replayed
+//                           one (which names the recorded row), and the table and its indexes on
+//                           disk per row (SQLite's dbstat).
 //   CPU per block           the same difference in user+sys CPU time of the CLI's process tree
 //                           (host and bridge; GNU time): the loopback server's share is not in it,
 //                           and it moves less than wall clock when other work shares the machine.
@@ -41,6 +49,7 @@
 //   npm run build && node --import tsx bench/invocations.ts [pairs] [--against ROOT]
 
 import { spawn, spawnSync } from "node:child_process";
+import Database from "better-sqlite3";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -79,11 +88,13 @@ const CPU_LINE = "aiython cpu: ";
 const ours = { counting: false, chat: 0 };
 
 /** Runs the CLI asynchronously (the loopback model lives in this process and must keep answering). */
-function run(program: string, journal = false, cli = CLI): Promise<{ ms: number; cpuMs: number; serverCpuMs: number; stdout: string }> {
+function run(program: string, journal = false, cli = CLI, replay = false): Promise<{ ms: number; cpuMs: number; serverCpuMs: number; stdout: string }> {
   const served = model.requests.length;
   const start = process.hrtime.bigint();
   const ownCpu = process.cpuUsage();
-  const args = journal ? ["--stats=json", path.join(journalled, program)] : ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
+  const args = journal
+    ? [...(replay ? ["--replay"] : []), "--stats=json", path.join(journalled, program)]
+    : ["--no-journal", "--stats=json", path.join(here, "invocations", program)];
   const cwd = journal ? journalled : undefined;
   const child = TIME
     ? spawn(TIME, ["-f", `${CPU_LINE}%U %S`, cli, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
@@ -135,6 +146,7 @@ ours.counting = true;
 const perBlock: number[] = [];
 const cpuPerBlock: number[] = [];
 const journalPerBlock: number[] = [];
+const replayPerBlock: number[] = [];
 const journalMarginal: number[] = [];
 const marginal: number[] = [];
 const marginalCpu: number[] = [];
@@ -172,6 +184,7 @@ for (let i = 0; i < pairs; i++) {
   cpuPerBlock.push((runs["blocks.py"].cpuMs - runs["plain.py"].cpuMs) / BLOCKS);
   const withJournal = { [a]: await run(a, true), [b]: await run(b, true) };
   journalPerBlock.push((withJournal["blocks.py"].ms - withJournal["plain.py"].ms) / BLOCKS);
+  replayPerBlock.push(((await run("blocks.py", true, CLI, true)).ms - withJournal["plain.py"].ms) / BLOCKS);
   journalMarginal.push((withJournal["blocks.py"].ms - (await run("few.py", true)).ms) / (BLOCKS - FEW));
   const timed = JSON.parse((await run("first.py")).stdout) as { first_ms: number; later_ms: number };
   first.push(timed.first_ms);
@@ -181,6 +194,31 @@ for (let i = 0; i < pairs; i++) {
 }
 const requestsPerBlock = ours.chat / (pairs * (2 * BLOCKS + 2 * FEW + 2 * 21));
 const largest = Math.max(...oneLine);
+
+/**
+ * The exchanges table and its indexes in bytes per row (dbstat), and what one row holds: a
+ * recorded one (its request and answer JSON among it), a replayed one (a row naming the recorded one).
+ */
+function journalBytes(file: string): { rows: number; perRow: number; recorded: number; recordedJson: number; replayed: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const pages = db
+      .prepare("SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = 'exchanges' OR name IN (SELECT name FROM sqlite_schema WHERE tbl_name = 'exchanges')")
+      .pluck()
+      .get() as number;
+    const held = `length(key) + length(route) + length(model) + length(recorded_at) + COALESCE(length(block), 0) + COALESCE(length(invocation), 0)
+      + COALESCE(length(request_json), 0) + COALESCE(length(response_json), 0) + 8 * 6`;
+    const kinds = db
+      .prepare(`SELECT same_as IS NOT NULL AS replayed, COUNT(*) AS n, AVG(${held}) AS bytes, AVG(length(request_json) + length(response_json)) AS json FROM exchanges GROUP BY 1`)
+      .all() as { replayed: number; n: number; bytes: number; json: number | null }[];
+    const recorded = kinds.find((kind) => !kind.replayed);
+    const replayed = kinds.find((kind) => kind.replayed);
+    const rows = kinds.reduce((sum, kind) => sum + kind.n, 0);
+    return { rows, perRow: pages / rows, recorded: recorded?.bytes ?? NaN, recordedJson: recorded?.json ?? NaN, replayed: replayed?.bytes ?? NaN };
+  } finally {
+    db.close();
+  }
+}
 
 /** Peak RSS of the host process running `args`, in MiB, or null without GNU time. */
 function peakRss(command: string, args: string[], cwd: string): number | null {
@@ -203,6 +241,7 @@ for (let i = 0; i < 5; i++) {
   rss.configured.push(peakRss(CLI, ["hello.py"], path.join(dir, "configured")) ?? NaN);
 }
 fs.rmSync(dir, { recursive: true, force: true });
+const journal = journalBytes(path.join(journalled, ".aiython", "aiython.sqlite"));
 fs.rmSync(journalled, { recursive: true, force: true });
 await model.close();
 
@@ -226,6 +265,14 @@ if (OTHER) {
 console.log(`local cost per block:        ${local.toFixed(2)} ms median, 100 blocks against plain.py: the run's one-off costs of blocks included, spread over 100`);
 console.log(
   `with the journal (default):  ${median(journalPerBlock).toFixed(2)} ms median per block, the same pair of programs run without --no-journal; cost per invocation ${median(journalMarginal).toFixed(2)} ms median (100 blocks against 10, journal on)`,
+);
+const replayed = median(replayPerBlock);
+console.log(
+  `a replayed block:            ${replayed.toFixed(2)} ms median per block, --replay blocks.py against plain.py, journal on (budget ≤ a live block with the journal, ${median(journalPerBlock).toFixed(2)} ms) ${verdict(replayed <= median(journalPerBlock))}`,
+);
+console.log(
+  `journal per exchange:        a recorded answer ${journal.recorded.toFixed(0)} bytes (its request and answer JSON ${journal.recordedJson.toFixed(0)}), a replayed one ${journal.replayed.toFixed(0)} bytes; ` +
+    `${journal.perRow.toFixed(0)} bytes of table and indexes per row on disk over all ${journal.rows} rows`,
 );
 if (!cpuPerBlock.some(Number.isNaN))
   console.log(

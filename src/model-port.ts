@@ -46,6 +46,14 @@ export interface ModelResponse {
   route: string;
   /** True when the answer came from the journal (`--replay`), not from a request sent now. */
   replayed?: boolean;
+  /** Where the journal keeps this answer, when it keeps it (SPEC §11.2: the effects its tool calls start refer to it). */
+  exchange?: ExchangeRef;
+}
+
+/** An answer's place in the run's journal: its place in this run's order, and for a replayed answer the recorded one it came from. */
+export interface ExchangeRef {
+  seq: number;
+  from: { run: number | null; seq: number } | null;
 }
 
 /**
@@ -88,6 +96,8 @@ export interface ModelCallOptions {
   deadline: number;
   /** Ports that send HTTP requests report each one here (SPEC §11); a replay reports none. */
   attempts?: AttemptObserver;
+  /** The invocation ("inv-3") and round (1, 2, …) the request belongs to, which the journal records with it. */
+  origin?: { invocation: string; round: number };
 }
 
 export interface ModelPort {

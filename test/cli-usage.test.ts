@@ -107,11 +107,11 @@ test("--help describes the usage", async () => {
   assert.match(result.stdout, /--python <path>/);
 });
 
-test("help says --stats[=json] and --replay[=fill]; runs, jobs and config take --help; a closed pipe ends help quietly", async () => {
+test("help says --stats[=json] and --replay[=RUN_ID][,fill]; runs, jobs and config take --help; a closed pipe ends help quietly", async () => {
   const help = await aiython(["--help"]);
   assert.equal(help.exitCode, 0);
   assert.match(help.stdout, /\n {2}--stats\[=json\] +print per-invocation statistics/);
-  assert.match(help.stdout, /\n {2}--replay\[=fill\] +answer model requests from the journal/);
+  assert.match(help.stdout, /\n {2}--replay\[=RUN_ID\]\[,fill\] +answer model requests from the journal/);
   assert.doesNotMatch(help.stdout, /--stats \[format\]/);
   for (const [name, usage] of [
     ["runs", "Usage: aiython runs list [--limit N] [--json]\n       aiython runs show ID [--json]\n"],

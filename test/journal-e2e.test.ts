@@ -28,7 +28,8 @@ test("two concurrent runs record every run, invocation and exchange; runs list a
       assert.equal(db.prepare("SELECT COUNT(*) FROM runs WHERE ended_at IS NOT NULL AND exit_status = 0").pluck().get(), 2);
       assert.equal(db.prepare("SELECT COUNT(*) FROM invocations").pluck().get(), 10);
       assert.deepEqual(db.prepare("SELECT DISTINCT file || ':' || line FROM invocations ORDER BY 1").pluck().all(), ["tickets.py:14", "tickets.py:17"]);
-      assert.equal(db.prepare("SELECT COUNT(*) FROM exchanges").pluck().get(), 5, "the same requests share keys across runs");
+      assert.equal(db.prepare("SELECT COUNT(*) FROM exchanges").pluck().get(), 10, "each run keeps its own answers");
+      assert.equal(db.prepare("SELECT COUNT(DISTINCT key) FROM exchanges").pluck().get(), 5, "the same requests have the same keys in both runs");
       assert.deepEqual(db.prepare("SELECT DISTINCT arg_count FROM runs").pluck().all(), [2]);
     } finally {
       db.close();

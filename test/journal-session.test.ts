@@ -13,26 +13,30 @@ import { JOURNAL_WRITE_DELAY_MS } from "../src/defaults.js";
 import { Journal, journalPath } from "../src/journal/index.js";
 import type { InvocationEntry } from "../src/journal/index.js";
 import { JournalSession } from "../src/observe/journal-session.js";
-import type { RecordedExchange } from "../src/observe/recording-model.js";
+import type { ExchangeToRecord } from "../src/observe/recording-model.js";
 import { counters, tempProject } from "./support/journal-helpers.js";
 
-const RUN = { script: "tickets.py", args: [], replay: false, pid: 4242, version: "0.0.0-test", startedAt: new Date("2025-01-02T03:04:05Z") };
-const END = { endedAt: new Date(), status: 0, signal: null, totalSeconds: 1, parseSeconds: 0, prepareSeconds: 0, executionSeconds: 1 };
+import { END, runStart } from "./support/journal-helpers.js";
 
 function session(root: string, warnings: string[] = []): JournalSession {
   return new JournalSession({
     projectRoot: root,
     cwd: root,
     record: true,
-    run: RUN,
+    replay: null,
+    run: runStart(),
+    command: { script: "tickets.py" },
     redact: (text) => text.replaceAll("sk-secret-1", "[redacted]"),
     warn: (m) => warnings.push(m),
   });
 }
 
-function exchange(n: number, made: number[] = []): { at: Date; stored: () => RecordedExchange } {
+function exchange(n: number, made: number[] = []): ExchangeToRecord {
   return {
+    seq: n,
     at: new Date(),
+    origin: null,
+    counted: null,
     stored: () => {
       made.push(n);
       return { key: `key-${n}`, block: "tickets.py:9", route: "openai/m", model: "m", requestJson: `{"n":${n},"k":"sk-secret-1"}`, responseJson: `{"answer":${n}}` };
@@ -110,7 +114,7 @@ test("a block's exchange is worked out when it is written, the journal opens the
     const { transactions } = await countingTransactions(async () => {
       const journal = session(root);
       for (let n = 1; n <= 3; n++) {
-        journal.recordExchange(exchange(n, made));
+        journal.record(exchange(n, made));
         journal.recordInvocation(invocation(n));
       }
       await sleep(150);
@@ -134,18 +138,18 @@ test("a block's exchange is worked out when it is written, the journal opens the
   }
 });
 
-test("a lookup in the same run finds an exchange still pending, and the run's end writes the rest before it ends the run", async () => {
+test("a read in the same run finds an exchange still pending, and the run's end writes the rest before it ends the run", async () => {
   const root = tempProject();
   const { result: found, transactions } = await countingTransactions(async () => {
     const journal = session(root);
-    journal.recordExchange(exchange(1));
-    const answer = await journal.lookup("key-1");
-    journal.recordExchange(exchange(2));
+    journal.record(exchange(1));
+    const answer = (await journal.candidates("tickets.py:9")).map((request) => request.requestJson);
+    journal.record(exchange(2));
     journal.recordInvocation(invocation(2));
     await journal.finish(END);
     return answer;
   });
-  assert.equal(found, '{"answer":1}');
+  assert.deepEqual(found, ['{"n":1,"k":"[redacted]"}']);
   assert.equal(transactions, 2);
   const written = rows(root);
   assert.deepEqual(
@@ -160,15 +164,15 @@ test("a batch that cannot be written disables the journal with one warning and k
   const root = tempProject();
   const warnings: string[] = [];
   const journal = session(root, warnings);
-  journal.recordExchange(exchange(1));
-  journal.recordExchange({
-    at: new Date(),
+  journal.record(exchange(1));
+  journal.record({
+    ...exchange(2),
     stored: () => {
       throw Object.assign(new Error("disk full"), { code: "SQLITE_FULL" });
     },
   });
-  assert.equal(await journal.lookup("key-1"), null, "the failed batch is rolled back");
-  journal.recordExchange(exchange(3));
+  assert.deepEqual(await journal.candidates("tickets.py:9"), [], "the failed batch is rolled back");
+  journal.record(exchange(3));
   await journal.finish(END);
   assert.deepEqual(warnings, ["journal disabled: writing the journal failed (SQLITE_FULL); the rest of this run is not recorded"]);
   const written = rows(root);

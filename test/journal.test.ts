@@ -10,18 +10,14 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { exchangeKey, exchangeRequestJson, journalPath, JournalUnavailableError, openJournal, SCHEMA_VERSION } from "../src/journal/index.js";
-import { counters, makeUnwritable, tempProject } from "./support/journal-helpers.js";
+import { counters, END, makeUnwritable, runStart, tempProject } from "./support/journal-helpers.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-function runStart(args: string[] = []) {
-  return { script: "tickets.py", args, replay: false, pid: 4242, version: "0.0.0-test", startedAt: new Date("2025-01-02T03:04:05Z") };
-}
 
 test("a new journal is .aiython/aiython.sqlite: folder 0700, file 0600, WAL, current schema, kept out of git", async () => {
   const root = tempProject();
   const journal = await openJournal({ projectRoot: root, create: true });
-  journal.startRun(runStart());
+  journal.runs.start(runStart());
   const file = journalPath(root);
   assert.equal(file, path.join(root, ".aiython", "aiython.sqlite"));
   assert.equal(fs.statSync(path.dirname(file)).mode & 0o777, 0o700);
@@ -40,11 +36,11 @@ test("a new journal is .aiython/aiython.sqlite: folder 0700, file 0600, WAL, cur
 test("reopening keeps the rows and does not migrate twice", async () => {
   const root = tempProject();
   const first = await openJournal({ projectRoot: root, create: true });
-  const id = first.startRun(runStart());
+  const id = first.runs.start(runStart());
   first.close();
   const second = await openJournal({ projectRoot: root, create: true });
-  assert.equal(second.getRun(id)?.script, "tickets.py");
-  assert.equal(second.listRuns(10).length, 1);
+  assert.equal(second.reads.get(id)?.script, "tickets.py");
+  assert.equal(second.reads.list(10).length, 1);
   second.close();
 });
 
@@ -56,12 +52,12 @@ test("an existing journal readable by others is made owner-only", async () => {
   assert.equal(fs.statSync(journalPath(root)).mode & 0o777, 0o600);
 });
 
-test("runs and invocations round-trip; the arguments are kept only as a hash", async () => {
+test("runs and invocations round-trip, with the run's command line, folder, interpreter and profile", async () => {
   const root = tempProject();
   const journal = await openJournal({ projectRoot: root, create: true });
-  const args = ["--customer", "ACME-SECRET-ARGUMENT-31337"];
-  const id = journal.startRun(runStart(args));
-  journal.addInvocation(id, {
+  const args = ["--customer", "ACME"];
+  const id = journal.runs.start(runStart({ args, argv: ["--stats", "tickets.py", ...args], cwd: "sub" }));
+  journal.runs.addInvocation(id, {
     invocation: "inv-1",
     file: "tickets.py",
     line: 15,
@@ -72,7 +68,7 @@ test("runs and invocations round-trip; the arguments are kept only as a hash", a
     counters: counters({ tool_counts: { evaluate: 2, finish: 1 }, tool_calls: 3 }),
     endedAt: new Date(),
   });
-  journal.addInvocation(id, {
+  journal.runs.addInvocation(id, {
     invocation: "inv-2",
     file: "tickets.py",
     line: 18,
@@ -83,15 +79,20 @@ test("runs and invocations round-trip; the arguments are kept only as a hash", a
     counters: counters({ model_calls: 2 }),
     endedAt: new Date(),
   });
-  journal.endRun(id, { endedAt: new Date(), status: 3, signal: null, totalSeconds: 1.5, parseSeconds: 0.1, prepareSeconds: 0.2, executionSeconds: 1.2 });
-  const run = journal.getRun(id)!;
+  journal.runs.addFiles(id, [{ path: "tickets.py", sha256: "a".repeat(64) }]);
+  journal.runs.end(id, { ...END, status: 3, totalSeconds: 1.5, executionSeconds: 1.2 });
+  const run = journal.reads.record(id)!;
   assert.equal(run.exitStatus, 3);
+  assert.equal(run.ended_how, "exit");
   assert.equal(run.invocations, 2);
   assert.equal(run.modelCalls, 3);
   assert.equal(run.toolCalls, 4);
   assert.equal(run.totalTokens, 1840);
   assert.equal(run.executionSeconds, 1.2);
-  const invocations = journal.invocationsOf(id);
+  assert.deepEqual(run.command_line, ["--stats", "tickets.py", "--customer", "ACME"]);
+  assert.deepEqual([run.mode, run.cwd, run.interpreter?.version, run.profile?.route], ["record", "sub", "3.11.7", "openai/m"]);
+  assert.deepEqual(run.files, [{ path: "tickets.py", sha256: "a".repeat(64) }]);
+  const invocations = journal.reads.invocationsOf(id);
   assert.deepEqual(
     invocations.map((inv) => [inv.invocation, inv.line, inv.mode, inv.status, inv.missingCapability]),
     [
@@ -101,22 +102,40 @@ test("runs and invocations round-trip; the arguments are kept only as a hash", a
   );
   assert.deepEqual(invocations[0].counters.tool_counts, { evaluate: 2, finish: 1 });
   journal.close();
-  const bytes = Buffer.concat([journalPath(root), `${journalPath(root)}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
-  assert.equal(bytes.includes("ACME-SECRET-ARGUMENT-31337"), false, "an argument reached the journal");
   const raw = new Database(journalPath(root), { readonly: true });
   assert.match(String(raw.prepare("SELECT args_sha256 FROM runs").pluck().get()), /^[0-9a-f]{64}$/);
   raw.close();
 });
 
-test("exchanges are found by key, and a new recording of the same request replaces the old one", async () => {
+test("a request asked twice is two exchanges, each found by its occurrence; nothing recorded is replaced", async () => {
   const root = tempProject();
   const journal = await openJournal({ projectRoot: root, create: true });
   const requestJson = exchangeRequestJson({ route: "openai/m", model: "m", messages: [{ role: "user", content: "hi" }], tools: [], parameters: { tool_choice: "required" } });
   const key = exchangeKey(requestJson);
-  assert.equal(journal.findExchange(key), null);
-  journal.putExchange(null, { key, route: "openai/m", model: "m", requestJson, responseJson: '{"n":1}' }, new Date());
-  journal.putExchange(null, { key, route: "openai/m", model: "m", requestJson, responseJson: '{"n":2}' }, new Date());
-  assert.equal(journal.findExchange(key)?.responseJson, '{"n":2}');
+  const exchange = (seq: number, occurrence: number, n: number) => ({
+    seq,
+    key,
+    occurrence,
+    invocation: "inv-1",
+    round: seq,
+    block: "tickets.py:9",
+    route: "openai/m",
+    model: "m",
+    answer: { requestJson, responseJson: `{"n":${n}}` },
+  });
+  const first = journal.runs.start(runStart());
+  assert.equal(journal.exchanges.find(key, 1, first, null), null);
+  journal.exchanges.add(first, exchange(1, 1, 1), new Date());
+  journal.exchanges.add(first, exchange(2, 2, 2), new Date());
+  const second = journal.runs.start(runStart());
+  journal.exchanges.add(second, exchange(1, 1, 3), new Date());
+  assert.throws(() => journal.exchanges.add(second, exchange(2, 1, 4), new Date()), /UNIQUE/, "one answer per occurrence and run");
+  assert.deepEqual(
+    [1, 2].map((n) => journal.exchanges.find(key, n, first, null)?.responseJson),
+    ['{"n":1}', '{"n":2}'],
+  );
+  assert.equal(journal.exchanges.find(key, 1, second, null)?.responseJson, '{"n":3}');
+  assert.equal(journal.exchanges.find(key, 2, second, null)?.runId, first, "past the source's occurrences: another run's");
   journal.close();
 });
 

@@ -94,8 +94,18 @@ test("--replay=fill on a program with one new block sends exactly one request, a
   assert.equal(replayed.stdout, "ok\nok\nok\n");
 });
 
-test("--replay takes no value but fill", async () => {
+test("--replay takes a run id and fill, nothing else; a run id the journal lacks is a usage error", async () => {
   const root = ticketsProject();
-  const ran = await runIn(root, ["--replay=all", "tickets.py"], modelEnv("http://127.0.0.1:9/v1"));
-  assert.deepEqual([ran.exitCode, ran.stderr], [2, "aiython: --replay takes no value or =fill, not 'all'\n"]);
+  const env = modelEnv("http://127.0.0.1:9/v1");
+  for (const value of ["all", "3,all", "0", "fill,3"]) {
+    const ran = await runIn(root, [`--replay=${value}`, "tickets.py"], env);
+    assert.deepEqual(
+      [ran.exitCode, ran.stderr],
+      [2, `aiython: --replay takes no value, =fill, =RUN_ID or =RUN_ID,fill (run ids as aiython runs list shows them), not '${value}'\n`],
+    );
+  }
+  const missing = await runIn(root, ["--replay=7,fill", "tickets.py"], env);
+  assert.equal(missing.exitCode, 2);
+  assert.match(missing.stderr, /^aiython: --replay=7: there is no run 7 in .*\.aiython\/aiython\.sqlite; see aiython runs list\n$/);
+  assert.equal(missing.stdout, "");
 });

@@ -17,6 +17,7 @@ import { expressionBlock } from "./support/pause-requests.js";
 import { filesUnder, makeUnwritable, tempProject } from "./support/journal-helpers.js";
 
 const KEY = "sk-fake-REPLAY-TEST-KEY-93b1c0de";
+const EXIT_0 = { status: 0, signal: null, how: "exit" as const };
 const TIMINGS = { totalSeconds: 1, parseSeconds: 0, prepareSeconds: 0.1, executionSeconds: 0.9 };
 
 async function configIn(root: string): Promise<ResolvedConfig> {
@@ -51,7 +52,7 @@ class FakeLive implements ModelPort {
 }
 
 async function observe(config: ResolvedConfig, replay: boolean | "fill", journal = true): Promise<Observers> {
-  const mode = replay === "fill" ? ("fill" as const) : replay ? ("strict" as const) : (false as const);
+  const mode = replay ? { run: null, fill: replay === "fill" } : null;
   const command = {
     program: { kind: "script" as const, path: "tickets.py" },
     programArgs: ["--account", KEY],
@@ -87,13 +88,13 @@ test("a recorded answer is replayed exactly, without creating the live client", 
   const recorder = await observe(config, false);
   const model = recorder.wiring.modelFor!(profile, () => live);
   const recorded = [await model.complete(requestFor("I was charged twice"), deadline()), await model.complete(requestFor("The app crashes"), deadline())];
-  await recorder.finish({ status: 0, signal: null }, TIMINGS);
+  await recorder.finish(EXIT_0, TIMINGS);
   assert.equal(live.calls, 2);
 
   const replayer = await observe(config, true);
   const replayModel = replayer.wiring.modelFor!(profile, () => assert.fail("--replay created the live model client"));
   const replayed = [await replayModel.complete(requestFor("I was charged twice"), deadline()), await replayModel.complete(requestFor("The app crashes"), deadline())];
-  await replayer.finish({ status: 0, signal: null }, TIMINGS);
+  await replayer.finish(EXIT_0, TIMINGS);
   assert.deepEqual(
     replayed.map((r) => r.message),
     recorded.map((r) => r.message),
@@ -113,7 +114,7 @@ test("a request the recording does not hold fails with a ModelCallError naming t
   const profile = profileFor(config, null);
   const recorder = await observe(config, false);
   await recorder.wiring.modelFor!(profile, () => new FakeLive()).complete(requestFor("I was charged twice"), deadline());
-  await recorder.finish({ status: 0, signal: null }, TIMINGS);
+  await recorder.finish(EXIT_0, TIMINGS);
 
   const replayer = await observe(config, true);
   const model = replayer.wiring.modelFor!(profile, () => assert.fail("--replay created the live model client"));
@@ -131,7 +132,7 @@ test("a request the recording does not hold fails with a ModelCallError naming t
     assert.equal(error.message.includes("Refund") || error.message.includes("charged"), false, "the miss shows no program value");
     return true;
   });
-  await replayer.finish({ status: 1, signal: null }, TIMINGS);
+  await replayer.finish({ status: 1, signal: null, how: "exit" }, TIMINGS);
 });
 
 test("--replay=fill answers what is recorded, sends only the rest, and records it for the next replay", async () => {
@@ -140,7 +141,7 @@ test("--replay=fill answers what is recorded, sends only the rest, and records i
   const profile = profileFor(config, null);
   const recorder = await observe(config, false);
   await recorder.wiring.modelFor!(profile, () => new FakeLive()).complete(requestFor("I was charged twice"), deadline());
-  await recorder.finish({ status: 0, signal: null }, TIMINGS);
+  await recorder.finish(EXIT_0, TIMINGS);
 
   const live = new FakeLive();
   const filler = await observe(config, "fill");
@@ -151,12 +152,12 @@ test("--replay=fill answers what is recorded, sends only the rest, and records i
   const fresh = await model.complete(requestFor("The app crashes"), deadline());
   assert.equal(live.calls, 1, "the new request is sent once");
   assert.equal(fresh.replayed, undefined);
-  await filler.finish({ status: 0, signal: null }, TIMINGS);
+  await filler.finish(EXIT_0, TIMINGS);
 
   const replayer = await observe(config, true);
   const strict = replayer.wiring.modelFor!(profile, () => assert.fail("--replay created the live model client"));
   for (const ticket of ["I was charged twice", "The app crashes"]) assert.equal((await strict.complete(requestFor(ticket), deadline())).replayed, true);
-  await replayer.finish({ status: 0, signal: null }, TIMINGS);
+  await replayer.finish(EXIT_0, TIMINGS);
 });
 
 test("a garbage journal is one warning; the live model still answers and nothing is recorded", async () => {
@@ -170,7 +171,7 @@ test("a garbage journal is one warning; the live model still answers and nothing
     const model = observers.wiring.modelFor!(profileFor(config, null), () => new FakeLive());
     const response = await model.complete(requestFor("I was charged twice"), deadline());
     observers.wiring.onInvocation!({ id: "inv-1", filename: path.join(root, "tickets.py"), line: 9, mode: "syntax", stats: {} as never, end: { status: "finished" } });
-    await observers.finish({ status: 0, signal: null }, TIMINGS);
+    await observers.finish(EXIT_0, TIMINGS);
     assert.match(JSON.parse(response.message.tool_calls[0].function.arguments).outcome.value, /billing/);
   } finally {
     stderr.restore();
@@ -194,7 +195,7 @@ test("replaying from an unwritable journal folder names the problem in the miss"
     const observers = await observe(config, true);
     const model = observers.wiring.modelFor!(profileFor(config, null), () => assert.fail("--replay created the live model client"));
     await assert.rejects(model.complete(requestFor("x"), deadline()), /--replay: no recorded answer for tickets\.py:9 — the journal is not available \(cannot create/);
-    await observers.finish({ status: 1, signal: null }, TIMINGS);
+    await observers.finish({ status: 1, signal: null, how: "exit" }, TIMINGS);
   } finally {
     stderr.restore();
     undo();
@@ -211,6 +212,6 @@ test("--no-journal opens nothing and records nothing", async () => {
   const model = observers.wiring.modelFor!(profileFor(config, null), () => live);
   await model.complete(requestFor("I was charged twice"), deadline());
   assert.equal(live.calls, 1, "without a journal every request goes to the live client (metered only)");
-  await observers.finish({ status: 0, signal: null }, TIMINGS);
+  await observers.finish(EXIT_0, TIMINGS);
   assert.equal(fs.existsSync(path.join(root, ".aiython")), false);
 });

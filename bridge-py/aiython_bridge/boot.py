@@ -103,7 +103,7 @@ def main():
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 5,
+        "protocol": 6,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),

@@ -85,6 +85,9 @@ class ProjectModules:
         when it holds it (preparation/prepare.py). `plain`: CPython's own compile of `data`, if
         its loader just made one (on 3.11 the checkpoints are added to it)."""
         code = None
+        sources = getattr(self.server, "imported_sources", None)
+        if sources is not None:
+            sources.append(path)  # the journal's digests (SPEC §11.2), sent with the next pause
         if os.getpid() == self.server.pid and not self.server.exiting:  # a forked child: the parent's channel
             prepare = modules.load("aiython_bridge.preparation.prepare")
             code = prepare.module_code(self.server, self.options, data, path, lambda text: self._plan(text, path, fullname),

@@ -119,7 +119,12 @@ class Pause(PauseOps):
             request["mailbox"] = {"member": member}
         if self.concurrent or _other_threads(self.server):
             request["concurrent"] = True
-        self.server.channel.send({"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": request})
+        message = {"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": request}
+        sources = getattr(self.server, "imported_sources", None)
+        if sources:  # what this process imported since its last pause: the journal keeps their digests
+            message["modules"] = sources[:]
+            del sources[:len(message["modules"])]
+        self.server.channel.send(message)
         if self.server.gone:
             end_all("the run ended before this finished")
 

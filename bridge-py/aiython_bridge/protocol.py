@@ -8,7 +8,7 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -21,6 +21,7 @@ HELLO = "hello"
 PLAN = "plan"
 PAUSE = "pause"
 PAUSE_END = "pause_end"
+BLOCKS_AHEAD = "blocks_ahead"
 CHILDREN = "children"
 MAIL = "mail"
 EXIT = "exit"
@@ -37,9 +38,10 @@ MESSAGES = {
     COMPILE: (HOST, ("id", "items")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
-    PAUSE: (BRIDGE, ("pause", "mode", "request")),
+    PAUSE: (BRIDGE, ("pause", "mode", "request", "modules?")),
     OP: (HOST, ("pause", "id", "op", "args")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
+    BLOCKS_AHEAD: (BRIDGE, ()),
     CHILDREN: (BRIDGE, ("id", "executable")),
     MAIL: (BRIDGE, ("id", "op", "args")),
     RESULT: (BOTH, ("id", "pause?", "ok", "value?", "error?")),

@@ -32,6 +32,7 @@ class Server:
         self._pending_lock = _thread.allocate_lock()
         self.pause_router = None  # set by the runtime when pauses exist (route(message))
         self.reader_ident = None  # the reader thread's, once it runs: not one of the program's threads
+        self.imported_sources = []  # project sources imported since the last pause, sent with it (SPEC §11.2)
 
     # -- requests the bridge makes of the host (e.g. plans for imported modules) ----------------
     def request(self, message, meanwhile=None):

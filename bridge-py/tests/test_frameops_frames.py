@@ -159,6 +159,27 @@ class CodeContext(unittest.TestCase):
         self.assertLessEqual(len(ctx["source"]), 12000)
         self.assertIn("grab()", ctx["source"])
 
+    def test_module_level_ends_with_its_top_level_statement(self):
+        """SPEC §11.1: at module level the context is the lines before and the top-level statement
+        holding the line, never what comes after it: appending to the script changes nothing."""
+        head = "import os\nitems = [1, 2]\nfor item in items:\n    grab()\n    total = (item +\n1)\nelse:\n    pass\n"
+        before = self.run_file(head, None)
+        self.assertEqual((before["start_line"], before["end_line"], before["line"]), (1, 8, 4))
+        self.assertEqual(before["source"], head)
+        self.assertTrue(before["complete"])
+        for tail in ("\n# a comment\n", "def later():\n    return 1\n", "print(items)\n" * 40):
+            with self.subTest(tail=tail):
+                self.assertEqual(self.run_file(head + tail, None), before)
+        first = self.run_file("grab()\nafter = 1\n", None)
+        self.assertEqual((first["start_line"], first["end_line"], first["source"]), (1, 1, "grab()\n"))
+
+    def test_module_level_window_before_is_bounded(self):
+        source = "".join("v%d = %d\n" % (i, i) for i in range(100)) + "grab()\n" + "w = 1\n" * 10
+        ctx = self.run_file(source, None)
+        self.assertEqual((ctx["end_line"], ctx["line"]), (101, 101))
+        self.assertEqual(ctx["start_line"], 101 - 25)
+        self.assertFalse(ctx["complete"])
+
     def test_source_not_available(self):
         seen = {}
 

@@ -75,6 +75,19 @@ class PreparationCase(unittest.TestCase):
 
 
 class Hits(PreparationCase):
+    def test_a_hit_with_blocks_tells_the_host_once_and_one_without_never(self):
+        sent = []
+        self.server.channel = mock.Mock(send=sent.append)
+        prepare._told_blocks.clear()
+        self.entry(WITH_BLOCK)  # a miss: the plan request told the host
+        self.entry(VALID)
+        self.entry(VALID)  # a hit without blocks
+        self.assertEqual(sent, [])
+        self.entry(WITH_BLOCK)
+        self.entry(WITH_BLOCK)
+        self.assertEqual(sent, [{"type": "blocks_ahead"}])
+        self.assertEqual(len(self.plans), 1)
+
     def test_a_valid_entry_program_is_not_parsed_again(self):
         first = self.run_code(self.entry(VALID))
         self.assertEqual(first, "total 6\n")

@@ -13,7 +13,7 @@ import type { InvocationMode } from "../invocation-record.js";
 import type { OpArguments, OpName } from "./protocol-ops.js";
 import type { ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
@@ -110,6 +110,8 @@ export interface PauseMessage {
   pause: string;
   mode: InvocationMode;
   request: PauseRequest;
+  /** Project source files this process imported since its last pause (absolute paths): the journal keeps their digests (SPEC §11.2). */
+  modules?: string[];
 }
 
 export interface PauseEndMessage {
@@ -117,6 +119,11 @@ export interface PauseEndMessage {
   pause: string;
   /** The paused thread resumed because it was interrupted (e.g. Ctrl-C), not by a terminal op. */
   interrupted: boolean;
+}
+
+/** A source prepared from the cache holds AI blocks: the host loads what the first one needs (no `plan` told it). */
+export interface BlocksAheadMessage {
+  type: "blocks_ahead";
 }
 
 export type OpMessage = {
@@ -141,7 +148,17 @@ export interface FatalMessage {
 export type ResultMessage = { type: "result"; id: string; pause?: string; ok: true; value: unknown } | { type: "result"; id: string; pause?: string; ok: false; error: ErrorInfo };
 
 /** Messages the bridge sends. */
-export type BridgeMessage = HelloMessage | ResultMessage | PlanRequest | PauseMessage | PauseEndMessage | ChildrenRequest | MailRequest | ExitMessage | FatalMessage;
+export type BridgeMessage =
+  | HelloMessage
+  | ResultMessage
+  | PlanRequest
+  | PauseMessage
+  | PauseEndMessage
+  | BlocksAheadMessage
+  | ChildrenRequest
+  | MailRequest
+  | ExitMessage
+  | FatalMessage;
 
 /** Messages the host sends. */
 export type HostMessage = InitMessage | CompileRequest | RunRequest | OpMessage | ResultMessage;
@@ -161,6 +178,7 @@ const BRIDGE_FIELDS: Record<BridgeMessage["type"], readonly string[]> = {
   plan: ["id", "path", "source", "module", "entry"],
   pause: ["pause", "mode", "request"],
   pause_end: ["pause", "interrupted"],
+  blocks_ahead: [],
   children: ["id", "executable"],
   mail: ["id", "op", "args"],
   exit: ["status", "interrupted"],

@@ -12,6 +12,8 @@ export interface SpawnOptions {
   interpreterArgs?: readonly string[];
   /** "ignore" for helper processes that never run a program (the oracle behind --explain). */
   stdin?: "inherit" | "ignore";
+  /** "ignore": the program's output goes nowhere (`aiython recheck` runs recorded programs with their output captured, SPEC §11.3). */
+  output?: "inherit" | "ignore";
 }
 
 export function spawnInterpreter(command: string, bridgeDir: string, options: SpawnOptions = {}): ChildProcess {
@@ -20,7 +22,7 @@ export function spawnInterpreter(command: string, bridgeDir: string, options: Sp
   // sys._xoptions, the console after the program under -i (and SystemExit there) are python3's.
   const boot = path.join(bridgeDir, "aiython_bridge", "start", "importlib_bootstrap.py");
   return spawn(command, [...(options.interpreterArgs ?? []), boot], {
-    stdio: [options.stdin ?? "inherit", "inherit", "inherit", "pipe", "pipe"],
+    stdio: [options.stdin ?? "inherit", options.output ?? "inherit", options.output ?? "inherit", "pipe", "pipe"],
     env: options.env ?? process.env,
   });
 }

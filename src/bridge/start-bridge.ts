@@ -25,6 +25,10 @@ function findBridgeDir(from: string): string {
   }
 }
 
-export function startBridge(python: string | undefined, env: NodeJS.ProcessEnv, options: { interpreterArgs: readonly string[]; ignoredSignals: readonly number[] }): BridgeProcess {
+export function startBridge(
+  python: string | undefined,
+  env: NodeJS.ProcessEnv,
+  options: { interpreterArgs: readonly string[]; ignoredSignals: readonly number[]; stdin?: "inherit" | "ignore"; output?: "inherit" | "ignore" },
+): BridgeProcess {
   return new BridgeProcess(chooseInterpreter(python, env), bridgeDir(), { env, ...options });
 }

@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<RunOutcome> {
 async function dispatch(split: SplitArgs, early: BridgeProcess | undefined, ignoredSignals: number[]): Promise<RunOutcome> {
   const options = await parsedOptions(split);
   if (options === null) return { kind: "status", status: 0 }; // --help, --version
-  if (split.subcommand) return subcommand(split.subcommand, options);
+  if (split.subcommand) return subcommand(split.subcommand, options, ignoredSignals);
   if (options.explain) {
     const { explainCommand } = await import("./commands/explain.js");
     return explainCommand(split, options);
@@ -43,7 +43,7 @@ async function dispatch(split: SplitArgs, early: BridgeProcess | undefined, igno
   return runCommand(split, options, early, ignoredSignals);
 }
 
-async function subcommand(command: { name: string; args: string[] }, options: CliOptions): Promise<RunOutcome> {
+async function subcommand(command: { name: string; args: string[] }, options: CliOptions, ignoredSignals: number[]): Promise<RunOutcome> {
   if (command.name !== "setup") {
     const { subcommandHelp } = await import("./commands/help.js");
     const help = await subcommandHelp(command.name, command.args);
@@ -61,6 +61,15 @@ async function subcommand(command: { name: string; args: string[] }, options: Cl
     case "runs": {
       const { runRunsCommand } = await import("./commands/runs.js");
       return runRunsCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config });
+    }
+    case "resume": {
+      const { resumeCommand } = await import("./commands/resume.js");
+      const warn = (line: string) => process.stderr.write(`aiython: ${line}\n`);
+      return resumeCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config, ignoredSignals, warn });
+    }
+    case "recheck": {
+      const { recheckCommand } = await import("./commands/recheck.js");
+      return recheckCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config, ignoredSignals });
     }
     case "jobs": {
       const { runJobsCommand } = await import("./commands/jobs.js");
@@ -83,8 +92,9 @@ async function parsedOptions(split: SplitArgs): Promise<CliOptions | null> {
   if (options.stats !== undefined && options.stats !== true && options.stats !== "json") {
     throw new UsageError(`--stats takes no value or =json, not '${options.stats}'`);
   }
-  if (options.replay !== undefined && options.replay !== true && options.replay !== "fill") {
-    throw new UsageError(`--replay takes no value or =fill, not '${options.replay}'`);
+  if (options.replay !== undefined) {
+    const { replayChoice } = await import("./replay-option.js");
+    replayChoice(options.replay); // a bad value is a usage error before anything runs
   }
   if (options.replay && options.journal === false) throw new UsageError("--replay answers from the journal; drop --no-journal");
   if (options.budgetCalls !== undefined || options.budgetTokens !== undefined || options.budgetCost !== undefined) {

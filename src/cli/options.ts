@@ -40,7 +40,7 @@ function buildCommand(): Command {
   return (
     new Command("aiython")
       .usage(
-        "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython jobs list | jobs resume ID",
+        "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython resume [RUN_ID] [--force]\n       aiython recheck [RUN_ID...] [--last N]\n       aiython jobs list | jobs resume ID",
       )
       .description("Run a Python program on your own CPython; lines CPython cannot parse become model calls against the live frame.")
       .option("--config <file>", "use this aiython.toml instead of searching for one")
@@ -50,7 +50,7 @@ function buildCommand(): Command {
       .option("--python <path>", "Python interpreter (default: AIYTHON_PYTHON, $VIRTUAL_ENV/bin/python, python3)")
       .option("--stats [format]", "print per-invocation statistics at exit (--stats=json for one JSON line)")
       .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
-      .option("--replay [mode]", "answer model requests from the journal, offline (--replay=fill: call and record what it lacks)")
+      .option("--replay [mode]", "answer model requests from the journal, offline (=RUN_ID: from that run; ,fill: call and record what it lacks)")
       .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
       .option("--budget-calls <n>", "send at most N model requests in this run (retries included)")
       .option("--budget-tokens <n>", "use at most N tokens in this run")
@@ -64,7 +64,7 @@ function buildCommand(): Command {
       .helpOption("-h, --help", "show this help")
       .addHelpText("after", PYTHON_OPTIONS_HELP)
       .exitOverride()
-      // --stats and --replay never take the next argument (split-argv.ts): only `=json` / `=fill`.
+      // --stats and --replay never take the next argument (split-argv.ts): their values follow `=`.
       .configureHelp({ optionTerm: (option) => OPTION_TERMS[option.long ?? ""] ?? option.flags })
       // Help and version go through the EPIPE guard: `aiython --help | head -3` ends quietly.
       .configureOutput({ writeOut: (text) => void writeStdout(text), writeErr: () => undefined, outputError: () => undefined })
@@ -72,7 +72,7 @@ function buildCommand(): Command {
 }
 
 /** How help writes the options whose value is attached with `=`. */
-const OPTION_TERMS: Record<string, string> = { "--stats": "--stats[=json]", "--replay": "--replay[=fill]" };
+const OPTION_TERMS: Record<string, string> = { "--stats": "--stats[=json]", "--replay": "--replay[=RUN_ID][,fill]" };
 
 function positiveNumber(flag: string): (value: string) => number {
   return (value) => {

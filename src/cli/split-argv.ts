@@ -24,7 +24,7 @@ const VALUE_OPTIONS = new Set([
   "--time-limit",
   "--memory-limit",
 ]);
-export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs"]);
+export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs", "resume", "recheck"]);
 
 /** CPython's flags that take no value (its getopt string is "bBc:dEhiIJm:OPqRsStuvVW:xX:?"). */
 const PYTHON_FLAGS = new Set("bBdEiIOPqRsStuvVx");
@@ -33,6 +33,8 @@ const PYTHON_LONG_VALUE = "--check-hash-based-pycs";
 const PYTHON_LONG_QUERIES = new Set(["--help-env", "--help-xoptions", "--help-all"]);
 
 export interface SplitArgs {
+  /** The whole command line as given (after aiython's own name). */
+  argv: readonly string[];
   /** aiython's own options, for commander. */
   optionArgs: string[];
   interpreter: InterpreterOptions;
@@ -48,6 +50,7 @@ export function splitArgv(argv: readonly string[]): SplitArgs {
   const interpreter: InterpreterOptions = { args: [], inspect: false, skipFirstLine: false, query: false };
   const origArgv: string[] = [];
   const split = (program: ProgramSpec | null, rest: readonly string[], subcommand: SplitArgs["subcommand"] = null): SplitArgs => ({
+    argv: [...argv],
     optionArgs,
     interpreter,
     origArgv,

@@ -1,21 +1,23 @@
 // One validated call of a batch (SPEC §5.2, §9): the error outcome that ends the block without
-// asking the frame, the `--approve` question, and where the call is served (the mailbox, the
-// code-reading tools, a capability, or the paused frame). What happened comes back as a
+// asking the frame, the `--approve` question, the journal's record of a call with effects (SPEC
+// §11.2: written before it runs; a resumed run's uncertain one does not run), and where the call
+// is served (the mailbox, the code-reading tools, a capability, or the paused frame). What happened comes back as a
 // CallOutcome; orchestrator.ts, which owns the conversation and the counters, decides what it
 // means for the tool loop.
 
 import type { CapabilityPort } from "../capability-port.js";
 import { MAX_ERROR_REASON_CHARS } from "../defaults.js";
 import type { InvocationEnd, RecoverAction } from "../invocation-record.js";
+import type { ExchangeRef } from "../model-port.js";
 import type { OpArguments, OpName, Outcome, PauseRequest } from "../bridge/protocol.js";
 import type { ParsedCall } from "./batch-validation.js";
 import { isStopped, type Deadline, type StopReason } from "./deadline.js";
 import { isHostTool } from "./tools.js";
 import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
 import { guardDenial, type Denial } from "./permissions.js";
-import { DENIED_BY_USER, hasEffects } from "./effects.js";
+import { DENIED_BY_USER, hasEffects, journaledEffect } from "./effects.js";
 import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
-import type { ApprovalPort, FramePort, HostToolPort, MailboxPort } from "./ports.js";
+import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, MailboxPort } from "./ports.js";
 import type { ToolResult } from "./prompt.js";
 
 /** What serves a call: the invocation's ports (orchestrator.ts's InvocationArgs has them all). */
@@ -26,6 +28,7 @@ export interface CallServices {
   hostTools?: HostToolPort;
   approval?: ApprovalPort;
   mailbox?: MailboxPort;
+  effects?: EffectJournalPort;
 }
 
 /**
@@ -41,8 +44,8 @@ export type CallOutcome =
   | { kind: "failed"; result: ToolResult & { status: "error" } }
   | { kind: "ok"; result: ToolResult; end: InvocationEnd | null };
 
-/** Runs one validated call within the invocation's deadline. */
-export async function runCall(services: CallServices, deadline: Deadline, call: ParsedCall): Promise<CallOutcome> {
+/** Runs one validated call within the invocation's deadline; `exchange` is where the journal keeps the answer that asked for it. */
+export async function runCall(services: CallServices, deadline: Deadline, call: ParsedCall, exchange?: ExchangeRef): Promise<CallOutcome> {
   const outcome = call.args.outcome as Outcome | undefined;
   if (call.name === "finish" && outcome?.kind === "error") {
     // §5.2: the block fails with AIError(reason); the frame is not asked.
@@ -55,9 +58,12 @@ export async function runCall(services: CallServices, deadline: Deadline, call: 
     if (isStopped(approved)) return { kind: "stopped", stopped: approved.stopped };
     if (!approved) return { kind: "failed", result: DENIED_BY_USER };
   }
+  const effect = services.effects && journaledEffect(call) ? await startEffect(services, call, exchange) : null;
+  if (effect !== null && !effect.run) return { kind: "failed", result: { status: "error", error: "UncertainEffect", message: effect.message } };
   const { mailbox } = services;
   const result = mailbox && isMailboxTool(call.name) ? runMailboxTool(call.name, call.args, mailbox) : await deadline.race(() => perform(services, deadline, call));
   if (isStopped(result)) return { kind: "stopped", stopped: result.stopped };
+  if (effect?.run) effect.ended();
   if ("end" in result) return { kind: "end", end: result.end, toolError: true };
   if (!result.ok) {
     const error: ToolResult & { status: "error" } = { status: "error", error: result.error.type, message: result.error.message };
@@ -67,6 +73,12 @@ export async function runCall(services: CallServices, deadline: Deadline, call: 
   const end: InvocationEnd | null =
     call.name === "finish" ? { status: "finished" } : call.name === "recover" ? { status: "finished", action: call.args.action as RecoverAction } : null;
   return { kind: "ok", result: { status: "ok", result: result.value }, end };
+}
+
+/** The journal's word on a call with effects (SPEC §11.2): go on, or not at all. */
+function startEffect(services: CallServices, call: ParsedCall, exchange: ExchangeRef | undefined) {
+  const { file, line } = services.request.location;
+  return (services.effects as EffectJournalPort).starting({ tool: call.name, callId: call.id, block: `${file}:${line}`, exchange });
 }
 
 /** A frame op, a code-reading tool (host side), or a capability tool (SPEC §10) through the capability port. */

@@ -11,13 +11,13 @@
 // remembered failure. The deadline covers model and frame time (deadline.ts).
 
 import type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
-import { ModelCallError, type AttemptObserver, type ChatMessage, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
+import { ModelCallError, type AttemptObserver, type ChatMessage, type ExchangeRef, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason, type Stopped } from "./deadline.js";
 import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../defaults.js";
-import type { ApprovalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
+import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
 import type { CapabilityPort } from "../capability-port.js";
@@ -43,6 +43,8 @@ export interface InvocationArgs {
   approval?: ApprovalPort;
   /** SPEC §8: the mailbox of the joined thread or task that paused; no mailbox tools without it. */
   mailbox?: MailboxPort;
+  /** SPEC §11.2: the journal's record of calls with effects (effects.ts); without it they just run. */
+  effects?: EffectJournalPort;
   signal?: AbortSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */
@@ -80,6 +82,8 @@ class InvocationLoop {
   /** The last failing call (by name and arguments), how often in a row, and its message. */
   private lastFailure: { key: string; count: number; message: string } | null = null;
   private sentUpTo = 0;
+  /** Where the journal keeps the answer whose calls run now (SPEC §11.2). */
+  private exchange: ExchangeRef | undefined;
   /** Set once the outcome is out: a request still ending after it is counted, not traced. */
   private ended = false;
   /** The profile's permissions, less those of tools nobody here can serve. */
@@ -117,6 +121,7 @@ class InvocationLoop {
     }
     const response = await this.ask(round);
     if (!("message" in response)) return response;
+    this.exchange = response.exchange;
     const step = await this.handleResponse(response.message.content, response.message.tool_calls ?? []);
     return step.next === "end" ? step.end : null;
   }
@@ -130,7 +135,7 @@ class InvocationLoop {
     let response: ModelResponse | Stopped;
     try {
       const request = { messages: [...this.messages], tools: this.tools, toolChoice: "required" as const };
-      const options = { signal: this.deadline.signal, deadline: this.deadline.at, attempts: this.attemptObserver(round) };
+      const options = { signal: this.deadline.signal, deadline: this.deadline.at, attempts: this.attemptObserver(round), origin: { invocation: this.args.id, round } };
       response = await this.deadline.race(() => this.args.model.complete(request, options));
     } catch (error) {
       if (!(error instanceof ModelCallError)) throw error;
@@ -237,7 +242,7 @@ class InvocationLoop {
   private async runCalls(calls: ParsedCall[]): Promise<Step> {
     for (const [index, call] of calls.entries()) {
       if (this.args.onEvent) this.emit({ type: "tool_call", call_id: call.id, name: call.name, arguments: call.args });
-      const step = this.afterCall(call, await runCall(this.args, this.deadline, call));
+      const step = this.afterCall(call, await runCall(this.args, this.deadline, call, this.exchange));
       if (step === "failed") {
         for (const rest of calls.slice(index + 1)) this.answer(rest, EARLIER_CALL_FAILED);
         return this.lastFailure && this.lastFailure.count >= MAX_IDENTICAL_FAILURES_IN_A_ROW ? this.repeatedFailure(call) : CONTINUE;

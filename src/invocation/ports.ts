@@ -4,6 +4,7 @@
 // sees a channel, a config file or a credential.
 
 import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../bridge/protocol.js";
+import type { ExchangeRef } from "../model-port.js";
 import type { ProfileRef } from "./permissions.js";
 
 export type { FrameOpResult, OpName };
@@ -52,4 +53,22 @@ export interface MailboxPort {
   /** `payload` is the JSON text of the value to send. */
   send(to: string, payload: string, id?: string): { id: string; duplicate: boolean };
   read(limit?: number): { messages: { id: string; from: string; payload: string }[]; remaining: number };
+}
+
+/** A call with effects about to run (effects.ts `journaledEffect`), and the answer that asked for it. */
+export interface EffectCall {
+  tool: string;
+  callId: string;
+  /** "file:line" of the block. */
+  block: string;
+  exchange: ExchangeRef | undefined;
+}
+
+/**
+ * The journal's record of effects (SPEC §11.2): asked before a call with effects runs, it writes
+ * the intent and says to go on (`ended` is called once the call has ended), or, in a resumed run,
+ * that an earlier run started this very call and never saw it end: then it does not run.
+ */
+export interface EffectJournalPort {
+  starting(call: EffectCall): Promise<{ run: true; ended(): void } | { run: false; message: string }>;
 }

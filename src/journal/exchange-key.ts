@@ -37,3 +37,10 @@ export function exchangeKey(requestJson: string): string {
 export function argsHash(args: readonly string[]): string {
   return createHash("sha256").update(JSON.stringify(args), "utf8").digest("hex");
 }
+
+/** SHA-256 of what makes two runs "the same command line" (SPEC §11.1: the default source of --replay). */
+export function commandKey(identity: unknown): string {
+  return createHash("sha256")
+    .update(canonicalJson(identity ?? null), "utf8")
+    .digest("hex");
+}

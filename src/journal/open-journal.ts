@@ -6,25 +6,26 @@
 //
 // Every way this can fail — no permission, a read-only disk, a garbage or newer-schema file, a
 // native module that will not load — becomes one JournalUnavailableError whose message says what
-// is wrong and what to do; callers turn it into a warning and run on without a journal.
+// is wrong and what to do; callers turn it into a warning and run on without a journal. A reader
+// (`create: false`) that cannot write opens the journal read-only instead (read-journal.ts).
 
 import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { JOURNAL_BUSY_TIMEOUT_MS, JOURNAL_DIR, JOURNAL_DIR_MODE, JOURNAL_FILE, JOURNAL_FILE_MODE, JOURNAL_OPEN_ATTEMPTS } from "../defaults.js";
 import { Journal } from "./journal.js";
-import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
+import { migrate } from "./migrations.js";
+import { openReadOnly } from "./read-journal.js";
+import { JournalUnavailableError } from "./unavailable.js";
 
-export class JournalUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "JournalUnavailableError";
-  }
-}
+export { JournalUnavailableError };
 
 export interface OpenJournalOptions {
   projectRoot: string;
-  /** False: open an existing journal only (readers such as `aiython runs`); null when there is none. */
+  /**
+   * False: open an existing journal only (readers such as `aiython runs`, a replay that cannot
+   * record); null when there is none. A reader that cannot write gets it read-only.
+   */
   create: boolean;
   /** Names the file in messages relative to this folder when inside it. */
   cwd?: string;
@@ -48,8 +49,14 @@ export function nearestJournalRoot(start: string): string | null {
 export async function openJournal(opts: OpenJournalOptions & { create: true }): Promise<Journal>;
 export async function openJournal(opts: OpenJournalOptions): Promise<Journal | null>;
 export async function openJournal(opts: OpenJournalOptions): Promise<Journal | null> {
-  const opened = await openDatabase(opts);
-  return opened && new Journal(opened.db, opened.file);
+  try {
+    const opened = await openDatabase(opts);
+    return opened && new Journal(opened.db, opened.file);
+  } catch (error) {
+    if (opts.create || !(error instanceof JournalUnavailableError) || !cannotWrite(error)) throw error;
+    const file = journalPath(opts.projectRoot);
+    return new Journal(openReadOnly(await loadSqlite(), file, display(file, opts.cwd ?? process.cwd())), file, true);
+  }
 }
 
 /** The project's database, prepared, opened in WAL mode and migrated; null when `create` is false and there is none. */
@@ -77,7 +84,7 @@ export async function openDatabase(opts: OpenJournalOptions): Promise<{ db: Bett
         await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
         continue;
       }
-      throw new JournalUnavailableError(explain(error, shown));
+      throw new JournalUnavailableError(explain(error, shown), readOnlyFailure(error) ? "read-only" : "other");
     }
   }
 }
@@ -112,21 +119,6 @@ function tightenMode(file: string): void {
   }
 }
 
-function migrate(db: BetterSqlite3.Database, shown: string): void {
-  const apply = db.transaction(() => {
-    const current = Number(db.pragma("user_version", { simple: true }));
-    if (current > SCHEMA_VERSION) {
-      throw new JournalUnavailableError(`${shown} was written by a newer aiython (schema ${current}, this one knows ${SCHEMA_VERSION}); upgrade aiython or move the file away`);
-    }
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
-      db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
-    }
-  });
-  apply.immediate();
-}
-
 /** better-sqlite3, loaded once (a session loads it ahead of its first write: observe/journal-session.ts). */
 export async function loadSqlite(): Promise<typeof BetterSqlite3> {
   try {
@@ -134,6 +126,17 @@ export async function loadSqlite(): Promise<typeof BetterSqlite3> {
   } catch (error) {
     throw new JournalUnavailableError(`the SQLite module (better-sqlite3) could not be loaded (${(error as Error).message.split("\n")[0]}); reinstall aiython`);
   }
+}
+
+/** The open failed for want of write access (the folder or file is read-only), not for what the file holds. */
+function cannotWrite(error: JournalUnavailableError): boolean {
+  return error.reason === "read-only";
+}
+
+function readOnlyFailure(error: unknown): boolean {
+  const sqlite = sqliteCode(error);
+  if (sqlite) return sqlite.startsWith("SQLITE_READONLY") || sqlite.startsWith("SQLITE_CANTOPEN") || sqlite.startsWith("SQLITE_PERM");
+  return ["EACCES", "EPERM", "EROFS"].includes(errnoCode(error) ?? "");
 }
 
 function explain(error: unknown, shown: string): string {

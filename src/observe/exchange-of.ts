@@ -27,8 +27,10 @@ export function responseJson(response: ModelResponse): string {
   return canonicalJson({ message: response.message, usage: response.usage, request_bytes: response.requestBytes, route: response.route });
 }
 
+/** The stored answer as a response; throws when it is not one aiython wrote (a damaged row). */
 export function responseFromJson(json: string): ModelResponse {
   const stored = JSON.parse(json) as { message: ModelResponse["message"]; usage?: ModelResponse["usage"]; request_bytes: number; route: string };
+  if (!wellFormed(stored)) throw new Error("not a stored answer");
   return {
     message: { content: stored.message.content ?? null, tool_calls: stored.message.tool_calls ?? [] },
     ...(stored.usage ? { usage: stored.usage } : {}),
@@ -37,6 +39,22 @@ export function responseFromJson(json: string): ModelResponse {
     route: stored.route,
     replayed: true,
   };
+}
+
+function wellFormed(stored: unknown): boolean {
+  const { message, request_bytes, route, usage } = (stored ?? {}) as Record<string, unknown>;
+  if (typeof message !== "object" || message === null || typeof request_bytes !== "number" || typeof route !== "string") return false;
+  if (usage !== undefined && (typeof usage !== "object" || usage === null)) return false;
+  const { content, tool_calls } = message as Record<string, unknown>;
+  if (content !== undefined && content !== null && typeof content !== "string") return false;
+  if (tool_calls === undefined) return true;
+  return (
+    Array.isArray(tool_calls) &&
+    tool_calls.every((call) => {
+      const fn = (call as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+      return typeof call === "object" && call !== null && typeof fn?.name === "string" && typeof fn.arguments === "string";
+    })
+  );
 }
 
 /** The block a request is about as the journal keys it: the stable message's "file:line" (project-relative), or null. */

@@ -1,29 +1,43 @@
 // This run's use of the journal (SPEC §11). Rows are queued and written in batches
 // (journal-writes.ts); the database opens when the first batch holding a model exchange is
-// written, or at the first lookup, never between an answer and the program's next step. The
-// invocations that came before the first exchange wait in memory. A run in which no model
-// answered (none was reached, or none could be: an unreachable server) writes nothing and leaves
-// no `.aiython/` behind, as python3 would not — unless a signal ended it while invocations ran:
-// that run is recorded, with its signal. Writes go in order, after the open; a read and the run's
-// end write what is pending first. Anything that goes wrong — the journal cannot be opened, or a
-// write fails later — prints one `aiython: journal disabled: …` line and the run goes on
-// unrecorded: the journal never costs the program its output. The journal's code and SQLite are
-// imported when a profile that records makes its model port (`warmUp`: while the program runs up
-// to its first block) or at the open, so a run without blocks or failures never loads them.
+// written, or at the first lookup, never between an answer and the program's next step. A run
+// that records gets its row then: at its first recorded answer, or (a replay, resume or recheck)
+// at its first lookup; the rows that belong to it (invocations, file digests) wait in memory until
+// it has one. A run in which no model answered (none was reached, or none could be: an
+// unreachable server) writes nothing and leaves no `.aiython/` behind, as python3 would not —
+// unless a signal ended it while invocations ran: that run is recorded, with its signal. Writes go
+// in order, after the open; a read and the run's end write what is pending first. Anything that
+// goes wrong — the journal cannot be opened, or a write fails later — prints one `aiython: journal
+// disabled: …` line and the run goes on unrecorded: the journal never costs the program its
+// output. A replay whose journal can only be read (a read-only folder) reads it and records
+// nothing, with one line saying so. The journal's code and SQLite are imported when a profile that
+// records makes its model port (`warmUp`: while the program runs up to its first block) or at the
+// open, so a run without blocks or failures never loads them.
+//
+// Replay's bookkeeping lives here because it is the run's, not a profile's: the occurrence of each
+// request key (counted when the request is made, SPEC §11.1), each answer's place in the run's
+// order (`seq`), the source run, and for a resume the source's effects that never ended (§11.2).
 
-import type { InvocationEntry, Journal, RunEnd, RunStart } from "../journal/index.js";
+import type { EffectEntry, InvocationEntry, Journal, RunEnd, RunStart } from "../journal/index.js";
+import type { ExchangeRef } from "../model-port.js";
 import { REPLAY_MISS_CANDIDATES } from "../defaults.js";
 import { PendingWrites } from "./journal-writes.js";
-import type { ExchangeToRecord } from "./recording-model.js";
+import type { ExchangeSink, ExchangeToRecord } from "./recording-model.js";
 import type { Redactor } from "./redact.js";
 import type { RecordedRequest } from "./replay-miss.js";
+import type { FileDigest } from "./source-digests.js";
+import type { ReplayAnswer, ReplayedExchange, ReplaySource } from "./replaying-model.js";
 
 export interface JournalSessionOptions {
   projectRoot: string;
   cwd: string;
   /** Record this run (runs, invocations, exchanges). False: open an existing journal to read only. */
   record: boolean;
+  /** Answer from the journal (SPEC §11.1): from this run, or (null) the latest of the same command line. */
+  replay: { run: number | null } | null;
   run: RunStart;
+  /** What makes two runs "the same command line": its hash is the run's command key, worked out at the open. */
+  command: unknown;
   redact: Redactor;
   /** Prints one line on stderr (the `aiython: ` prefix is the caller's). */
   warn: (message: string) => void;
@@ -32,19 +46,28 @@ export interface JournalSessionOptions {
 interface Open {
   journal: Journal;
   runId: number | null;
+  source: number | null;
+  /** Resume: the source run's effects that started and never ended, as "seq:call id". */
+  uncertain: ReadonlySet<string>;
 }
 
-export class JournalSession {
+type RunWrite = (journal: Journal, runId: number) => void;
+
+export class JournalSession implements ExchangeSink, ReplaySource {
   private opening: Promise<Open | null> | null = null;
   private failure: string | null = null;
   private finished = false;
-  /** An exchange was recorded: the run is worth its row. */
-  private exchanged = false;
-  /** Invocations recorded before the first exchange. */
-  private waiting: InvocationEntry[] = [];
+  /** The run is worth its row: an answer was recorded, or a replay looked one up. */
+  private worthARow = false;
+  /** Writes that belong to the run's row, made before it was worth one. */
+  private waiting: RunWrite[] = [];
+  private seq = 0;
+  private readonly occurrences = new Map<string, number>();
   /** The journal's error for "cannot be opened", once its module is loaded. */
   private unavailableError: (abstract new (...args: never[]) => Error) | null = null;
   private readonly pending = new PendingWrites<Open>(() => this.flush());
+  /** source-digests.ts, loaded with the journal (rows are written only after the open). */
+  private digestsOf: ((files: Iterable<string>, projectRoot: string) => FileDigest[]) | null = null;
 
   constructor(private readonly opts: JournalSessionOptions) {}
 
@@ -59,37 +82,74 @@ export class JournalSession {
     import("../journal/index.js").then((journal) => journal.loadSqlite()).catch(() => undefined); // the open reports a failure
   }
 
-  /** Queues the exchange for the next batch, which opens the journal if nothing has yet. */
-  recordExchange({ at, stored }: ExchangeToRecord): void {
+  nextSeq(): number {
+    this.seq += 1;
+    return this.seq;
+  }
+
+  /** Queues an answer for the next batch, which opens the journal if nothing has yet. */
+  record({ seq, at, origin, counted, stored }: ExchangeToRecord): void {
     if (!this.opts.record) return;
     const { redact } = this.opts;
-    this.exchanged = true;
-    this.write((open) => {
+    this.becomeWorthARow();
+    this.writeForRun((journal, runId) => {
       const exchange = stored();
-      open.journal.putExchange(open.runId, { ...exchange, requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) }, at);
+      const { key, occurrence } = counted ?? { key: exchange.key, occurrence: journal.exchanges.nextOccurrence(runId, exchange.key) };
+      const answer = { requestJson: redact(exchange.requestJson), responseJson: redact(exchange.responseJson) };
+      journal.exchanges.add(runId, { seq, key, occurrence, invocation: origin?.invocation ?? null, round: origin?.round ?? null, ...placeOf(exchange), answer }, at);
     });
   }
 
   recordInvocation(entry: InvocationEntry): void {
-    if (!this.opts.record) return;
-    if (!this.exchanged) {
-      this.waiting.push(entry);
-      return;
-    }
-    this.write((open) => open.runId !== null && open.journal.addInvocation(open.runId, entry));
+    this.writeForRun((journal, runId) => journal.runs.addInvocation(runId, entry));
   }
 
-  /** The stored answer JSON for a request key (see ExchangeLookup). */
-  async lookup(key: string): Promise<string | null | { unavailable: string }> {
+  /** Source files the run read (absolute paths): their digests (SPEC §11.2), worked out when they are written. */
+  recordFiles(files: readonly string[]): void {
+    if (files.length > 0) this.writeForRun((journal, runId) => journal.runs.addFiles(runId, this.digestsOf?.(files, this.opts.projectRoot) ?? []));
+  }
+
+  /** The interpreter, once it said hello: on the run's row whenever that is written. */
+  recordInterpreter(interpreter: { executable: string; version: string }): void {
+    this.opts.run.interpreter ??= interpreter;
+    this.writeForRun((journal, runId) => journal.runs.setInterpreter(runId, interpreter));
+  }
+
+  async answer(key: string): Promise<ReplayAnswer> {
+    const occurrence = this.count(key); // in the order the requests are made, before any wait
+    this.becomeWorthARow();
     const open = await this.ready;
-    if (!open) return { unavailable: this.failure ?? "it could not be opened" };
+    if (!open) return { kind: "unavailable", occurrence, reason: this.failure ?? "it could not be opened" };
     this.drain(open);
     try {
-      return open.journal.findExchange(key)?.responseJson ?? null;
+      const found = open.journal.exchanges.find(key, occurrence, open.source, open.runId);
+      return found ? { kind: "found", occurrence, found } : { kind: "missing", occurrence };
     } catch (error) {
-      this.disable(error);
-      return { unavailable: this.failure ?? "it could not be read" };
+      return { kind: "unavailable", occurrence, reason: `reading it failed (${(error as { code?: string }).code ?? (error as Error).message})` };
     }
+  }
+
+  replayed({ key, occurrence, found, block, route, origin }: ReplayedExchange): ExchangeRef {
+    const seq = this.nextSeq();
+    const at = new Date();
+    this.writeForRun((journal, runId) =>
+      journal.exchanges.add(
+        runId,
+        {
+          seq,
+          key,
+          occurrence,
+          invocation: origin?.invocation ?? null,
+          round: origin?.round ?? null,
+          block,
+          route: route.id,
+          model: route.model,
+          answer: { sameAs: found.origin },
+        },
+        at,
+      ),
+    );
+    return { seq, from: { run: found.runId, seq: found.seq } };
   }
 
   /** The recorded requests about one block, newest first; none when unreadable. */
@@ -98,26 +158,61 @@ export class JournalSession {
     if (!open) return [];
     this.drain(open);
     try {
-      return open.journal.exchangesOfBlock(block, REPLAY_MISS_CANDIDATES).map((e) => ({ requestJson: e.requestJson, runId: e.runId ?? null, recordedAt: e.recordedAt ?? null }));
+      return open.journal.exchanges.requestsOfBlock(block, REPLAY_MISS_CANDIDATES);
     } catch {
       return [];
     }
   }
 
+  /** Writes the intent of an effect now, before it runs (SPEC §11.2); its row, or null when the run is not recorded. */
+  async effectStarting(effect: EffectEntry): Promise<number | null> {
+    if (!this.opts.record || this.failure !== null) return null;
+    const open = await this.ready;
+    if (!open || open.runId === null) return null;
+    this.drain(open);
+    try {
+      let id: number | null = null;
+      open.journal.inTransaction(() => (id = open.journal.effects.start(open.runId as number, effect, new Date())));
+      return id;
+    } catch (error) {
+      this.disable(error);
+      return null;
+    }
+  }
+
+  effectEnded(id: number): void {
+    const at = new Date();
+    this.write((open) => open.journal.effects.end(id, at));
+  }
+
+  /** An effect not run because the resumed run may have done it. */
+  effectUncertain(effect: EffectEntry): void {
+    const at = new Date();
+    this.writeForRun((journal, runId) => journal.effects.uncertain(runId, effect, at));
+  }
+
+  /** Whether a replayed answer's tool call started an effect in the resumed run that never ended. */
+  async isUncertain(from: ExchangeRef["from"], callId: string): Promise<boolean> {
+    if (from === null) return false;
+    const open = await this.ready;
+    return open !== null && open.source === from.run && open.uncertain.has(`${from.seq}:${callId}`);
+  }
+
   /** Ends the run's row and closes the database; later calls do nothing. */
   async finish(end: RunEnd): Promise<void> {
     if (this.finished) return;
-    this.finished = true;
     if (this.opening === null) {
       // Nothing recorded and nothing looked up: no journal. Invocations cut off by a signal make the run worth its row.
-      if (!this.exchanged && !(this.opts.record && end.signal !== null && this.waiting.length)) return;
+      if (!this.worthARow && !(this.opts.record && end.signal !== null && this.waiting.length)) return void (this.finished = true);
+      this.becomeWorthARow();
       this.opening = this.open();
     }
     const open = await this.opening;
+    this.finished = true;
     if (!open) return;
     this.drain(open);
     try {
-      if (open.runId !== null && this.failure === null) open.journal.endRun(open.runId, end);
+      if (open.runId !== null && this.failure === null) open.journal.runs.end(open.runId, end);
     } catch (error) {
       this.disable(error);
     } finally {
@@ -125,19 +220,47 @@ export class JournalSession {
     }
   }
 
+  /** The n-th time this run asks the key (1 for the first): a replay counts when requests are made; a recording counts in the journal as it writes. */
+  private count(key: string): number {
+    const n = (this.occurrences.get(key) ?? 0) + 1;
+    this.occurrences.set(key, n);
+    return n;
+  }
+
   private async open(): Promise<Open | null> {
     try {
-      const { openJournal, JournalUnavailableError } = await import("../journal/index.js");
+      const [{ openJournal, commandKey, JournalUnavailableError }, { digestsOf }] = await Promise.all([import("../journal/index.js"), import("./source-digests.js")]);
+      this.digestsOf = digestsOf;
       this.unavailableError = JournalUnavailableError;
-      const journal = await openJournal({ projectRoot: this.opts.projectRoot, cwd: this.opts.cwd, create: this.opts.record });
+      const { projectRoot, cwd, record, replay, run } = this.opts;
+      let journal: Journal | null;
+      let recording = record;
+      try {
+        journal = await openJournal({ projectRoot, cwd, create: record });
+      } catch (error) {
+        if (!(record && replay && error instanceof JournalUnavailableError && error.reason === "read-only")) throw error;
+        journal = await openJournal({ projectRoot, cwd, create: false });
+        recording = false;
+        this.opts.warn(`this run is not recorded: ${error.message.split("; ")[0]}; it is replayed from the journal as it is`);
+      }
       if (!journal) {
         this.failure = "there is no journal in this project yet";
         return null;
       }
       try {
-        const runId = this.opts.record ? journal.startRun(this.opts.run) : null;
-        if (runId !== null) for (const entry of this.waiting.splice(0)) journal.addInvocation(runId, entry);
-        return { journal, runId };
+        run.commandKey ??= commandKey(this.opts.command);
+        run.argv = run.argv?.map(this.opts.redact) ?? null;
+        run.sourceRun = replay === null ? null : (replay.run ?? journal.runs.latestOfCommand(run.commandKey, null));
+        const runId = recording ? journal.runs.start(run) : null;
+        const uncertain = new Set(
+          run.mode === "resume" && run.sourceRun !== null
+            ? journal.effects
+                .of(run.sourceRun)
+                .filter((effect) => effect.status !== "ended")
+                .map((effect) => `${effect.exchangeSeq}:${effect.callId}`)
+            : [],
+        );
+        return { journal, runId, source: run.sourceRun, uncertain };
       } catch (error) {
         journal.close();
         throw error;
@@ -146,6 +269,22 @@ export class JournalSession {
       this.disable(error);
       return null;
     }
+  }
+
+  private becomeWorthARow(): void {
+    if (this.worthARow) return;
+    this.worthARow = true;
+    for (const work of this.waiting.splice(0)) this.write((open) => open.runId !== null && work(open.journal, open.runId));
+  }
+
+  /** A write that belongs to the run's row: queued now if the run is worth one, else kept until it is. */
+  private writeForRun(work: RunWrite): void {
+    if (!this.opts.record) return;
+    if (!this.worthARow) {
+      this.waiting.push(work);
+      return;
+    }
+    this.write((open) => open.runId !== null && work(open.journal, open.runId));
   }
 
   /** Queues a write; it waits for the open and goes in the next batch. */
@@ -161,6 +300,7 @@ export class JournalSession {
   /** Writes every pending row now, in one transaction; a failure disables the journal and drops the batch. */
   private drain(open: Open): void {
     if (this.failure !== null) return this.pending.discard();
+    if (open.runId === null) return this.pending.discard(); // read only: nothing of this run is kept
     try {
       this.pending.drain(open, (writes) => open.journal.inTransaction(writes));
     } catch (error) {
@@ -176,4 +316,8 @@ export class JournalSession {
         : `writing the journal failed (${(error as { code?: string }).code ?? (error as Error).message}); the rest of this run is not recorded`;
     if (this.opts.record) this.opts.warn(`journal disabled: ${this.failure}`);
   }
+}
+
+function placeOf(exchange: { block: string | null; route: string; model: string }) {
+  return { block: exchange.block, route: exchange.route, model: exchange.model };
 }

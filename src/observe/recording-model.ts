@@ -1,8 +1,10 @@
 // A ModelPort that passes every request to the live client and hands each successful
-// request/answer pair to the journal (SPEC §11). Failures pass through unrecorded: a replay of a
-// failed call should fail the same way, by finding nothing. The pair is handed over as it is:
-// its key and stored JSON are worked out when the journal writes it (journal-writes.ts), not
-// between this answer and the program's next step.
+// request/answer pair to the journal (SPEC §11), in the order the answers came: each gets its
+// place in the run (`seq`) at once, and the answer carries it (the effects its tool calls start
+// refer to it, §11.2). Failures pass through unrecorded: a replay of a failed call should fail the
+// same way, by finding nothing. The pair is handed over as it is: its key, occurrence and stored
+// JSON are worked out when the journal writes it (journal-writes.ts), not between this answer and
+// the program's next step — unless a replay already worked them out (`counted`, --replay=fill).
 
 import type { ModelPort, ModelRequest, ModelResponse } from "../model-port.js";
 import { blockKey, requestKey, responseJson, type RouteName } from "./exchange-of.js";
@@ -17,18 +19,29 @@ export interface RecordedExchange {
   responseJson: string;
 }
 
-/** An exchange to record: the time it ended and its stored form, made when it is written. */
+/** An exchange to record: its place in the run, when it ended, and its stored form, made when it is written. */
 export interface ExchangeToRecord {
+  seq: number;
   at: Date;
+  origin: { invocation: string; round: number } | null;
+  /** The request's key and occurrence, when a replay lookup already counted it. */
+  counted: { key: string; occurrence: number } | null;
   stored: () => RecordedExchange;
 }
 
-export function recordingModel(live: ModelPort, route: RouteName, record: (exchange: ExchangeToRecord) => void): ModelPort {
+/** Where recorded answers go: a place in the run's order, then the exchange. */
+export interface ExchangeSink {
+  nextSeq(): number;
+  record(exchange: ExchangeToRecord): void;
+}
+
+export function recordingModel(live: ModelPort, route: RouteName, sink: ExchangeSink, counted: ExchangeToRecord["counted"] = null): ModelPort {
   return {
     async complete(request, options) {
       const response = await live.complete(request, options);
-      record({ at: new Date(), stored: () => storedExchange(route, request, response) });
-      return response;
+      const seq = sink.nextSeq();
+      sink.record({ seq, at: new Date(), origin: options.origin ?? null, counted, stored: () => storedExchange(route, request, response) });
+      return { ...response, exchange: { seq, from: null } };
     },
   };
 }

@@ -28,6 +28,8 @@ export interface RecordedRequest {
 }
 
 const MAX_TEXT = 80;
+/** A request recorded exactly, but fewer times than this run asks it (SPEC §11.1: the n-th occurrence). */
+const ASKED_MORE = "this run asks the same request more often than the recording answered it";
 
 /** Words for the fields of the stable message (SPEC §5.1); others are named as they are. */
 const STABLE_FIELDS: Record<string, string> = {
@@ -55,9 +57,25 @@ export function missMessage(block: string, requestJson: string, candidates: read
   });
   if (compared.length === 0) return `--replay: no recorded answer for ${block} — ${fix}`;
   const nearest = compared.reduce((best, next) => (next.diff.length < best.diff.length ? next : best));
-  const lines = nearest.diff.length > 0 ? nearest.diff : ["request parameters"];
   const named = whence(nearest.candidate);
+  if (nearest.diff.length === 0) return `--replay: no recorded answer for ${block}: ${ASKED_MORE}${named}\n${fix}`;
+  const lines = nearest.diff;
   return [`--replay: no recorded answer for ${block}; the nearest recorded request for this block${named} differs in`, ...lines.map((l) => `  ${l}`), fix].join("\n");
+}
+
+/**
+ * The same comparison in one line, for `aiython recheck` (SPEC §11.3): what differs from the
+ * nearest recorded request of the block, or that the recording has none for it.
+ */
+export function missSummary(requestJson: string, candidates: readonly RecordedRequest[]): string {
+  const now = parse(requestJson) ?? {};
+  const diffs = candidates.flatMap((candidate) => {
+    const recorded = parse(candidate.requestJson);
+    return recorded ? [differences(recorded, now)] : [];
+  });
+  if (diffs.length === 0) return "no recorded request for this block";
+  const nearest = diffs.reduce((best, next) => (next.length < best.length ? next : best));
+  return nearest.length > 0 ? nearest.join("; ") : ASKED_MORE;
 }
 
 /** " (run 3, 2026-12-01 12:04 UTC)", or what of it is known. */

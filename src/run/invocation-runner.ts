@@ -12,7 +12,7 @@ import type { InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-import type { ApprovalPort, FramePort, HostToolPort, MailboxPort } from "../invocation/ports.js";
+import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, MailboxPort } from "../invocation/ports.js";
 import type { ProfileRef } from "../invocation/permissions.js";
 import { CodeReader } from "../invocation/code-reading/code-reader.js";
 import { TtyApprover } from "./approval/tty-approver.js";
@@ -40,6 +40,8 @@ export interface InvocationWiring {
   mailboxFor?: (member: string) => MailboxPort | undefined;
   /** SPEC §4.2: what each recovery decision changes, said on stderr (default: each, as it happens). */
   notices?: RecoveryNotices;
+  /** SPEC §11.2: the journal's record of calls with effects. */
+  effects?: EffectJournalPort;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -125,6 +127,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
           : undefined,
         signal,
         mailbox: request.mailbox ? wiring.mailboxFor?.(request.mailbox.member) : undefined,
+        effects: wiring.effects,
         onEvent: wiring.onEvent,
       });
       const used = capabilities?.usage.used ? { capabilities: capabilities.usage.stats } : {};

@@ -1,6 +1,6 @@
 // The model port each profile's invocations use (SPEC §11, §13), composed from the outside in:
-//   --replay         the journal's answers, and nothing else (a miss is an AIError)
-//   --replay=fill    the journal's answers; a miss goes on to the live model and is recorded
+//   --replay         the journal's answers, and nothing else (a miss is an AIError; a recheck is told of the first)
+//   --replay=fill    the journal's answers; a miss goes on to the live model and is recorded (also resume)
 //   otherwise        the live model, recorded in the journal when it is on
 // and the live model is always metered: the run's one budget admits or refuses each HTTP request
 // before it is sent, and prices it by its route once it has ended. The code of these layers (and
@@ -12,13 +12,16 @@ import type { ProfileSettings } from "../config/index.js";
 import type { ModelPort } from "../model-port.js";
 import type { RunBudget } from "../observe/budget.js";
 import type { JournalSession } from "../observe/journal-session.js";
+import type { ReplayChoice, ReplayMiss } from "./run-command.js";
 
 export interface ModelWiring {
   session: JournalSession | null;
-  replay: false | "strict" | "fill";
+  replay: ReplayChoice | null;
   budget: RunBudget;
   /** Names a block's file for messages. */
   shown: (file: string) => string;
+  /** `aiython recheck` (SPEC §11.3): told of each request the recording cannot answer. */
+  missed?: (miss: ReplayMiss) => void;
 }
 
 export function profileModel(profile: ProfileSettings, live: () => ModelPort, wiring: ModelWiring): ModelPort {
@@ -30,7 +33,7 @@ type Layers = Awaited<ReturnType<typeof layers>>;
 /** The layers this profile's port is made of: no journal code (nor node:crypto) when nothing is recorded or replayed. */
 async function layers(profile: ProfileSettings, { session, replay }: ModelWiring) {
   const records = session !== null && profile.journal;
-  const replays = session !== null && replay !== false;
+  const replays = session !== null && replay !== null;
   if (records) session.warmUp(); // SQLite loads while the program runs up to its first block
   const [{ meteredModel }, recording, replaying] = await Promise.all([
     import("../observe/metered-model.js"),
@@ -41,14 +44,21 @@ async function layers(profile: ProfileSettings, { session, replay }: ModelWiring
 }
 
 function composed(profile: ProfileSettings, live: () => ModelPort, wiring: ModelWiring, { meteredModel, recordingModel, replayingModel }: Layers): ModelPort {
-  const { session, replay, budget, shown } = wiring;
+  const { session, replay, budget, shown, missed } = wiring;
   const route = { id: profile.routes[0].id, model: profile.routes[0].model };
   const prices = new Map(profile.routes.map((r) => [r.id, r.price]));
-  const metered = () => meteredModel(live(), (id) => prices.get(id) ?? null, budget);
-  const recorded = () => (session && profile.journal && recordingModel ? recordingModel(metered(), route, (exchange) => session.recordExchange(exchange)) : metered());
+  let meteredPort: ModelPort | null = null;
+  const metered = () => (meteredPort ??= meteredModel(live(), (id) => prices.get(id) ?? null, budget));
+  const recorded = (counted: { key: string; occurrence: number } | null = null) =>
+    session && profile.journal && recordingModel ? recordingModel(metered(), route, session, counted) : metered();
   if (replay && session && replayingModel) {
-    const source = { lookup: (key: string) => session.lookup(key), candidates: (block: string) => session.candidates(block) };
-    return replayingModel(route, source, shown, replay === "fill" ? recorded() : null);
+    const source = {
+      answer: (key: string) => session.answer(key),
+      candidates: (block: string) => session.candidates(block),
+      replayed: (exchange: Parameters<JournalSession["replayed"]>[0]) => session.replayed(exchange),
+      missed,
+    };
+    return replayingModel(route, source, shown, replay.fill ? recorded : null);
   }
   return recorded();
 }

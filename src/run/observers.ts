@@ -1,7 +1,8 @@
 // Wires what can be seen and spent of a run's AI work (SPEC §11, §13) into the run: `--stats` at
 // exit, `--trace` events as JSON lines, spans to the user's OpenTelemetry collector (only when
-// OTEL_EXPORTER_OTLP_* says where), the journal — runs, invocations and model exchanges recorded,
-// or answered from with `--replay` — and the run's budget. program-run.ts calls startObservers
+// OTEL_EXPORTER_OTLP_* says where), the journal — runs (with their command line, interpreter and
+// source digests: journal-run.ts), invocations, model exchanges and effects recorded, or answered
+// from with `--replay`, `aiython resume` and `aiython recheck` — and the run's budget. program-run.ts calls startObservers
 // once the configuration is known, hands `wiring` to the invocation runner, and awaits `finish`
 // when the program has ended. SQLite is loaded only when the journal is on and a model is
 // configured, the OpenTelemetry SDK only at the first invocation of a run that exports (§12); the
@@ -15,26 +16,30 @@ import { UsageError } from "../errors.js";
 import type { InvocationRecord } from "../invocation-record.js";
 import type { InvocationEvent } from "../invocation-record.js";
 import type { RunBudget } from "../observe/budget.js";
-import { JournalSession } from "../observe/journal-session.js";
 import { otelSettings } from "../observe/otel/settings.js";
 import { OtelSink } from "../observe/otel/otel-sink.js";
 import { lazyRedactor, secretsFrom, type Redactor } from "../observe/redact.js";
 import type { RunTimings } from "../observe/run-clock.js";
 import type { TraceWriter } from "../observe/trace-writer.js";
 import type { RunExit } from "../observe/types.js";
-import { VERSION } from "../version.js";
 import { CapabilityRuntime } from "./capability-runtime.js";
 import { runBudget } from "./budget-setup.js";
 import type { InvocationWiring } from "./invocation-runner.js";
 import { profileModel } from "./model-wiring.js";
 import { RecoveryNotices } from "./recovery-notice.js";
 import type { RunCommand } from "./run-command.js";
+import { effectJournal } from "./effect-journal.js";
 import { scriptLabel } from "./target.js";
+import { journalSession, recordsJournal } from "./journal-run.js";
 
 export type { RunExit, RunTimings };
 
 export interface Observers {
-  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities" | "notices">;
+  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities" | "effects" | "notices">;
+  /** The interpreter said hello: the journal keeps which one ran the program. */
+  interpreter(python: { executable: string; version: string }): void;
+  /** Project source files the program's processes imported (absolute paths, from their pauses): the journal keeps their digests. */
+  sourceFiles(files: readonly string[]): void;
   /** The run's one budget (SPEC §13): every request of every invocation is admitted by it. */
   budget: RunBudget;
   /** Prints --stats, closes the trace, ends the journal's run row and sends the spans. Call once, after the program ended. */
@@ -49,21 +54,24 @@ export async function startObservers({ config, command }: { config: ResolvedConf
   const budget = runBudget(config, command);
   const trace = command.traceFile != null ? await openTrace(path.resolve(cwd, command.traceFile), redact) : null;
   const otel = otelFor(config, command, redact);
-  const session = journalSession(config, command, redact);
+  const session = await journalSession(config, command, { cwd, redact, warn });
   // Kept for --stats only, which lists every invocation; a run without it keeps none (SPEC §12:
   // memory does not grow with the number of blocks).
   const invocations: InvocationRecord[] = [];
-  const capabilities = new CapabilityRuntime(config, { replay: command.replay === "strict", record: recordsJournal(config, command), env: command.env, cwd, warn });
+  const strict = command.replay != null && !command.replay.fill;
+  const capabilities = new CapabilityRuntime(config, { replay: strict, record: recordsJournal(config, command), env: command.env, cwd, warn });
   const shown = (file: string) => relativeInside(file, cwd);
   const notices = new RecoveryNotices(config.modelConfigured ? profileFor(config, null).recoveryNotice : "each");
   const sinks = [trace, otel].filter((sink) => sink !== null);
   const onEvent = (event: InvocationEvent) => {
     for (const sink of sinks) sink.write(event);
   };
+  const missed = command.rerun?.kind === "recheck" ? command.rerun.missed : undefined;
+  const seenFiles = new Set<string>();
   return {
     budget,
     wiring: {
-      modelFor: (profile, live) => profileModel(profile, live, { session, replay: command.replay ?? false, budget, shown }),
+      modelFor: (profile, live) => profileModel(profile, live, { session, replay: command.replay ?? null, budget, shown, missed }),
       onInvocation: (record) => {
         if (command.stats) invocations.push(record);
         session?.recordInvocation(journalEntry(record, config.projectRoot));
@@ -71,11 +79,18 @@ export async function startObservers({ config, command }: { config: ResolvedConf
       ...(sinks.length > 0 ? { onEvent } : {}),
       capabilities,
       notices,
+      ...(session ? { effects: effectJournal(session) } : {}),
+    },
+    interpreter: (python) => session?.recordInterpreter(python),
+    sourceFiles: (files) => {
+      const fresh = files.filter((file) => !seenFiles.has(file));
+      for (const file of fresh) seenFiles.add(file);
+      session?.recordFiles(fresh);
     },
     async finish(exit, timings) {
       // The journal first: its file may open only now (its rows are written in batches), and a
       // warning that it cannot be comes before the run's summary, as it would in the middle of the run.
-      await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, ...timings });
+      await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, how: exit.how, ...timings });
       const summary = notices.summary();
       if (summary) process.stderr.write(summary);
       if (command.stats) {
@@ -106,25 +121,6 @@ async function openTrace(file: string, redact: Redactor): Promise<TraceWriter> {
     if (error instanceof TraceFileError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-/** The journal of this run: recording (unless --no-journal or `journal = false`) or replaying. */
-function journalSession(config: ResolvedConfig, command: RunCommand, redact: Redactor): JournalSession | null {
-  const replay = Boolean(command.replay);
-  const recording = recordsJournal(config, command);
-  if (!config.modelConfigured || !(recording || replay)) return null;
-  return new JournalSession({
-    projectRoot: config.projectRoot,
-    cwd: process.cwd(),
-    record: recording,
-    run: { script: scriptLabel(command.program), args: command.programArgs, replay, pid: process.pid, version: VERSION, startedAt: new Date() },
-    redact,
-    warn,
-  });
-}
-
-function recordsJournal(config: ResolvedConfig, command: RunCommand): boolean {
-  return config.modelConfigured && (command.journal ?? true) && profileFor(config, null).journal;
 }
 
 function journalEntry(record: InvocationRecord, projectRoot: string) {

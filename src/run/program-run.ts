@@ -23,12 +23,15 @@ import { scriptPathOf } from "./target.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";
 import { internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
+import type { EndedHow } from "../journal/index.js";
 
 /** Exit status of a run ended by its time limit (SPEC §2). */
 const TIME_LIMIT_STATUS = 124;
 
 export class ProgramRun {
   private problem: RunOutcome | null = null;
+  /** How the run was cut short, when it was (SPEC §11.2): the journal keeps it with the run's end. */
+  private cutShort: EndedHow | null = null;
   private coordinator: PauseCoordinator | null = null;
   /** Loads the model client and the orchestrator in the background (after a plan with blocks). */
   private warmUp: (() => void) | null = null;
@@ -129,7 +132,8 @@ export class ProgramRun {
    */
   private async programStarted(relay: SignalRelay): Promise<void> {
     try {
-      await this.bridge.hello;
+      const python = await this.bridge.hello;
+      this.observers?.interpreter({ executable: python.executable, version: python.version });
     } catch (error) {
       this.bridge.kill("SIGKILL");
       const end = await this.bridge.ended;
@@ -147,6 +151,7 @@ export class ProgramRun {
 
   /** The time limit is reached: the program is ended as by SIGTERM, then SIGKILL (SPEC §2). */
   private timeUp(limit: NonNullable<RunLimits["time"]>): void {
+    this.cutShort ??= "time_limit";
     this.problem ??= { kind: "status", status: TIME_LIMIT_STATUS, message: timeLimitMessage(limit) };
     this.bridge.kill("SIGTERM");
     this.killTimer = setTimeout(() => this.bridge.kill("SIGKILL"), KILL_GRACE_MS);
@@ -154,6 +159,7 @@ export class ProgramRun {
   }
 
   private onMessage(message: BridgeMessage): void {
+    if (message.type === "pause" && message.modules) this.observers?.sourceFiles(message.modules);
     if (this.coordinator?.handle(message)) return;
     if (this.serve(this.bridge, message, true)) return;
     this.stop(internalOutcome(`unexpected ${message.type} message from the bridge`));
@@ -171,6 +177,9 @@ export class ProgramRun {
       case "mail":
         void this.answerMail(link, message);
         return true;
+      case "blocks_ahead":
+        this.warmUp?.(); // a prepared source with blocks, from the cache: no plan said so
+        return true;
       default:
         return false;
     }
@@ -180,6 +189,7 @@ export class ProgramRun {
   private serveChild(link: ChildLink): { ended(): void } {
     const coordinator = this.coordinatorFor?.((message) => link.send(message)) ?? null;
     link.onMessage = (message) => {
+      if (message.type === "pause" && message.modules) this.observers?.sourceFiles(message.modules);
       if (!coordinator?.handle(message)) this.serve(link, message, false);
     };
     return { ended: () => coordinator?.bridgeEnded() };
@@ -241,7 +251,8 @@ export class ProgramRun {
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
     const outcome = this.problem ?? this.budgetOutcome(end) ?? this.refusedOutcome(end) ?? outcomeOf(end, relayed);
-    await this.observers?.finish({ status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null }, this.clock.timings());
+    const exit = { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null };
+    await this.observers?.finish({ ...exit, how: this.endedHow(outcome, end) }, this.clock.timings());
     return outcome;
   }
 
@@ -249,6 +260,16 @@ export class ProgramRun {
   private refusedOutcome(end: BridgeEnd): RunOutcome | null {
     if (this.refusedSpans === null || end.code !== ExitStatus.uncaughtException) return null;
     return { kind: "status", status: end.code, message: this.refusedSpans };
+  }
+
+  /** Whether the program ended the run itself (its exit status, uncaught exceptions included), or how it was cut short. */
+  private endedHow(outcome: RunOutcome, end: BridgeEnd): EndedHow {
+    if (this.cutShort) return this.cutShort;
+    if (outcome.kind === "signal") return "signal";
+    if (end.fatal || end.protocolError || (this.problem?.kind === "status" && this.problem.status === ExitStatus.internal)) return "internal";
+    if (this.problem === null && this.budgetOutcome(end)) return "budget";
+    if (end.signal) return "lost"; // the interpreter died of a signal nobody relayed to it
+    return "exit";
   }
 
   /** The program ended with an uncaught AIBudgetError: exit 75 and what was spent (SPEC §13). */

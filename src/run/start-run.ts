@@ -12,7 +12,8 @@ import { resolveTarget } from "./target.js";
 
 /** Starts the interpreter (unless bin/aiython's first file already has), resolves the target and runs it. */
 export async function startRun(command: RunCommand, started?: BridgeProcess): Promise<RunOutcome> {
-  const bridge = started ?? startBridge(command.python, command.env, { interpreterArgs: command.interpreter.args, ignoredSignals: command.ignoredSignals });
+  const quiet = command.quiet ? { stdin: "ignore" as const, output: "ignore" as const } : {};
+  const bridge = started ?? startBridge(command.python, command.env, { interpreterArgs: command.interpreter.args, ignoredSignals: command.ignoredSignals, ...quiet });
   let target: RunTarget;
   try {
     target = resolveTarget(command.program);

@@ -1,11 +1,11 @@
 // Helpers for journal, stats, trace and replay tests: temporary project folders, a way to make a
-// folder truly unwritable even for root (chmod alone does not stop root), and the counters of one
-// invocation.
+// folder truly unwritable even for root (chmod alone does not stop root), the counters of one
+// invocation, and a run's start and end as the journal takes them.
 
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import type { InvocationStats } from "../../src/journal/index.js";
+import type { InvocationStats, RunEnd, RunStart } from "../../src/journal/index.js";
 
 export { tempProject } from "./temp-project.js";
 
@@ -66,3 +66,26 @@ export function filesUnder(dir: string): string[] {
     return entry.isDirectory() ? filesUnder(full) : [full];
   });
 }
+
+/** A recorded run's start (mode `record` unless overridden). */
+export function runStart(overrides: Partial<RunStart> = {}): RunStart {
+  return {
+    script: "tickets.py",
+    args: [],
+    mode: "record",
+    argv: ["tickets.py"],
+    commandKey: "command-tickets",
+    cwd: ".",
+    interpreter: { executable: "/usr/bin/python3", version: "3.11.7" },
+    profile: { name: "default", route: "openai/m", model: "m" },
+    sourceRun: null,
+    resumedFrom: null,
+    pid: 4242,
+    version: "0.0.0-test",
+    startedAt: new Date("2025-01-02T03:04:05Z"),
+    ...overrides,
+  };
+}
+
+/** A run's end: the program's own exit 0 unless overridden. */
+export const END: RunEnd = { endedAt: new Date(), status: 0, signal: null, how: "exit", totalSeconds: 1, parseSeconds: 0, prepareSeconds: 0, executionSeconds: 1 };

@@ -5,15 +5,15 @@
 //   node --import tsx test/support/journal-writer.ts PROJECT TAG COUNT START
 
 import { openJournal } from "../../src/journal/index.js";
-import { counters } from "./journal-helpers.js";
+import { counters, END, runStart } from "./journal-helpers.js";
 
 const [root, tag, count, start] = process.argv.slice(2);
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(start) - Date.now())));
 const journal = await openJournal({ projectRoot: root, create: true });
 for (let i = 0; i < Number(count); i += 1) {
-  const id = journal.startRun({ script: `writer-${tag}.py`, args: [], replay: false, pid: process.pid, version: "test", startedAt: new Date() });
+  const id = journal.runs.start(runStart({ script: `writer-${tag}.py`, pid: process.pid }));
   for (const line of [1, 2]) {
-    journal.addInvocation(id, {
+    journal.runs.addInvocation(id, {
       invocation: `inv-${line}`,
       file: `writer-${tag}.py`,
       line,
@@ -25,6 +25,6 @@ for (let i = 0; i < Number(count); i += 1) {
       endedAt: new Date(),
     });
   }
-  journal.endRun(id, { endedAt: new Date(), status: 0, signal: null, totalSeconds: 0, parseSeconds: 0, prepareSeconds: 0, executionSeconds: 0 });
+  journal.runs.end(id, END);
 }
 journal.close();

@@ -27,7 +27,7 @@ import _imp
 import os
 import sys
 
-from aiython_bridge import coding_cookie, modules, program_code, source_bytes
+from aiython_bridge import coding_cookie, modules, program_code, protocol, source_bytes
 from aiython_bridge.preparation.cache import PreparationCache
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
@@ -67,6 +67,8 @@ def _code(server, options, raw, filename, *, entry, build, text_of):
     compiled = _from_record(cache.load(key)) if cache is not None else None
     if compiled is not None and entry and compiled.warns:
         compiled = compiled if _compiles(text_of(), filename) else None  # CPython's own warnings, shown
+    if compiled is not None and compiled.blocks:
+        _blocks_ahead(server)
     if compiled is None:
         text = text_of()
         if text is None:
@@ -77,6 +79,27 @@ def _code(server, options, raw, filename, *, entry, build, text_of):
         if cache is not None:
             cache.store(key, _record(compiled))
     return _bind(server, options, compiled, filename)
+
+
+def _blocks_ahead(server):
+    """A source from the cache holds AI blocks, and no `plan` request said so: once per process,
+    the host is told (its model client loads while the program runs up to the first block) and
+    the code that serves pauses is imported here, as it is while the host plans a source."""
+    channel = getattr(server, "channel", None)  # none in a test's stand-in server
+    if channel is None or (_told_blocks and _told_blocks[0] == os.getpid()):
+        return
+    _told_blocks[:] = [os.getpid()]
+    try:
+        channel.send({"type": protocol.BLOCKS_AHEAD})
+    except OSError:
+        pass  # the host has gone: the run is ending anyway
+    try:
+        modules.load("aiython_bridge.pauses")
+    except Exception:  # noqa: BLE001 - the first block imports it again and reports what fails
+        pass
+
+
+_told_blocks = []
 
 
 def _build(text, filename, options, entry, plan_for, plain=None):

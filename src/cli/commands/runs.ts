@@ -1,23 +1,20 @@
 // `aiython runs list` and `aiython runs show ID` (SPEC §11): read the project's journal and print
-// recent runs, or one run's invocations with their costs and outcomes. These are aiython's own
-// reports, so they go to stdout. The journal is found like a run finds it: the folder of the
-// nearest aiython.toml; without one, the nearest folder at or above the working directory that
-// holds `.aiython/aiython.sqlite` (searched the way aiython.toml is), else the working directory.
+// recent runs, or one run — its command line, how it ended, its invocations with their costs and
+// outcomes, and effects left uncertain (§11.2). These are aiython's own reports, so they go to
+// stdout. The journal is found as project-journal.ts finds it, and read even where it cannot be
+// written.
 
 import { Command, CommanderError } from "commander";
-import { loadConfig } from "../../config/index.js";
-import { journalPath, nearestJournalRoot, openJournal, RUNS_LIST_DEFAULT_LIMIT, type InvocationSummary, type Journal, type RunSummary } from "../../journal/index.js";
-import { JournalUnavailableError } from "../../journal/index.js";
+import { journalPath, RUNS_LIST_DEFAULT_LIMIT, type EffectSummary, type InvocationSummary, type RunSummary } from "../../journal/index.js";
 import { costCell, costLabel } from "../../observe/cost.js";
 import { kilobytes, outcomeLabel, table } from "../../observe/stats-render.js";
 import { UsageError } from "../../errors.js";
 import type { RunOutcome } from "../../errors.js";
 import { writeStdout } from "../stdout.js";
+import { commandLine, exitLabel, localTime, runLabel } from "./run-labels.js";
+import { projectJournal, type ProjectContext } from "./project-journal.js";
 
-export interface RunsContext {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  configFile?: string;
+export interface RunsContext extends ProjectContext {
   /** Where the report goes; default stdout, in one write with the EPIPE guard. */
   out?: (text: string) => void | Promise<void>;
 }
@@ -31,15 +28,7 @@ export async function runRunsCommand(args: readonly string[], ctx: RunsContext):
     throw new UsageError(action === undefined ? `runs needs list or show: ${USAGE}` : `unknown runs command '${action}': ${USAGE}`);
   }
   const options = parse(action, rest);
-  const config = await loadConfig({ scriptPath: null, cwd: ctx.cwd, configFile: ctx.configFile, env: ctx.env });
-  const projectRoot = config.path === null ? (nearestJournalRoot(ctx.cwd) ?? config.projectRoot) : config.projectRoot;
-  let journal: Journal | null;
-  try {
-    journal = await openJournal({ projectRoot, cwd: ctx.cwd, create: false });
-  } catch (error) {
-    if (error instanceof JournalUnavailableError) throw new UsageError(`cannot read the journal: ${error.message}`);
-    throw error;
-  }
+  const { journal, projectRoot } = await projectJournal(ctx);
   if (!journal) {
     await out(
       options.json
@@ -50,14 +39,15 @@ export async function runRunsCommand(args: readonly string[], ctx: RunsContext):
   }
   try {
     if (action === "list") {
-      const runs = journal.listRuns(options.limit);
+      const runs = journal.reads.list(options.limit);
       await out(options.json ? `${JSON.stringify(runs)}\n` : renderList(runs));
       return { kind: "status", status: 0 };
     }
-    const run = journal.getRun(options.id);
+    const run = journal.reads.get(options.id);
     if (!run) throw new UsageError(`no run ${options.id} in ${journal.file}; see aiython runs list`);
-    const invocations = journal.invocationsOf(run.id);
-    await out(options.json ? `${JSON.stringify({ run, invocations })}\n` : renderShow(run, invocations));
+    const invocations = journal.reads.invocationsOf(run.id);
+    const effects = journal.effects.of(run.id);
+    await out(options.json ? `${JSON.stringify({ run, invocations, effects })}\n` : renderShow(run, invocations, effects));
     return { kind: "status", status: 0 };
   } finally {
     journal.close();
@@ -93,7 +83,7 @@ function renderList(runs: RunSummary[]): string {
   const rows = runs.map((run) => [
     String(run.id),
     localTime(run.startedAt),
-    run.replay ? `${run.script} (replay)` : run.script,
+    runLabel(run),
     exitLabel(run),
     String(run.invocations),
     String(run.modelCalls),
@@ -103,10 +93,12 @@ function renderList(runs: RunSummary[]): string {
   return `${table(["id", "started", "script", "exit", "invocations", "model calls", "replayed", "cost"], rows, 3).join("\n")}\n`;
 }
 
-function renderShow(run: RunSummary, invocations: InvocationSummary[]): string {
+function renderShow(run: RunSummary, invocations: InvocationSummary[], effects: EffectSummary[]): string {
   const seconds = (value: number | null) => (value === null ? "?" : `${value.toFixed(3)} s`);
   const lines = [
-    `run ${run.id}: ${run.script}${run.replay ? " (replay)" : ""}`,
+    `run ${run.id}: ${runLabel(run)}`,
+    ...(run.command_line ? [`  command: ${commandLine(run.command_line)}${run.cwd && run.cwd !== "." ? ` (in ${run.cwd})` : ""}`] : []),
+    ...(run.interpreter || run.profile ? [`  ${[interpreterLabel(run), profileLabel(run)].filter(Boolean).join(", ")}`] : []),
     `  started ${localTime(run.startedAt)}, ${run.endedAt ? `ended ${localTime(run.endedAt)}` : "did not record its end"}, exit ${exitLabel(run)}`,
     `  time: total ${seconds(run.totalSeconds)}, parse ${seconds(run.parseSeconds)}, prepare ${seconds(run.prepareSeconds)}, execution ${seconds(run.executionSeconds)}`,
     `  ${invocations.length} AI invocation${invocations.length === 1 ? "" : "s"}, ${run.modelCalls} model calls` +
@@ -129,19 +121,25 @@ function renderShow(run: RunSummary, invocations: InvocationSummary[]): string {
     ]);
     lines.push(...table(["block", "mode", "outcome", "model calls", "replayed", "tool calls", "request", "tokens", "cost", "problems", "seconds"], rows, 3));
   }
+  lines.push(...uncertainLines(run, effects));
   return `${lines.join("\n")}\n`;
 }
 
-function exitLabel(run: RunSummary): string {
-  if (run.exitSignal) return run.exitSignal;
-  if (run.exitStatus !== null) return String(run.exitStatus);
-  return run.endedAt ? "?" : "-";
+/** Effects the run started and never saw end (when it did not end normally), and those it did not run again (SPEC §11.2). */
+function uncertainLines(run: RunSummary, effects: EffectSummary[]): string[] {
+  const cutShort = run.ended_how !== "exit";
+  return effects.flatMap((effect) => {
+    const where = `${effect.tool} at ${effect.block ?? "?"} (call ${effect.callId})`;
+    if (effect.status === "uncertain") return [`  uncertain: ${where}, started by run ${run.resumed_from ?? "?"} and never seen to end: not run again`];
+    if (effect.status === "started" && cutShort) return [`  uncertain: ${where}, started and never seen to end`];
+    return [];
+  });
 }
 
-/** "2025-11-29 10:14:02" in the local time zone. */
-function localTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+function interpreterLabel(run: RunSummary): string {
+  return run.interpreter ? `python ${run.interpreter.version} (${run.interpreter.executable})` : "";
+}
+
+function profileLabel(run: RunSummary): string {
+  return run.profile ? `profile ${run.profile.name}${run.profile.route ? ` (${run.profile.route})` : ""}` : "";
 }

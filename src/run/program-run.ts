@@ -137,6 +137,10 @@ export class ProgramRun {
     } catch (error) {
       this.bridge.kill("SIGKILL");
       const end = await this.bridge.ended;
+      // A Ctrl-C that reached the interpreter reached the host too: let its listener run first
+      // (a busy event loop may see the interpreter's end before the signal).
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 20));
       if (end.signal === "SIGINT" || relay.interrupted) {
         this.problem ??= { kind: "signal", signal: "SIGINT" };
         return;

@@ -1,18 +1,18 @@
 // One program run, from the configuration to the exit (SPEC §2, §4): load the configuration and
-// the observers (§11), send `run`, answer the bridge's `plan` requests (the entry program and
+// the observers (§11), send `run`, answer the bridge's `plan` requests (plan-answers.ts: the entry program and
 // imported project modules, §4.1) and hand pauses to the coordinator (§4.3, §4.2), then turn how
 // the interpreter ended into a RunOutcome. A fault found on the way (a malformed directive, a
 // protocol violation, a bug) ends the run by killing the interpreter and is reported instead of
 // the program's exit.
 
 import { loadConfig, type ResolvedConfig } from "../config/index.js";
-import { ConfigError, ExitStatus, type RunOutcome } from "../errors.js";
+import { ExitStatus, type RunOutcome } from "../errors.js";
 import { KILL_GRACE_MS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../bridge/bridge-process.js";
 import type { ChildLink } from "../bridge/child-link.js";
 import type { PauseCoordinator } from "../invocation/pause-coordinator.js";
-import type { BridgeMessage, HostMessage, MailRequest, PlanRequest, RunOptions, RunRequest, RunTarget } from "../bridge/protocol.js";
+import type { BridgeMessage, HostMessage, MailRequest, RunOptions, RunRequest, RunTarget } from "../bridge/protocol.js";
 import { relaySignals, type SignalRelay } from "../bridge/signal-relay.js";
 import { ChildProcesses } from "./child-processes.js";
 import type { PlanLink } from "./plan-source.js";
@@ -23,6 +23,7 @@ import { scriptPathOf } from "./target.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";
 import { internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
+import { PlanAnswers } from "./plan-answers.js";
 import type { EndedHow } from "../journal/index.js";
 
 /** Exit status of a run ended by its time limit (SPEC §2). */
@@ -48,14 +49,22 @@ export class ProgramRun {
   private readonly mailbox = new RunMailbox();
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
   private relay: SignalRelay | null = null;
-  /** The entry program's spans CPython refused that will not run as AI blocks: said after CPython's SyntaxError. */
-  private refusedSpans: string | null = null;
+  private readonly plans: PlanAnswers;
 
   constructor(
     private readonly command: RunCommand,
     private readonly bridge: BridgeProcess,
     private readonly target: RunTarget,
-  ) {}
+  ) {
+    this.plans = new PlanAnswers({
+      target,
+      clock: this.clock,
+      config: () => this.config,
+      warmUp: () => this.warmUp?.(),
+      interrupted: () => this.relay?.interrupted ?? false,
+      stop: (outcome) => this.stop(outcome),
+    });
+  }
 
   async execute(): Promise<RunOutcome> {
     this.bridge.handlers = { onMessage: (message) => this.onMessage(message) };
@@ -173,7 +182,7 @@ export class ProgramRun {
   private serve(link: PlanLink, message: BridgeMessage, first: boolean): boolean {
     switch (message.type) {
       case "plan":
-        void this.answerPlan(link, message, first);
+        void this.plans.answer(link, message, first);
         return true;
       case "children":
         this.children.answer(link, message);
@@ -204,43 +213,6 @@ export class ProgramRun {
     link.send({ type: "result", id: message.id, ...answer });
   }
 
-  /** Plans a source for a process of the run; for the first one's entry program, diagnostics end the run (exit 78). */
-  private async answerPlan(link: PlanLink, message: PlanRequest, first: boolean): Promise<void> {
-    const parsed = this.clock.parsing();
-    let fault: RunOutcome | null = null;
-    const configured = this.config?.modelConfigured ?? false;
-    try {
-      const [{ planRequested }, { notPythonLine, typoLine }] = await Promise.all([import("./plan-source.js"), import("./refused-spans.js")]);
-      const shownAs = message.entry && first && !message.interactive && this.target.kind === "file" ? this.target.path : message.path;
-      const planned = await planRequested(link, message, { checkpoints: configured, shownAs });
-      const entry = message.entry && first && !message.interactive;
-      // SPEC §4.3: with no model the bridge refuses a program that does not compile with CPython's
-      // SyntaxError (the console shows it too); the plan only counts what would be AI blocks with
-      // a model, for the line said after it. With a model, a span that reads as mistyped Python
-      // is refused the same way (the plan's typos).
-      if (entry && planned.kind === "plan") this.refusedSpans = configured ? typoLine(shownAs, planned.plan) : notPythonLine(shownAs, planned.plan);
-      if (planned.kind === "diagnostics") {
-        link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
-        // Without a model, python3's SyntaxError comes first, whatever the directives say.
-        if (configured) fault = { kind: "status", status: ExitStatus.config, message: planned.message };
-      } else {
-        link.send({ type: "result", id: message.id, ok: true, value: planned.plan });
-        // A source with AI blocks will reach one: the model client loads while the program runs
-        // up to it (SPEC §12). A program without blocks never loads it before it needs it.
-        if (planned.plan.blocks.length > 0) this.warmUp?.();
-      }
-    } catch (error) {
-      link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
-      // Ctrl-C while the frontend asked the interpreter to compile: the run was interrupted, and
-      // ends as the interpreter did (SIGINT), not with an internal error.
-      if (configured && !this.relay?.interrupted)
-        fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internalOutcome((error as Error).message);
-    } finally {
-      parsed();
-    }
-    if (fault && message.entry && first && !message.interactive) this.stop(fault); // the console shows it and goes on
-  }
-
   private stop(outcome: RunOutcome): void {
     this.problem ??= outcome;
     this.bridge.kill("SIGKILL");
@@ -254,16 +226,10 @@ export class ProgramRun {
     this.mailbox.close();
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
-    const outcome = this.problem ?? this.budgetOutcome(end) ?? this.refusedOutcome(end) ?? outcomeOf(end, relayed);
+    const outcome = this.problem ?? this.budgetOutcome(end) ?? this.plans.refusedOutcome(end.code) ?? outcomeOf(end, relayed);
     const exit = { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null };
     await this.observers?.finish({ ...exit, how: this.endedHow(outcome, end) }, this.clock.timings());
     return outcome;
-  }
-
-  /** The program was refused with CPython's SyntaxError (status 1): the line that says why no AI block ran. */
-  private refusedOutcome(end: BridgeEnd): RunOutcome | null {
-    if (this.refusedSpans === null || end.code !== ExitStatus.uncaughtException) return null;
-    return { kind: "status", status: end.code, message: this.refusedSpans };
   }
 
   /** Whether the program ended the run itself (its exit status, uncaught exceptions included), or how it was cut short. */

@@ -27,7 +27,7 @@ import _imp
 import os
 import sys
 
-from aiython_bridge import coding_cookie, modules, program_code, protocol, source_bytes
+from aiython_bridge import modules, program_code, protocol, source_bytes
 from aiython_bridge.preparation.cache import PreparationCache
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
@@ -112,7 +112,8 @@ def _build(text, filename, options, entry, plan_for, plain=None):
     if plan is None:
         return None
     _raise_first_diagnostic(plan, filename, text)
-    raise_first_typo(plan, filename, text)
+    if plan.get("typos"):
+        modules.load("aiython_bridge.preparation.typos").raise_first_typo(plan, filename, text)
     source = text if plan.get("rewritten") is None else plan["rewritten"]
     # The frontend had CPython's parser confirm the rewritten program; a SyntaxError compiling it
     # is one CPython raises after parsing ('return' outside function…): the program's own.
@@ -214,50 +215,6 @@ def _decode(data: bytes):
         return source_bytes.decode_source(data)  # importlib.util's, without importing it
     except (SyntaxError, UnicodeDecodeError):
         return None  # CPython's compile reports the bad encoding
-
-
-def raise_first_typo(plan, path, text) -> None:
-    """CPython's own SyntaxError for the plan's first block that reads as mistyped Python: the
-    rewritten program (valid Python, same lines) with that block's lines put back as written is
-    compiled, so the error is exactly the one python3 gives for the typo, even below a line of
-    natural language that python3 would have stopped at first."""
-    typos = plan.get("typos") or ()
-    if not typos or plan.get("rewritten") is None:
-        return
-    spans = [block["span"] for block in plan.get("blocks") or () if block.get("index") in typos]
-    if not spans:
-        return
-    first = min(spans, key=lambda span: (span["line"], span["column"]))
-    original, rewritten = _lines(text), _lines(plan["rewritten"])
-    if len(original) == len(rewritten):
-        start, end = first["line"] - 1, first["end_line"]
-        _compile_as_read("".join(rewritten[:start] + original[start:end] + rewritten[end:]), path)
-    _compile_as_read(text, path)  # not reached but for a bug: CPython's first error
-
-
-def _compile_as_read(text, path):
-    """compile() of `text` as python3 reads its file: bytes in the coding cookie's codec, so that
-    a SyntaxError's line, which CPython reads back from the file with that codec, and its caret
-    come out as under python3 (from a str they would be read as UTF-8)."""
-    found = coding_cookie.cookie(coding_cookie.head_lines(text[:4096].encode("utf-8", "surrogatepass")))
-    try:
-        data = text.encode(found[1] if found else "utf-8", "surrogatepass" if not found else "strict")
-    except (LookupError, UnicodeError):
-        data = text
-    compile(data, path, "exec", dont_inherit=True)
-
-
-def _lines(text):
-    """text's lines with their ends, split where CPython splits them (\n, \r\n, \r only)."""
-    lines, pending = [], ""
-    for piece in text.splitlines(True):
-        pending += piece
-        if piece.endswith(("\n", "\r")):
-            lines.append(pending)
-            pending = ""
-    if pending:
-        lines.append(pending)
-    return lines
 
 
 def _raise_first_diagnostic(plan, path, text) -> None:

@@ -1,6 +1,6 @@
 // The compile oracle as the frontend sees it: the test-support process around
-// aiython_bridge.oracle.check answers batches in order, pipelines requests, and reports CPython's
-// positions in code points.
+// aiython_bridge.preparation.oracle.check answers batches in order, pipelines requests, and
+// reports CPython's positions in code points.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

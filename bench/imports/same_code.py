@@ -1,5 +1,5 @@
 # bench/imports: whether two trees' 3.11 bytecode checkpoint writers
-# (bridge-py/aiython_bridge/recovery/bytecode_instrument.py) write the same code objects. For
+# (bridge-py/aiython_bridge/recovery/bytecode/instrument.py) write the same code objects. For
 # every .py file under each FOLDER (or each FILE) as a project module, each tree's instrument_code
 # runs in its own python3 (PYTHONHASHSEED=0: a set constant's order is then the same) and every
 # code object it writes is compared: co_code, exception table, line table, stack size, names and
@@ -15,7 +15,11 @@ import sys
 DIGESTS = r"""
 import ast, glob, hashlib, json, os, sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge.recovery import bytecode_instrument, instrument, selection
+from aiython_bridge.recovery import instrument, selection, statement_index
+try:
+    from aiython_bridge.recovery.bytecode import instrument as bytecode_instrument
+except ImportError:  # a tree from before recovery/bytecode/
+    from aiython_bridge.recovery import bytecode_instrument
 PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)
 CODE = type(compile("", "", "exec"))
 
@@ -41,7 +45,7 @@ for place in sys.argv[2:]:
             plain, tree = compile(data, path, "exec", dont_inherit=True), ast.parse(text, path)
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
-        sites = selection.selected_sites(selection.index_statements(tree, []), text, entry=False,
+        sites = selection.selected_sites(statement_index.index_statements(tree, []), text, entry=False,
                                          name=os.path.basename(path))
         code = bytecode_instrument.instrument_code(plain, sites, PLACEHOLDERS)
         digests[path] = None if code is None else hashlib.sha256(repr(described(code)).encode()).hexdigest()

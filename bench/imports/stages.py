@@ -5,7 +5,7 @@
 #   cold  python3's own compile of the text (what it pays anyway), ast.parse, checkpoint selection
 #         and instrumentation, compile of the instrumented tree, the cache store; gc paused, as
 #         preparation/prepare.py pauses it; on 3.11 also the bytecode path's two stages (selection
-#         alone, and the handlers added to python3's own code object: recovery/bytecode_instrument.py),
+#         alone, and the handlers added to python3's own code object: recovery/bytecode/instrument.py),
 #         which replace "select+instrument" and "compile(instrumented tree)" where the layout is proven;
 #   warm  the hit path of preparation/prepare.module_code by parts: the key, reading and verifying
 #         the entry, marshal.loads, binding (runtime table, code_constants.bind_slots), and the whole.
@@ -21,13 +21,13 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py"))
-from aiython_bridge import code_constants, pycompat  # noqa: E402
-from aiython_bridge.preparation import cache as cache_file, prepare  # noqa: E402
-from aiython_bridge.recovery import instrument, selection, sources  # noqa: E402
+from aiython_bridge import pycompat  # noqa: E402
+from aiython_bridge.preparation import cache as cache_file, code_constants, prepare  # noqa: E402
+from aiython_bridge.recovery import instrument, selection, sources, statement_index  # noqa: E402
 
 bytecode_instrument = None
 if pycompat.BYTECODE_CHECKPOINTS:
-    from aiython_bridge.recovery import bytecode_instrument  # noqa: E402
+    from aiython_bridge.recovery.bytecode import instrument as bytecode_instrument  # noqa: E402
 PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)
 
 del sys.path[0]
@@ -68,7 +68,7 @@ def cold(totals, sources_, folder):
 
 
 def selected(tree, text, name):
-    return selection.selected_sites(selection.index_statements(tree, []), text, entry=False, name=name)
+    return selection.selected_sites(statement_index.index_statements(tree, []), text, entry=False, name=name)
 
 
 def warm(totals, sources_, options):

@@ -19,7 +19,7 @@ import time
 BRIDGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py")
 sys.path.insert(0, BRIDGE)
 
-from aiython_bridge.program_code import compile_plan  # noqa: E402
+from aiython_bridge.preparation.program_code import compile_plan  # noqa: E402
 from aiython_bridge.recovery import selection  # noqa: E402
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime  # noqa: E402
 

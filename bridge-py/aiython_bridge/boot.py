@@ -13,6 +13,11 @@ program runs, and an exception leaving it passes the context's __exit__.
 import os
 import sys
 
+__all__ = [
+    "CONTROL_FD", "HIGH_FD", "MIN_VERSION", "PRESENT_AT_START", "SIGNAL_FD", "START_ADDRESS_SPACE",
+    "address_space", "hand_over", "main", "wait_for_host_close",
+]
+
 CONTROL_FD = 3
 SIGNAL_FD = 4
 MIN_VERSION = (3, 11)
@@ -67,7 +72,7 @@ def address_space():
 
 
 # The interpreter's own address space before the bridge adds to it: a memory limit (SPEC section 9)
-# counts the program's part only (runner.py).
+# counts the program's part only (program/runner.py).
 START_ADDRESS_SPACE = address_space()
 
 
@@ -90,7 +95,7 @@ def main():
 
         control, hello = start_spawned(sys.argv[1])
         _send_raw(control, _encode_hello(hello).encode("utf-8"))
-        from aiython_bridge.runner import ProgramContext
+        from aiython_bridge.program.runner import ProgramContext
         from aiython_bridge.server import serve
 
         return ProgramContext(serve(control, None))
@@ -118,7 +123,7 @@ def main():
         wait_for_host_close(control)
         os._exit(0)
 
-    from aiython_bridge.runner import ProgramContext
+    from aiython_bridge.program.runner import ProgramContext
     from aiython_bridge.server import serve
 
     return ProgramContext(serve(control, signals))
@@ -127,7 +132,7 @@ def main():
 def hand_over():
     """The callable that runs the program; from here the bridge's modules are out of sys.modules."""
     from aiython_bridge import modules
-    from aiython_bridge.runner import ProgramContext
+    from aiython_bridge.program.runner import ProgramContext
 
     modules.hide()
     modules.drop_start_extensions(PRESENT_AT_START)

@@ -12,6 +12,8 @@ import os
 from aiython_bridge.json_codec import decode, encode
 from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
 
+__all__ = ["Channel", "ChannelClosed"]
+
 # The frame header: a 4-byte big-endian length (int.to_bytes: the struct module is not imported)
 _HEADER_BYTES = 4
 

@@ -3,6 +3,11 @@
 AIError and its subclasses are never eligible for recovery (SPEC §4.2).
 """
 
+__all__ = [
+    "AIBudgetError", "AIError", "GuardError", "MailboxError", "TypeContractError",
+    "UnsupportedAnnotation",
+]
+
 
 class AIError(Exception):
     """An AI block or a recovery consultation failed; the message names the reason."""

@@ -15,6 +15,8 @@ try:
 except ImportError:  # an interpreter without the accelerator: json's pure-Python code
     make_encoder = make_scanner = None
 
+__all__ = ["decode", "encode"]
+
 _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
 
 

@@ -17,17 +17,22 @@ it imports no Python module a bare interpreter's start has not, and START_EXTENS
 sys.modules as the program starts (drop_start_extensions).
 Nor PREPARATION_STDLIB: the modules that only preparing a source with its checkpoints brings
 in (parsing it; on 3.11 also reading its code objects for the bytecode checkpoints), nor those
-preparation imports only when no one has (`adopt`: warnings, compiler_warnings.py). The first
-hide() takes them out of sys.modules too, unless they were there before the bridge (a .pth
-file, sitecustomize), and keeps them here: the bridge goes on using them (`stdlib(name)`, and
-the modules that imported them hold them), and a program that imports one gets a fresh one of
-its own, as under python3 (the AST node classes are the interpreter's, shared by both). A
+preparation imports only when no one has (`adopt`: warnings, preparation/compiler_warnings.py).
+The first hide() takes them out of sys.modules too, unless they were there before the bridge
+(a .pth file, sitecustomize), and keeps them here: the bridge goes on using them (`stdlib(name)`,
+and the modules that imported them hold them), and a program that imports one gets a fresh one
+of its own, as under python3 (the AST node classes are the interpreter's, shared by both). A
 visible() block puts them back while it lasts if the program has none, and takes out again
 those it put back or that were imported during it.
 """
 
 import _thread
 import sys
+
+__all__ = [
+    "PACKAGE", "PREPARATION_STDLIB", "START_EXTENSIONS", "adopt", "after_fork_in_child",
+    "drop_start_extensions", "hide", "load", "loaded", "stdlib", "visible",
+]
 
 PACKAGE = "aiython_bridge"
 # ast, _ast, __future__: parsing; opcode, _opcode, bisect, _bisect: 3.11's bytecode checkpoints
@@ -57,9 +62,9 @@ def hide():
 
 
 # Built-in and extension modules of the standard library that the bridge's start imports
-# (json_codec.py's _json, boot.py's fcntl, runner.py's atexit, whose callbacks are the
-# interpreter's, not the module object's, and _functools for the program's partial); the
-# bridge keeps what it took from them.
+# (json_codec.py's _json, boot.py's fcntl, program/runner.py's atexit, whose callbacks are the
+# interpreter's, not the module object's, and _functools for the program's partial); the bridge
+# keeps what it took from them.
 START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools")
 # The standard-library module that imports each, if one does: CPython itself may import it before
 # the program starts (showing a compiler warning imports functools on 3.13), and it keeps it then.
@@ -119,7 +124,7 @@ def visible():
 
 
 def load(name):
-    """The bridge module `name` (e.g. "aiython_bridge.pauses"), imported on first use."""
+    """The bridge module `name` (e.g. "aiython_bridge.pauses.pause"), imported on first use."""
     module = _hidden.get(name) if _hiding[0] else sys.modules.get(name)
     if module is not None:
         return module

@@ -22,6 +22,11 @@ from __future__ import annotations
 import os
 import sys
 
+__all__ = [
+    "BRIDGE", "BRIDGE_DIRS", "LIBRARY", "NO_SOURCE", "PROJECT", "STDLIB_DIR", "display_path",
+    "is_project_path", "kind", "real_path", "under",
+]
+
 # bridge-py/aiython_bridge (this package) and bridge-py/aiython (the public `import aiython`).
 BRIDGE_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), name)
                     for name in ("aiython_bridge", "aiython"))

@@ -8,6 +8,12 @@ The bridge checks every message the host sends against MESSAGES (`check_host_mes
 missing required field or an unknown type is a protocol violation, reported as an internal error.
 """
 
+__all__ = [
+    "BLOCKS_AHEAD", "BOTH", "BRIDGE", "CHILDREN", "COMPILE", "EXIT", "FATAL", "HELLO", "HOST", "INIT", "MAIL",
+    "MAX_FRAME", "MESSAGES", "OP", "OPS", "PAUSE", "PAUSE_END", "PAYLOADS", "PLAN",
+    "PROTOCOL_VERSION", "ProtocolViolation", "RESULT", "RUN", "check_host_message",
+]
+
 PROTOCOL_VERSION = 6
 MAX_FRAME = 64 * 1024 * 1024
 

@@ -20,6 +20,13 @@ import sys
 
 from aiython_bridge import modules
 
+__all__ = [
+    "AST_BUILDER_SHARED", "BYTECODE_CHECKPOINTS", "CAN_UNBIND_FAST_LOCALS", "CO_OPTIMIZED",
+    "HAS_LAST_EXC", "LocalsWriteUnsupported", "PEP667_FRAME_LOCALS", "console_base",
+    "declared_globals", "frame_local_names", "is_optimized", "parse_ast", "read_frame_locals",
+    "unbind_refusal", "write_frame_locals",
+]
+
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
     from typing import Iterable, Mapping
@@ -42,7 +49,7 @@ AST_BUILDER_SHARED = sys.version_info < (3, 12)
 def parse_ast(source, filename="<unknown>", mode="exec"):
     """ast.parse, never at the same time as another thread's parse by the bridge on 3.11
     (syntax_tree.parse: ast.py itself is not imported for it)."""
-    ast = modules.load("aiython_bridge.syntax_tree")
+    ast = modules.load("aiython_bridge.preparation.syntax_tree")
     if not AST_BUILDER_SHARED:
         return ast.parse(source, filename, mode)
     with _AST_LOCK:
@@ -56,7 +63,7 @@ if AST_BUILDER_SHARED:
 
 
 # Checkpoint handlers added to the plain code object at the bytecode level (recovery/
-# bytecode_instrument.py) rather than compiled from an instrumented AST: written for 3.11's
+# bytecode/instrument.py) rather than compiled from an instrumented AST: written for 3.11's
 # bytecode, exception table and location table; every other version takes the AST path.
 BYTECODE_CHECKPOINTS = sys.version_info[:2] == (3, 11)
 

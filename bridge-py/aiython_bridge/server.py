@@ -14,6 +14,7 @@ import os
 from aiython_bridge import modules, protocol
 from aiython_bridge.channel import Channel, ChannelClosed
 
+__all__ = ["Server", "serve"]
 
 _LOCK = type(_thread.allocate_lock())
 
@@ -98,7 +99,7 @@ class Server:
         self.gone = True
         self.channel.closed = True  # nothing more is written on it
         self._fail_pending()
-        pauses = modules.loaded("aiython_bridge.pauses")
+        pauses = modules.loaded("aiython_bridge.pauses.pause")
         if pauses is not None:
             pauses.end_all("the run ended before this finished")
 
@@ -126,7 +127,7 @@ class Server:
             self.pause_router(message)
         elif kind == protocol.COMPILE:
             # The host plans an imported project module while the program runs (import hook).
-            value = modules.load("aiython_bridge.oracle").check(message["items"])
+            value = modules.load("aiython_bridge.preparation.oracle").check(message["items"])
             self.channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         else:
             raise protocol.ProtocolViolation("unexpected %r message while the program runs" % kind)
@@ -217,7 +218,7 @@ def serve(control_fd, signal_fd):
         wait_for_host_close(channel.fd)
         os._exit(70)
 
-    from aiython_bridge.runner import start_program
+    from aiython_bridge.program.runner import start_program
 
     return start_program(server, run_message)
 
@@ -234,12 +235,12 @@ def _handshake_and_prepare(server):
         message = channel.recv()
         kind = message["type"]
         if kind == protocol.COMPILE:
-            from aiython_bridge import oracle
+            from aiython_bridge.preparation import oracle
 
             value = oracle.check(message["items"])
             channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         elif kind == protocol.RUN:
-            from aiython_bridge.runner import prepare_run
+            from aiython_bridge.program.runner import prepare_run
 
             # From here the reader thread owns the channel: preparing may ask the host for a plan.
             server.start_reader()

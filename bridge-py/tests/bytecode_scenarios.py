@@ -5,7 +5,7 @@ path, and `observe` gives everything the program or its user can see of the run.
 
 import ast
 
-from aiython_bridge import program_code
+from aiython_bridge.preparation import program_code
 from aiython_bridge.recovery import instrument
 from tests.program_harness import Program, program_traceback
 

@@ -123,8 +123,13 @@ class Ticket:
     title: str
     priority: int
     tags: list[str]
-    owner: "Person"
+    owner: "Person"  # a forward reference: its annotation is the text
     due: Optional[int] = None
+
+
+@dataclasses.dataclass
+class Person:
+    name: str
 
 
 @dataclasses.dataclass(slots=True)

@@ -14,7 +14,7 @@ import tempfile
 import textwrap
 import traceback
 
-from aiython_bridge.program_code import compile_plan
+from aiython_bridge.preparation.program_code import compile_plan
 from aiython_bridge.recovery import selection
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime
 from tests.support import LocalDecisions

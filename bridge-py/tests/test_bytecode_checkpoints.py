@@ -1,4 +1,4 @@
-"""The bytecode checkpoint path (recovery/bytecode_instrument.py, 3.11 only) against the AST
+"""The bytecode checkpoint path (recovery/bytecode/instrument.py, 3.11 only) against the AST
 path (recovery/instrument.py): each recovery scenario runs as an imported module's code under
 both, and everything the program or its user can observe must be the same — output, the
 requests the decision source got, the exception that ended the program (type, message, notes,

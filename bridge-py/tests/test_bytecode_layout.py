@@ -1,4 +1,4 @@
-"""The bytecode checkpoint path's layout (recovery/bytecode_instrument.py, 3.11 only): the hot
+"""The bytecode checkpoint path's layout (recovery/bytecode/instrument.py, 3.11 only): the hot
 path runs the plain instructions and only gains exception-table entries; the fast template
 writes exactly what the Assembler lays out; a layout that cannot be proven falls back to the AST
 path. Skipped on other versions.
@@ -9,12 +9,13 @@ import dis
 import textwrap
 import unittest
 
-from aiython_bridge import program_code, pycompat
-from aiython_bridge.recovery import selection
+from aiython_bridge import pycompat
+from aiython_bridge.preparation import program_code
+from aiython_bridge.recovery import selection, statement_index
 from tests.bytecode_scenarios import PLACEHOLDERS, SCENARIOS, SHOW
 
 if pycompat.BYTECODE_CHECKPOINTS:  # written for 3.11's bytecode: not importable elsewhere
-    from aiython_bridge.recovery import bytecode_instrument
+    from aiython_bridge.recovery.bytecode import instrument as bytecode_instrument
 
 
 def _units(written):
@@ -77,7 +78,7 @@ class HotPath(unittest.TestCase):
         try:
             for source in sources:
                 tree = ast.parse(source)
-                selected = selection.selected_sites(selection.index_statements(tree), source, entry=False)
+                selected = selection.selected_sites(statement_index.index_statements(tree), source, entry=False)
                 bytecode_instrument.instrument_code(compile(source, "m.py", "exec"), selected, PLACEHOLDERS)
         finally:
             bytecode_instrument.handler_code = original
@@ -90,7 +91,7 @@ class HotPath(unittest.TestCase):
         ]
         for source in refused:
             tree = ast.parse(source)
-            selected = selection.selected_sites(selection.index_statements(tree), source, entry=False)
+            selected = selection.selected_sites(statement_index.index_statements(tree), source, entry=False)
             self.assertEqual(len(selected), 1)
             self.assertIsNone(bytecode_instrument.instrument_code(compile(source, "m.py", "exec"), selected, PLACEHOLDERS),
                               source)

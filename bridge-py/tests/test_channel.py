@@ -120,11 +120,11 @@ class TerminalWriteTest(unittest.TestCase):
     def test_a_terminal_ops_result_and_the_pause_end_go_in_one_write_and_pause_end_only_once(self):
         import sys
 
-        from aiython_bridge import pauses
+        from aiython_bridge.pauses.pause import Pause
 
         server = _RecordingServer()
         info = {"id": "main.py:1", "span": {"line": 1, "column": 0, "end_line": 1, "end_column": 1}, "statement": "x"}
-        pause = pauses.Pause(server, info, sys._getframe(), {"project_root": None})
+        pause = Pause(server, info, sys._getframe(), {"project_root": None})
         try:
             pause.handle({"type": "op", "pause": pause.id, "id": "o1", "op": "frames", "args": {}})
             done, _ = pause.handle({"type": "op", "pause": pause.id, "id": "o2", "op": "finish", "args": {"outcome": {"kind": "none"}}})

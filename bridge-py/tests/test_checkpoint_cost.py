@@ -22,7 +22,7 @@ import sys
 import textwrap
 import unittest
 
-from aiython_bridge.program_code import compile_plan
+from aiython_bridge.preparation.program_code import compile_plan
 from aiython_bridge.recovery import selection
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime
 

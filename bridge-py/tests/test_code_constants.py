@@ -13,7 +13,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from aiython_bridge import code_constants, program_code
+from aiython_bridge.preparation import code_constants, program_code
 from aiython_bridge.preparation import prepare
 from aiython_bridge.recovery import instrument
 

@@ -16,7 +16,8 @@ sys.path.insert(0, sys.argv[1])
 """
 
 ADOPTED_THEN_HIDDEN = PRELUDE + """
-from aiython_bridge import modules, program_code
+from aiython_bridge import modules
+from aiython_bridge.preparation import program_code
 print("with the bridge imported:", "warnings" in sys.modules)
 tree, warned = program_code.parse_quietly("x = '\\\\d'\\n", "w.py")
 print("warned:", warned)
@@ -33,7 +34,8 @@ print("the program's catch:", len(caught))
 
 IMPORTED_BEFORE = PRELUDE + """
 import warnings
-from aiython_bridge import modules, program_code
+from aiython_bridge import modules
+from aiython_bridge.preparation import program_code
 tree, warned = program_code.parse_quietly("x = '\\\\d'\\n", "w.py")
 modules.hide()
 print(warned, sys.modules.get("warnings") is warnings)

@@ -6,7 +6,11 @@ import unittest
 
 from aiython_bridge import describe
 from aiython_bridge.describe import frame_objects, related_objects, statement_words
-from tests.describe_fixtures import CALLS, TABLE, Hostile, Ticket, counting_handles, summarize  # noqa: F401 - TABLE and summarize are globals the block text names
+from tests import describe_fixtures
+from tests.describe_fixtures import CALLS, Hostile, Ticket, counting_handles
+
+# Globals the block texts name: a frame of this module finds them in its globals.
+TABLE, summarize = describe_fixtures.TABLE, describe_fixtures.summarize
 
 
 class Related(unittest.TestCase):
@@ -32,6 +36,8 @@ class Related(unittest.TestCase):
         rich = related_objects(frame, statement, context_values=True)
         bare = related_objects(frame, statement, context_values=False, handle_of=counting_handles())
         again = related_objects(frame, statement, context_values=True)
+        # read by the tool through the frame only
+        del ticket, summary_limit, name, body, tags, big, config, tick, hostile, emails
         summary = None
         return rich, bare, again, summary
 
@@ -109,7 +115,9 @@ class FrameObjects(unittest.TestCase):
         def program():
             text = "t" * 300
             count = 2
-            return frame_objects(sys._getframe(), context_values=False, handle_of=counting_handles())
+            listed = frame_objects(sys._getframe(), context_values=False, handle_of=counting_handles())
+            del text, count  # read by the tool through the frame only
+            return listed
 
         listed = program()
         self.assertEqual([e["name"] for e in listed], ["text", "count"])

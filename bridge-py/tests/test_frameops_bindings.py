@@ -28,6 +28,7 @@ class Bindings(unittest.TestCase):
 
         inv = Invocation(sys._getframe())
         self.assertEqual(inv.get_binding("shadow")["value"], "local")
+        del shadow  # read by the tool through the frame only
         self.assertEqual(outer(), ["enclosing", "global", "builtin"])
         for bad, error in [("missing_name", "NameError"), ("not a name", "ValueError")]:
             with self.subTest(bad=bad), self.assertRaises(ToolError) as caught:

@@ -52,6 +52,7 @@ class Execute(unittest.TestCase):
             total = None
             label = "old"
             exec_in_caller("total = sum(p * rate for p in prices)\nlabel = f'{total} units'")
+            del prices, rate  # read by the tool through the frame only
             return total, label
 
         self.assertEqual(program(), (14, "14 units"))
@@ -120,6 +121,7 @@ class Execute(unittest.TestCase):
                 other = "visible"
             except ToolError as exc:
                 other = exc.error_type
+            del base  # read by the tool through the frame only
             return seen, scope, in_frame, other
 
         self.assertEqual(program(), (22, "invocation", False, "NameError"))

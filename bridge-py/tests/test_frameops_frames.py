@@ -6,7 +6,6 @@ that function's own later code sees. Run under 3.11, 3.12 and 3.13."""
 import os
 import sys
 import tempfile
-import textwrap
 import unittest
 
 from aiython_bridge.frameops import Invocation, ToolError, code_context

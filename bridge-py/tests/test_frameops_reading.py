@@ -40,6 +40,7 @@ class Evaluate(unittest.TestCase):
         self.assertNotIn("value", described)
         self.assertEqual(described["length"], 5000)
         self.assertEqual(inv.evaluate("'y' * 4000")["value"], "y" * 4000)
+        del text, ratio, big, flag, nothing, long_text  # read by the tool through the frame only
 
     def test_handles_are_stable_by_identity(self):
         items = [1, 2]
@@ -81,6 +82,7 @@ class Evaluate(unittest.TestCase):
         self.assertEqual(inv.evaluate("len([v for v in items if v * factor > 3])")["value"], 2)
         self.assertEqual(inv.evaluate("(lambda v: v * factor)(5)")["value"], 15)
         self.assertEqual(factor, 3)
+        del items  # read by the tool through the frame only
 
     def test_walrus_in_evaluate_binds_the_frame_local(self):
         seen = 0
@@ -146,6 +148,7 @@ class JsonResults(unittest.TestCase):
         for result in results:
             json.dumps(result, allow_nan=False)
         self.assertEqual(results[1]["text"], "-inf")
+        del messy, weird_number  # read by the tool through the frame only
 
 
 class InspectTool(unittest.TestCase):

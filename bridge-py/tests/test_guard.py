@@ -10,7 +10,7 @@ import threading
 import time
 import unittest
 
-from aiython_bridge import pauses
+from aiython_bridge.pauses.pause import Pause
 
 
 class _Server:
@@ -26,7 +26,7 @@ def serve_ops(test, *ops, frame=None):
     """Runs each (op, args) on a pause of the caller's frame (or `frame`); returns the answers."""
     server = _Server()
     info = {"id": "main.py:1", "span": {"line": 1, "column": 0, "end_line": 1, "end_column": 1}, "statement": "x"}
-    pause = pauses.Pause(server, info, frame or sys._getframe(1), {"project_root": test.root})
+    pause = Pause(server, info, frame or sys._getframe(1), {"project_root": test.root})
     try:
         for index, (op, args) in enumerate(ops):
             pause.handle({"type": "op", "pause": pause.id, "id": f"t{index}", "op": op,
@@ -219,10 +219,10 @@ def refuse(event, args):
         raise RuntimeError("no more hooks")
 sys.addaudithook(refuse)
 from tests.test_guard import _Server
-from aiython_bridge import pauses
+from aiython_bridge.pauses.pause import Pause
 server = _Server()
 info = {{"id": "m:1", "span": {{"line": 1, "column": 0, "end_line": 1, "end_column": 1}}, "statement": "x"}}
-pause = pauses.Pause(server, info, sys._getframe(), {{"project_root": {self.root!r}}})
+pause = Pause(server, info, sys._getframe(), {{"project_root": {self.root!r}}})
 pause.handle({{"type": "op", "pause": pause.id, "id": "t", "op": "execute", "args": {{"code": "open({self.main!r}, 'w')", "call_id": "c"}}}})
 print(server.sent[0]["error"]["type"])
 """

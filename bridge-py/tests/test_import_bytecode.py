@@ -16,7 +16,7 @@ import unittest
 from importlib.machinery import SourceFileLoader
 from unittest import mock
 
-from aiython_bridge.import_hook import ProjectLoader
+from aiython_bridge.preparation.import_hook import ProjectLoader
 
 SOURCE = b"def f(x):\n    return x + 1\n"
 

@@ -8,7 +8,6 @@ instrument_programs.py.
 
 import ast
 import builtins
-import os
 import textwrap
 import unittest
 

@@ -14,7 +14,7 @@ MESSAGES = [
     {},
     {"type": "exit", "status": 3, "text": "é ☃ \U0001f600", "control": "\x00\x1f\"\\/\n"},
     {"nested": {"list": [1, -2, 3.5, 1e300, -0.0, 12345678901234567890, True, False, None, []]}, "t": (1, 2)},
-    {1: "int key", 2.5: "float key", True: "bool key", None: "none key"},
+    {1: "int key", 2.5: "float key", False: "bool key", None: "none key"},
     {"deep": [[[[{"a": [{}]}]]]]},
 ]
 
@@ -83,7 +83,7 @@ class StartTest(unittest.TestCase):
         # functools for the program's partial: each costs a start where site has not imported it
         # (3.12 and 3.13 here) and would be in the program's sys.modules.
         code = (
-            "import sys; sys.path.insert(0, sys.argv[1]); import aiython_bridge.boot, aiython_bridge.server, aiython_bridge.runner; "
+            "import sys; sys.path.insert(0, sys.argv[1]); import aiython_bridge.boot, aiython_bridge.server, aiython_bridge.program.runner; "
             "aiython_bridge.boot._encode_hello({'type': 'hello'}); "
             "names = ('json', 'struct', 're', 'functools', 'importlib.util', 'importlib.machinery', 'enum', 'collections'); "
             "print(sorted(n for n in sys.modules if n in names or n.startswith('json.')))"

@@ -5,7 +5,7 @@ import io
 import unittest
 import warnings
 
-from aiython_bridge import oracle
+from aiython_bridge.preparation import oracle
 
 
 def verdict(source: str) -> dict:

@@ -28,6 +28,7 @@ class ReadValues(unittest.TestCase):
                                          {"k": 3, "ratio": 0.5, "tags": ["x", "y"], "none": None, "flag": True},
                                          [1, 2.5]])
         inv.close()
+        del question, notes, options  # read by the tool through the frame only
 
     def test_unconvertible_values_name_the_reference_and_the_fix(self):
         data = b"\x00\x01"
@@ -45,6 +46,7 @@ class ReadValues(unittest.TestCase):
             plan_values.read_values(inv, [{"kind": "handle", "id": "object-9"}])
         self.assertEqual(caught.exception.error_type, "UnknownHandle")
         inv.close()
+        del data, weird, nested  # read by the tool through the frame only
 
     def test_non_finite_floats_and_deep_nesting_are_refused(self):
         bad = float("nan")
@@ -56,6 +58,7 @@ class ReadValues(unittest.TestCase):
             with self.subTest(name=name), self.assertRaises(ToolError):
                 plan_values.read_values(inv, [{"kind": "binding", "name": name}])
         inv.close()
+        del bad  # read by the tool through the frame only
 
 
 class HoldValues(unittest.TestCase):

@@ -14,7 +14,7 @@ import unittest
 import warnings
 from unittest import mock
 
-from aiython_bridge import program_code
+from aiython_bridge.preparation import program_code
 from aiython_bridge.errors import AIError
 from aiython_bridge.preparation import prepare
 

@@ -5,7 +5,6 @@ host would get and calls frame operations and the terminal `recover` exactly as 
 Run under 3.11, 3.12 and 3.13.
 """
 
-import sys
 import unittest
 
 from aiython_bridge.recovery.completion import skipped_by_complete

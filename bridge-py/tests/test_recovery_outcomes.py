@@ -4,7 +4,6 @@ decision source fails, generators, recursion, threads and coroutines; the same f
 source as test_recovery.py. Run under 3.11, 3.12 and 3.13.
 """
 
-import asyncio
 import unittest
 
 from tests.support import complete

@@ -40,7 +40,7 @@ ACCEPTED = {
 BY_THE_BRIDGE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge import source_bytes
+from aiython_bridge.program import source_bytes
 path = sys.argv[2]
 try:
     source_bytes.check(open(path, "rb").read(), path)
@@ -95,7 +95,7 @@ DECODED = [
 DECODES_WITHOUT_TOKENIZE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge import source_bytes
+from aiython_bridge.program import source_bytes
 source_bytes.decoded(b"# coding: utf-8\\nx = 'caf\\xc3\\xa9'\\r\\n", "plain.py")
 source_bytes.decoded(b"# coding: latin-1\\nx = 'caf\\xe9'\\r\\n", "latin.py")
 source_bytes.decode_source(b"# -*- coding: cp1252 -*-\\nx = '\\x80'\\n")
@@ -107,7 +107,7 @@ sys.stderr.write(str("tokenize" in sys.modules) + "\\n")
 COOKIES_WITHOUT_RE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge import source_bytes
+from aiython_bridge.program import source_bytes
 source_bytes.decoded(b"# -*- coding: utf-8 -*-\\nx = 1\\n", "one.py")
 source_bytes.decoded(b"#!/usr/bin/env python\\n# vim: set fileencoding=utf-8 :\\nx = 1\\n", "two.py")
 sys.stderr.write(str([name for name in ("re", "tokenize") if name in sys.modules]) + "\\n")
@@ -124,7 +124,7 @@ class DecodedTest(unittest.TestCase):
         self.addCleanup(sys.path.remove, BRIDGE_PY)
         from importlib.util import decode_source
 
-        from aiython_bridge import source_bytes
+        from aiython_bridge.program import source_bytes
 
         for data in DECODED:
             with self.subTest(data=data):
@@ -156,7 +156,7 @@ class CookieLineTest(unittest.TestCase):
     def test_head_lines_are_the_first_two_of_splitlines(self):
         sys.path.insert(0, BRIDGE_PY)
         self.addCleanup(sys.path.remove, BRIDGE_PY)
-        from aiython_bridge import coding_cookie
+        from aiython_bridge.program import coding_cookie
 
         pieces = [b"", b"x", b"#", b" ", b"\n", b"\r", b"\r\n", b"\n\r", b"\x0b", b"\x0c", b"\x1c", b"\xe9"]
         sources = [a + b + c + d + e for a in pieces for b in pieces for c in pieces for d in pieces[:6] for e in pieces[:6]]
@@ -169,7 +169,7 @@ class CookieLineTest(unittest.TestCase):
 
         sys.path.insert(0, BRIDGE_PY)
         self.addCleanup(sys.path.remove, BRIDGE_PY)
-        from aiython_bridge import coding_cookie
+        from aiython_bridge.program import coding_cookie
 
         cookie, blank = re.compile(COOKIE_PATTERN, re.ASCII), re.compile(BLANK_PATTERN, re.ASCII)
         lines = self.lines()

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import unittest
 
-from aiython_bridge import syntax_tree
+from aiython_bridge.preparation import syntax_tree
 
 BRIDGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = [ast.__file__, os.path.join(os.path.dirname(ast.__file__), "asyncio", "tasks.py"),
@@ -21,6 +21,15 @@ def read(path):
 
 
 class SameAsAst(unittest.TestCase):
+    def test_the_names_of_ast_star_importing_ast(self):
+        star = {}
+        exec("from _ast import *", star)
+        del star["__builtins__"]
+        own = {"copy_location", "iter_child_nodes", "iter_fields", "parse", "unparse", "walk"}
+        self.assertEqual(sorted(set(syntax_tree.__all__) - own), sorted(star))
+        for name, value in star.items():
+            self.assertIs(getattr(syntax_tree, name), value, name)
+
     def test_parse_gives_the_tree_ast_parse_gives(self):
         for path in SAMPLES:
             text = read(path)

@@ -4,7 +4,7 @@ import os
 import sys
 import unittest
 
-from aiython_bridge import tracebacks
+from aiython_bridge.program import tracebacks
 
 HERE = os.path.abspath(__file__)
 

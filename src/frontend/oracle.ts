@@ -1,8 +1,8 @@
 // The compile oracle's interface (SPEC §3.1): CPython's `compile()` in the interpreter that will
 // run the program is the only authority on what parses. The Python half is
-// bridge-py/aiython_bridge/oracle.py (`check`); the host reaches it over the bridge's control
-// channel, tests through test/support/python-oracle.ts. Verdicts are parser-only: errors CPython
-// raises later (symbol table, code generator) answer `ok: true`.
+// bridge-py/aiython_bridge/preparation/oracle.py (`check`); the host reaches it over the bridge's
+// control channel, tests through test/support/python-oracle.ts. Verdicts are parser-only: errors
+// CPython raises later (symbol table, code generator) answer `ok: true`.
 
 export interface CompileItem {
   source: string;

@@ -1,6 +1,6 @@
 // A CompileOracle for tests and benchmarks: ONE long-lived python3 process running a JSON-lines
-// loop around aiython_bridge.oracle.check (the CLI reaches the same function over the bridge's
-// control channel). Requests are pipelined; answers come back in order.
+// loop around aiython_bridge.preparation.oracle.check (the CLI reaches the same function over the
+// bridge's control channel). Requests are pipelined; answers come back in order.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ const BRIDGE_PY = fileURLToPath(new URL("../../bridge-py", import.meta.url));
 const LOOP = `
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from aiython_bridge.oracle import check
+from aiython_bridge.preparation.oracle import check
 out = sys.stdout
 for line in sys.stdin:
     request = json.loads(line)

@@ -17,12 +17,20 @@ Errors are shown as CPython's console shows them: through sys.excepthook, with t
 own frames (and the bridge's runtime below an AI block) left out of the traceback.
 """
 
-import code  # noqa: F401  (imported with the bridge, before sys.path[0] is the program's)
+# The standard library's `code`, imported with the bridge, before sys.path[0] is the program's
+# (whose own code.py would be found first then): pycompat.console_base takes it from sys.modules.
+# Imported for that alone, so no name is bound.
+__import__("code")
 import codeop
 import linecache
 import sys
 
-from aiython_bridge import modules, protocol, pycompat, tracebacks
+from aiython_bridge import modules, protocol, pycompat
+from aiython_bridge.program import tracebacks
+
+__all__ = [
+    "AwaitingCompiler", "awaiting_more", "console_class", "display_exception", "record_last_error",
+]
 
 
 class AwaitingCompiler(codeop.CommandCompiler):
@@ -154,16 +162,16 @@ def console_class(base):
             value = value.with_traceback(tb)
             if hasattr(base, "_showtraceback"):
                 return base._showtraceback(self, typ, value, tb, "")
-            _record_last(typ, value, tb)
-            _display(typ, value, tb)
+            record_last_error(typ, value, tb)
+            display_exception(typ, value, tb)
 
         def showsyntaxerror(self, filename=None, **kwargs):
             if hasattr(base, "_showtraceback"):
                 return base.showsyntaxerror(self, filename, **kwargs)
             typ, value, _ = sys.exc_info()
             value = value.with_traceback(None)  # a parse error has no traceback in CPython's console
-            _record_last(typ, value, None)
-            _display(typ, value, None)
+            record_last_error(typ, value, None)
+            display_exception(typ, value, None)
 
     return AIConsole
 
@@ -176,8 +184,8 @@ def _terminal():
 
 
 def _compile_planned(text, filename, plan, server, options, flags):
-    compile_plan_quietly = modules.load("aiython_bridge.program_code").compile_plan_quietly
-    Runtime = modules.load("aiython_bridge.runtime").Runtime
+    compile_plan_quietly = modules.load("aiython_bridge.preparation.program_code").compile_plan_quietly
+    Runtime = modules.load("aiython_bridge.pauses.runtime").Runtime
     rewritten = plan["rewritten"] if plan.get("rewritten") is not None else text
     checkpoints = None
     if plan.get("checkpoints") and options.get("model_configured"):
@@ -186,14 +194,14 @@ def _compile_planned(text, filename, plan, server, options, flags):
                                 entry=True, mode="single", flags=flags)
 
 
-def _record_last(typ, value, tb):
+def record_last_error(typ, value, tb):
     """What CPython's console records of the last error (sys.last_*)."""
     sys.last_type, sys.last_value, sys.last_traceback = typ, value, tb
     if pycompat.HAS_LAST_EXC:
         sys.last_exc = value
 
 
-def _display(typ, value, tb):
+def display_exception(typ, value, tb):
     """Through sys.excepthook as CPython's console does, with its fallback when the hook fails."""
     try:
         sys.excepthook(typ, value, tb)

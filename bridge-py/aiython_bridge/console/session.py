@@ -20,8 +20,11 @@ read, so it shows nothing.
 import os
 import sys
 
-from aiython_bridge import pycompat, tracebacks
-from aiython_bridge.console.interpreter import console_class, _display, _record_last
+from aiython_bridge import pycompat
+from aiython_bridge.console.interpreter import console_class, display_exception, record_last_error
+from aiython_bridge.program import tracebacks
+
+__all__ = ["install_after_program", "interact", "run_bare"]
 
 _NO_EXIT = object()
 
@@ -36,7 +39,7 @@ def run_bare(server, options):
         sys.stderr.flush()
     if not flags.isolated:
         try:
-            import readline  # noqa: F401  (line editing for input(), as CPython's console has)
+            __import__("readline")  # line editing for input(), as CPython's console has: importing it is all
         except ImportError:
             pass
     namespace = sys.modules["__main__"].__dict__
@@ -102,8 +105,8 @@ def _run_startup(namespace):
             source = f.read()
     except OSError as exc:
         sys.stderr.write("Could not open PYTHONSTARTUP\n")
-        _record_last(type(exc), exc, None)
-        _display(type(exc), exc.with_traceback(None), None)
+        record_last_error(type(exc), exc, None)
+        display_exception(type(exc), exc.with_traceback(None), None)
         return
     set_name = "__file__" not in namespace
     if set_name:
@@ -137,8 +140,8 @@ def _call_interactive_hook(hook):
 def _show_current():
     typ, value, tb = sys.exc_info()
     tb = tracebacks.strip(tb)
-    _record_last(typ, value, tb)
-    _display(typ, value.with_traceback(tb), tb)
+    record_last_error(typ, value, tb)
+    display_exception(typ, value.with_traceback(tb), tb)
 
 
 def _hand_back(status):

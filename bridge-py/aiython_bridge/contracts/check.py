@@ -13,6 +13,9 @@ import itertools
 from .repr import key_repr, literal_repr, short_str
 from .walk import EXACT, MAX_ITEMS_CHECKED, MAX_NODES_CHECKED, Walk, first_member, mismatch
 
+__all__ = ["check_existing"]
+
+
 def check_existing(obj, tp, path: str) -> None:
     _check(obj, tp, path, Walk())
 

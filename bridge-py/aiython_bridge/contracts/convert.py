@@ -11,6 +11,9 @@ from .repr import class_name, describe_value, is_finite_float, key_repr, short_s
 from .schema import is_string_keyed
 from .walk import EXACT, Mismatch, Walk, first_member, mismatch
 
+__all__ = ["convert_value"]
+
+
 def convert_value(value, tp, path: str):
     return _convert(value, tp, path, Walk())
 

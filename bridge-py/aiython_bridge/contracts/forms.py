@@ -18,6 +18,11 @@ import typing
 from .records import Field, Form
 from .repr import NoneType, class_name, is_finite_float, type_repr
 
+__all__ = [
+    "KEY_WRAPPERS", "KINDS", "SUPPORTED", "Unsupported", "class_hints", "classify",
+    "is_json_scalar", "unsupported_message",
+]
+
 SUPPORTED = (
     "int, float, str, bool, None, Any, object, list[T], dict[K, V], tuple[T1, T2], tuple[T, ...], "
     "set[T], Optional[T], Union[...] or A | B, Literal[...], TypedDict, dataclasses, Enum, "
@@ -37,7 +42,7 @@ _BARE_TYPING_ALIASES = (
     (typing.FrozenSet, frozenset), (typing.Tuple, tuple),
 )
 # Wrappers that only mean something on a TypedDict key. typing.ReadOnly exists from 3.13 on.
-_KEY_WRAPPERS = tuple(
+KEY_WRAPPERS = tuple(
     form for form in (typing.Required, typing.NotRequired, getattr(typing, "ReadOnly", None)) if form
 )
 # typing.TypeAliasType (`type X = ...`) exists from 3.12 on; such an alias stands for its value.
@@ -122,7 +127,7 @@ def _classify_generic(tp, origin, args) -> Form:
         if len(args) != 2:
             raise Unsupported(tp, "dict[...] takes exactly two type arguments, dict[K, V]")
         return Form("dict", args=args)
-    if origin in _KEY_WRAPPERS:
+    if origin in KEY_WRAPPERS:
         raise Unsupported(tp, "Required, NotRequired and ReadOnly belong on TypedDict keys only")
     if origin is collections.abc.Callable:
         raise Unsupported(tp, "callables cannot be checked")
@@ -190,7 +195,7 @@ def _classify_typeddict(cls: type) -> Form:
         required = name in required_keys
         # Under `from __future__ import annotations`, __required_keys__ misses Required/NotRequired
         # written inside the string, so the resolved wrapper has the last word.
-        while typing.get_origin(hint) in _KEY_WRAPPERS:
+        while typing.get_origin(hint) in KEY_WRAPPERS:
             if typing.get_origin(hint) is typing.Required:
                 required = True
             elif typing.get_origin(hint) is typing.NotRequired:

@@ -4,6 +4,8 @@ and a Field, one key of a TypedDict or one init field of a dataclass. Frozen val
 linecache it imports) at a program's first typed block.
 """
 
+__all__ = ["Field", "Form"]
+
 
 class _Frozen:
     """What @dataclass(frozen=True) gave Field and Form, without importing dataclasses (and the

@@ -12,6 +12,11 @@ import math
 import types
 import typing
 
+__all__ = [
+    "MAX_INT_BITS_SHOWN", "MAX_STR_SHOWN", "NoneType", "class_name", "describe_value",
+    "is_finite_float", "key_repr", "literal_repr", "short_str", "type_repr",
+]
+
 NoneType = type(None)
 
 MAX_STR_SHOWN = 50

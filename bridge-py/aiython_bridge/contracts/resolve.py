@@ -19,7 +19,9 @@ import types
 import typing
 
 from .. import pycompat
-from .forms import _KEY_WRAPPERS
+from .forms import KEY_WRAPPERS
+
+__all__ = ["MAX_CACHED_ANNOTATIONS", "MAX_FORWARD_DEPTH", "ResolveError", "evaluate_annotation"]
 
 MAX_FORWARD_DEPTH = 8
 MAX_CACHED_ANNOTATIONS = 512
@@ -122,6 +124,6 @@ def _resolve_refs(tp, namespace: _Namespace, depth: int):
         return typing.Union[resolved]
     if origin in _REBUILDABLE:
         return origin[resolved]
-    if origin in _KEY_WRAPPERS:
+    if origin in KEY_WRAPPERS:
         return origin[resolved[0]]
     return tp

@@ -14,6 +14,8 @@ import enum
 from .forms import Unsupported, classify, is_json_scalar
 from .repr import class_name, type_repr
 
+__all__ = ["build_schema", "is_string_keyed"]
+
 _PRIMITIVE_TYPES = {"int": "integer", "float": "number", "str": "string", "bool": "boolean", "none": "null"}
 
 

@@ -1,8 +1,14 @@
 """What checking and converting against an expected type share (SPEC §6): the mismatch, the state
 of one walk over a value, the bounds, and the rule for unions."""
 
-from .forms import Form, classify
+from .forms import classify
+from .records import Form
 from .repr import describe_value, type_repr
+
+__all__ = [
+    "EXACT", "MAX_ITEMS_CHECKED", "MAX_NODES_CHECKED", "Mismatch", "Walk", "first_member",
+    "mismatch",
+]
 
 MAX_ITEMS_CHECKED = 1000
 MAX_NODES_CHECKED = 100_000

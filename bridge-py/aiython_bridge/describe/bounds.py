@@ -1,5 +1,12 @@
 """Every bound of a description (SPEC §5.1 request content, §5.2 descriptors and `inspect`), in one place."""
 
+__all__ = [
+    "CHILD_STR_LIMIT", "FIELDS_LIMIT", "FRAME_OBJECTS_LIMIT", "INLINE_ITEMS",
+    "INLINE_ITEM_STR_LIMIT", "INLINE_STR_LIMIT", "INLINE_TOTAL_CHARS", "INSPECT_CHAR_BUDGET",
+    "INSPECT_NODE_BUDGET", "INT_TEXT_BITS", "LISTING_STR_LIMIT", "PREVIEW_CHARS", "RELATED_LIMIT",
+    "SAFE_INT", "STR_VALUE_LIMIT",
+]
+
 STR_VALUE_LIMIT = 4000  # SPEC §5.2: a descriptor carries str values up to this length
 SAFE_INT = 2**53 - 1  # larger ints lose precision in the host's JSON.parse; sent as "text"
 INT_TEXT_BITS = 256  # ints wider than this get only their bit length

@@ -14,6 +14,11 @@ from .descriptors import descriptor, scalar_fields
 from .reading import (FUNCTION_TYPE, MODULE_DUNDERS, MODULE_TYPE, annotation_text, builtin_base, dataclass_fields,
                       function_signature, hidden_name, instance_fields, type_label)
 
+__all__ = [
+    "UNBOUND", "describe_names", "frame_objects", "frame_scopes", "related_objects",
+    "statement_words", "summarize",
+]
+
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
     from typing import Callable

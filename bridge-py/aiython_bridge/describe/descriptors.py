@@ -12,6 +12,8 @@ from .bounds import (CHILD_STR_LIMIT, INSPECT_CHAR_BUDGET, INSPECT_NODE_BUDGET, 
 from .reading import (FUNCTION_TYPE, MODULE_NS, MODULE_TYPE, TYPE_BASES, TYPE_NS, annotation_text, builtin_base,
                       dataclass_fields, function_signature, instance_fields, is_dunder, type_label, type_names)
 
+__all__ = ["descriptor", "inspect_object", "scalar_fields"]
+
 TYPE_CHECKING = False  # typing is not imported at run time: the bridge must import cheaply
 if TYPE_CHECKING:
     from typing import Callable

@@ -11,6 +11,13 @@ import sys
 
 from .bounds import PREVIEW_CHARS
 
+__all__ = [
+    "BUILTIN_FUNCTION_TYPE", "FUNCTION_TYPE", "MODULE_DUNDERS", "MODULE_NS", "MODULE_TYPE",
+    "TYPE_BASES", "TYPE_NS", "annotation_text", "builtin_base", "dataclass_fields",
+    "function_signature", "hidden_name", "instance_fields", "is_dunder", "known_from_code",
+    "type_label", "type_names",
+]
+
 _MISSING = object()
 _CONTAINER_BASES = (dict, list, tuple, set, frozenset, str, bytes, bytearray)
 

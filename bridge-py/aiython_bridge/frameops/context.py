@@ -14,13 +14,18 @@ caller gets its own copy of the dict.
 
 from __future__ import annotations
 
-# At the top, not at the first pause: pauses.py (and so this) is loaded while the host plans a
-# program with blocks, and linecache's import (tokenize's patterns) would otherwise be ~3 ms of
-# the first block. The program would find it in sys.modules from the first pause on anyway.
+# At the top, not at the first pause: pauses/pause.py (and so this) is loaded while the host
+# plans a program with blocks, and linecache's import (tokenize's patterns) would otherwise be
+# ~3 ms of the first block. The program would find it in sys.modules from the first pause on anyway.
 import linecache
 
 from .. import pycompat
 from ..paths import display_path
+
+__all__ = [
+    "CODE_CONTEXT_CAP", "MAX_REMEMBERED", "WHOLE_SCOPE_LIMIT", "WINDOW_AFTER", "WINDOW_BEFORE",
+    "code_context",
+]
 
 CODE_CONTEXT_CAP = 12_000  # SPEC §5.1 hard cap of code context
 WHOLE_SCOPE_LIMIT = 4096  # SPEC §5.1: the enclosing function/class whole if at most this

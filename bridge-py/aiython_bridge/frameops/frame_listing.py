@@ -4,7 +4,7 @@ FrameListing is a base of Invocation (invocation.py): from the recovery tracebac
 above the active frame, it lists the frames the model may see (the active and origin frames and
 the project's own, innermost kept) with their locals, and shows the source around any of them.
 It reads ``frame``, ``line``, ``origin_frame``, ``origin_line``, ``traceback``, ``project_root``,
-``handle`` and ``_scopes`` of the Invocation; which files are the project's is paths.py's rule.
+``handle`` and ``lookup_scopes`` of the Invocation; which files are the project's is paths.py's rule.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from .. import describe, paths
 from ..paths import display_path
 from .context import code_context
 from .tool_error import ToolError
+
+__all__ = ["FRAMES_LIMIT", "FRAME_LOCALS_LIMIT", "FrameListing"]
 
 FRAMES_LIMIT = 8  # frames(): innermost project frames kept
 FRAME_LOCALS_LIMIT = 20  # frames(): locals listed per frame
@@ -36,7 +38,7 @@ class FrameListing:
     def frames(self) -> dict:
         out = []
         for frame, line in self._frame_chain():
-            scopes = self._scopes() if frame is self.frame else None
+            scopes = self.lookup_scopes() if frame is self.frame else None
             out.append({
                 "function": frame.f_code.co_qualname,
                 "file": display_path(frame.f_code.co_filename, self.project_root),
@@ -73,8 +75,8 @@ class FrameListing:
             if self.origin_frame is not None and all(f is not self.frame for f, _ in chain):
                 chain = [(self.frame, self.line), (self.origin_frame, self.origin_line)]
         keep = [(f, line) for f, line in chain
-                if f is self.frame or f is self.origin_frame or self._is_project_file(f.f_code.co_filename)]
+                if f is self.frame or f is self.origin_frame or self.is_project_file(f.f_code.co_filename)]
         return keep[-FRAMES_LIMIT:]
 
-    def _is_project_file(self, filename: str) -> bool:
+    def is_project_file(self, filename: str) -> bool:
         return paths.kind(filename, self.project_root) == paths.PROJECT

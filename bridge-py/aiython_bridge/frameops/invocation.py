@@ -18,6 +18,8 @@ from .scope import run_code, write_locals
 from .tool_error import ToolError
 from .typed_names import TypedNames
 
+__all__ = ["Invocation"]
+
 _EMPTY = object()
 
 
@@ -49,7 +51,7 @@ class Invocation(FrameListing):
         while tb is not None:
             # The origin is the deepest project frame of the traceback (or the given one).
             matches = tb.tb_frame is origin_frame if origin_frame is not None else (
-                tb.tb_frame is frame or self._is_project_file(tb.tb_frame.f_code.co_filename))
+                tb.tb_frame is frame or self.is_project_file(tb.tb_frame.f_code.co_filename))
             if matches:
                 self.origin_frame, self.origin_line = tb.tb_frame, tb.tb_lineno
             tb = tb.tb_next
@@ -157,7 +159,7 @@ class Invocation(FrameListing):
         from one reading of the frame's scopes: frame_objects without what related_objects
         describes, and without modules, functions, classes and typing forms (the code context
         shows where they come from), so requests stay small (SPEC §12)."""
-        scopes = self._scopes()
+        scopes = self.lookup_scopes()
         related = describe.related_objects(self.frame, statement_text, context_values=self.context_values,
                                            handle_of=self.handle, scopes=scopes)
         named = {entry["name"] for entry in related}
@@ -168,13 +170,16 @@ class Invocation(FrameListing):
     def code_context(self) -> dict:
         return code_context(self.frame, self.line, project_root=self.project_root)
 
-    # ---- internals ----
-
-    def _scopes(self) -> list[tuple[str, dict]]:
+    def lookup_scopes(self) -> list[tuple[str, dict]]:
+        """The frame's scopes in lookup order (describe's `scopes`), with the names set_binding
+        gave the invocation itself (neither the frame's locals nor its globals) just before the
+        globals; frame_listing.py's `frames` reads them too."""
         scopes = describe.frame_scopes(self.frame)
         if self._overlay:
             scopes.insert(len(scopes) - 1, ("invocation", dict(self._overlay)))
         return scopes
+
+    # ---- internals ----
 
     def _declared_globals(self) -> frozenset[str]:
         if self._frame_globals is None:

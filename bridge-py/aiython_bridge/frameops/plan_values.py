@@ -19,6 +19,8 @@ from aiython_bridge import json_codec
 
 from .tool_error import ToolError
 
+__all__ = ["MAX_CHARS", "MAX_DEPTH", "hold_values", "read_values", "to_json"]
+
 MAX_DEPTH = 32
 MAX_CHARS = 16 * 1024 * 1024
 

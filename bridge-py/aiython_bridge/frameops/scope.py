@@ -27,6 +27,8 @@ from __future__ import annotations
 from .. import describe, pycompat
 from .tool_error import MESSAGE_LIMIT, ToolError, call_program, syntax_error
 
+__all__ = ["run_code", "write_locals"]
+
 _EMPTY = object()
 _OUTER = "_aiython_outer_"
 _SCOPE = "_aiython_scope_"

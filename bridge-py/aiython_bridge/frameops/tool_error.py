@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from .. import describe
 
+__all__ = ["MESSAGE_LIMIT", "ToolError", "call_program", "program_error", "syntax_error"]
+
 MESSAGE_LIMIT = 2000
 
 

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import ast
 
-from .. import contracts, program_code, pycompat
+from .. import contracts, pycompat
+from ..preparation import program_code
 from ..errors import TypeContractError, UnsupportedAnnotation
+
+__all__ = ["TypedNames"]
 
 _EMPTY = object()
 _function_annotations: dict[tuple[str, int], dict[tuple[str, int], dict[str, str]]] = {}

@@ -4,7 +4,7 @@ files, project modules, aiython.toml, `.aiython/`), starting processes, and, whe
 does not grant `write_filesystem`, writing files at all.
 
 The program's own code is never affected: the hook acts only on threads inside `watching()`,
-which pause_ops.py wraps around each frame operation. It is installed at the first operation, not
+which pauses/ops.py wraps around each frame operation. It is installed at the first operation, not
 at start-up (audit hooks cannot be removed), and when no operation runs it costs one falsy test
 per audit event (bench/guard.ts).
 
@@ -12,6 +12,7 @@ Split by job: hook.py (the hook and the per-thread watches), events.py (what eac
 asks for), protected.py (which paths are the program's source).
 """
 
-from .hook import GuardUnavailable, Refusal, Watch, watching
+from .events import Refusal
+from .hook import GuardUnavailable, Watch, watching
 
 __all__ = ["GuardUnavailable", "Refusal", "Watch", "watching"]

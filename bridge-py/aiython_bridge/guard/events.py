@@ -20,6 +20,8 @@ import os
 
 from . import protected
 
+__all__ = ["CHECKS", "Refusal"]
+
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 

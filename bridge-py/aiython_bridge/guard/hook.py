@@ -15,6 +15,8 @@ import sys
 from ..errors import GuardError
 from .events import CHECKS as _EVENT_CHECKS, Refusal
 
+__all__ = ["CHECKS", "GuardUnavailable", "PROBE_EVENT", "Watch", "install", "watching"]
+
 _watches: dict[int, "Watch"] = {}
 _installed = [False]
 _install_lock = _thread.allocate_lock()

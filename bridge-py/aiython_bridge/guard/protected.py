@@ -20,6 +20,11 @@ import types
 
 from .. import paths
 
+__all__ = [
+    "CODE_SUFFIXES", "CONFIG_NAME", "FOLDER_SCAN_LIMIT", "STATE_DIR", "harmless_write", "resolve",
+    "shown", "why_protected",
+]
+
 CODE_SUFFIXES = frozenset((
     ".py", ".pyi", ".pyw", ".pyx", ".pxd", ".pxi", ".ipynb", ".sh", ".bash", ".zsh", ".fish", ".c", ".h",
     ".cc", ".cpp", ".hpp", ".rs", ".go", ".java", ".kt", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".rb",

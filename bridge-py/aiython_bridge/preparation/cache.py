@@ -31,6 +31,11 @@ import sys
 import time
 from _frozen_importlib_external import _RAW_MAGIC_NUMBER, MAGIC_NUMBER
 
+__all__ = [
+    "FORMAT", "GITIGNORE", "LOW_WATER", "MAGIC", "PreparationCache", "STALE_TEMP_SECONDS", "SUFFIX",
+    "source_hash",
+]
+
 
 def source_hash(data):
     """importlib.util.source_hash, without importing importlib.util."""

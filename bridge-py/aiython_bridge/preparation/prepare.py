@@ -27,8 +27,12 @@ import _imp
 import os
 import sys
 
-from aiython_bridge import modules, program_code, protocol, source_bytes
+from aiython_bridge import modules, protocol
+from aiython_bridge.preparation import program_code
 from aiython_bridge.preparation.cache import PreparationCache
+from aiython_bridge.program import source_bytes
+
+__all__ = ["FORMAT", "cache_for", "display_name", "entry_code", "module_code"]
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
@@ -94,7 +98,7 @@ def _blocks_ahead(server):
     except OSError:
         pass  # the host has gone: the run is ending anyway
     try:
-        modules.load("aiython_bridge.pauses")
+        modules.load("aiython_bridge.pauses.pause")
     except Exception:  # noqa: BLE001 - the first block imports it again and reports what fails
         pass
 
@@ -164,7 +168,7 @@ _gc = []
 def _bind(server, options, compiled, filename):
     blocks = None
     if compiled.blocks:
-        blocks = modules.load("aiython_bridge.runtime").Runtime(server, {"blocks": compiled.blocks}, options)
+        blocks = modules.load("aiython_bridge.pauses.runtime").Runtime(server, {"blocks": compiled.blocks}, options)
     checkpoints = None
     if compiled.checkpoints and options.get("model_configured"):
         checkpoints = modules.load("aiython_bridge.recovery.sources").runtime_for(server, options)

@@ -7,7 +7,7 @@ plan has typos.
 
 from __future__ import annotations
 
-from aiython_bridge import coding_cookie
+from aiython_bridge.program import coding_cookie
 
 
 def raise_first_typo(plan, path, text) -> None:

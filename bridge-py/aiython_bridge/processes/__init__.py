@@ -25,6 +25,11 @@ import os
 
 from .. import protocol
 
+__all__ = [
+    "RunFolder", "after_fork_in_child", "current_server", "install", "known_folder",
+    "known_run_folder", "run_folder",
+]
+
 
 class RunFolder:
     def __init__(self, path, secret):
@@ -73,6 +78,11 @@ def known_folder(folder, program):
     """A spawned child learns its run folder from its argv, and what it runs (child.py)."""
     _State.folder = folder
     _State.program = program
+
+
+def known_run_folder():
+    """The run folder if this process knows it already, else None: the host is not asked."""
+    return _State.folder
 
 
 def run_folder(server=None):

@@ -15,6 +15,11 @@ import sys
 from .. import protocol
 from . import RunFolder, known_folder
 
+__all__ = [
+    "HIGH_FD", "become_plain", "connect", "hello", "is_multiprocessing_child", "program_of",
+    "start_spawned",
+]
+
 HIGH_FD = 200
 
 

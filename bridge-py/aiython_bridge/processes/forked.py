@@ -13,7 +13,9 @@ import os
 
 from .. import modules
 from ..channel import Channel
-from . import _State, after_fork_in_child as _folder_after_fork, run_folder
+from . import after_fork_in_child as _folder_after_fork, known_run_folder, run_folder
+
+__all__ = ["ForkedChannel", "after_fork_in_child", "before_fork"]
 
 
 def before_fork(server):
@@ -29,9 +31,9 @@ def after_fork_in_child(server):
     modules.after_fork_in_child()
     server.channel.close_in_child()
     _folder_after_fork()
-    folder = _State.folder
+    folder = known_run_folder()
     server.reset_after_fork(ForkedChannel(folder, server) if folder is not None else None)
-    pauses = modules.loaded("aiython_bridge.pauses")
+    pauses = modules.loaded("aiython_bridge.pauses.pause")
     if pauses is not None:
         pauses.after_fork_in_child()
 

@@ -5,7 +5,7 @@ Such a child re-runs the parent's main script as `__mp_main__` with
 SyntaxError there, and the module would run without its checkpoints. So a child started by the
 launcher has, until that moment, one extra path hook: runpy asks the path hooks about the
 script's path before it compiles, the hook answers for a project file with a finder whose
-loader gives the code the parent runs (runner._prepare_code: the same plan, blocks and
+loader gives the code the parent runs (runner.prepare_code: the same plan, blocks and
 checkpoints, an entry module), and removes itself. runpy then runs that code in a module made
 as for a directory entry; spawned.py's audit hook puts back python3's globals (`__spec__` and
 `__loader__` None) and sys.path before the module's first line runs.
@@ -15,6 +15,8 @@ import os
 import sys
 
 from .. import modules, paths
+
+__all__ = ["install"]
 
 
 def install(server, options):
@@ -59,13 +61,13 @@ class _MainLoader:
         self.hook, self.path = hook, path
 
     def get_code(self, fullname):
-        runner = modules.load("aiython_bridge.runner")
+        runner = modules.load("aiython_bridge.program.runner")
         prepared = runner.Prepared("file")
         prepared.options = self.hook.options
         with open(self.path, "rb") as f:
             source = f.read()
-        with modules.visible():  # _prepare_code imports what it needs as it goes
-            code = runner._prepare_code(self.hook.server, prepared, source, self.path)
+        with modules.visible():  # prepare_code imports what it needs as it goes
+            code = runner.prepare_code(self.hook.server, prepared, source, self.path)
         modules.load("aiython_bridge.processes.spawned").expect_main(code, self.path)
         return code
 

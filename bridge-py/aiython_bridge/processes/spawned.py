@@ -30,6 +30,8 @@ import sys
 from .. import paths
 from . import current_server, run_folder
 
+__all__ = ["BOOT", "ensure_installed", "expect_main", "install", "script_index"]
+
 BOOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "start", "importlib_bootstrap.py")
 
 

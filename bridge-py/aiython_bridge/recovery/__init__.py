@@ -20,7 +20,9 @@ The package, by job:
 - decision.py: Decision and the notes that mark an exception as decided;
 - sources.py: where decisions come from: the host (HostDecisions), and the process's runtime,
   a DeferredRuntime until a statement first fails (so that a run whose checkpoints never fail
-  never loads checkpoints.py and what it imports).
+  never loads checkpoints.py and what it imports);
+- bytecode/: on 3.11, instrument.py's handlers added to an imported module's plain code object
+  where the layout can be proven, so the module is not compiled twice.
 
 Nothing is imported here: each importer names the module it uses, and the transform
 (instrument.py) loads none of the runtime.

@@ -33,6 +33,8 @@ from .. import modules, paths
 from ..paths import BRIDGE, PROJECT
 from .handlers import HandlerIndex, parse_source
 
+__all__ = ["Callers"]
+
 _BOOT_FUNCTION = "<module>"  # start/importlib_bootstrap.py: the frame the program runs on
 _UNHANDLED, _HANDLED, _CONTINUE = "unhandled", "handled", "continue"
 

@@ -1,8 +1,8 @@
 """The checkpoint runtime (SPEC §4.2): what an instrumented checkpoint's handler calls.
 
 instrument.py wraps each checkpoint statement in a `try` whose handler calls, on its file's
-FileCheckpoints R (a constant in the code, see code_constants.py), `R.retry(K)` (decide the
-failure; True: run the statement again), then `R.raising(K)` (True: a
+FileCheckpoints R (a constant in the code, see preparation/code_constants.py), `R.retry(K)`
+(decide the failure; True: run the statement again), then `R.raising(K)` (True: a
 bare `raise` of the original), `R.binding(K)` / `R.value(K)` (store a completed value in the
 target name), `R.returned(K)` (what a `return` statement returns when completed); `R.settle(K)`
 does it all for statements that can be neither retried nor bound. A retried `return EXPR` runs
@@ -30,6 +30,8 @@ from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
 from .table import CheckpointTable
+
+__all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
 
 MAX_CONSULTATIONS = 2
 _NOTHING = object()

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from .. import modules
 
+__all__ = [
+    "DONE", "Decision", "Note", "PROPAGATE", "RETRY", "add_note", "decided", "describe_exception",
+    "internal",
+]
+
 
 class Note(str):
     """A note recovery added to an exception; its presence marks the exception as decided."""

@@ -26,6 +26,8 @@ from .. import pycompat
 from ..errors import AIError, GuardError
 from .decision import decided
 
+__all__ = ["eligible", "is_property_getter", "recoverable", "thrown_in"]
+
 # An exception of this class leaving a method of this name is how the caller (often C code such
 # as hasattr, getattr with a default, or old-style iteration over __getitem__) learns "absent" or
 # "exhausted": a protocol signal, recovered (if at all) at the statement that made the access.

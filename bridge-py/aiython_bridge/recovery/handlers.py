@@ -26,6 +26,8 @@ import sys
 
 from .. import pycompat
 
+__all__ = ["HandlerIndex", "lookup", "parse_source", "resolve_classes"]
+
 _MODULE = type(sys)
 _FUNCTION = type(lambda: None)
 _TRY = (ast.Try,) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())

@@ -59,18 +59,20 @@ Why this shape:
 Never instrumented even if a table names them (defence against a bad table): see
 selection.suitable.
 
-On 3.11 an imported module takes bytecode_instrument.py instead where it can: the same handlers,
+On 3.11 an imported module takes bytecode/instrument.py instead where it can: the same handlers,
 laid out as the compiler lays out this shape, added to the module's plain code object (no
 compile of the instrumented tree); this file's shape is the reference it is tested against.
 """
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
-from ..code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR
-from .selection import (SIMPLE, Columns, Site, annotation_of, bodies, index_statements, merged_ranges, selected_sites,
-                        single_target, suitable)
+from ..preparation.code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR
+from .selection import Columns, annotation_of, merged_ranges, selected_sites, single_target, suitable
+from .statement_index import SIMPLE, Site, bodies, index_statements
+
+__all__ = ["Instrumented", "instrument", "instrument_selected"]
 
 
 class Instrumented:

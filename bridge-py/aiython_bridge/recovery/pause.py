@@ -1,35 +1,39 @@
 """RecoveryPause (SPEC §4.2, §5.2 `recover`): one consultation about one failed checkpoint statement.
 
-A pause of mode "recovery" served by the same machinery as AI blocks (pauses.py): its request
-adds the `recovery` section (exception, origin, the line of this statement's frame the failure
-passed, attempt, whether retry is allowed, and for a compound statement what `complete` would
-skip: completion.py). The model ends it with `recover` (complete, with or without an outcome,
-retry or reraise), which the bridge checks and keeps without resuming: the host prints what the
-decision changes (SPEC §4.2: recovery is never silent) and then sends `resume`, the terminal op,
-so the notice is on the terminal before the program writes again. The host's `fail` ends it too.
-The target's expected type is the plan's annotation, else a module or class namespace's
+A pause of mode "recovery" served by the same machinery as AI blocks (pauses/pause.py): its
+request adds the `recovery` section (exception, origin, the line of this statement's frame the
+failure passed, attempt, whether retry is allowed, and for a compound statement what `complete`
+would skip: completion.py). The model ends it with `recover` (complete, with or without an
+outcome, retry or reraise), which the bridge checks and keeps without resuming: the host prints
+what the decision changes (SPEC §4.2: recovery is never silent) and then sends `resume`, the
+terminal op, so the notice is on the terminal before the program writes again. The host's `fail`
+ends it too. The target's expected type is the plan's annotation, else a module or class namespace's
 `__annotations__` entry.
 """
 
 from __future__ import annotations
 
-from .. import contracts, pauses, pycompat
+from .. import contracts, pycompat
 from ..describe import type_label
 from ..errors import UnsupportedAnnotation
 from ..frameops import Invocation, ToolError, program_error
 from ..paths import display_path
+from ..pauses.ops import NO_TYPE, failure_error
+from ..pauses.pause import Pause, new_pause_id
 from .completion import skipped_by_complete
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, describe_exception
 
+__all__ = ["RecoveryPause"]
 
-class RecoveryPause(pauses.Pause):
+
+class RecoveryPause(Pause):
     """One consultation about one failed checkpoint statement (mode "recovery", terminal `recover`)."""
 
     mode = "recovery"
 
     def __init__(self, runtime, checkpoint, frame, exc, *, attempt, original, retry_allowed):
         self.server = None  # set by the decision source
-        self.id = pauses.new_pause_id()
+        self.id = new_pause_id()
         self.checkpoint, self.exception = checkpoint, exc
         self.attempt, self.original, self.retry_allowed = attempt, original, retry_allowed
         self.target = checkpoint.target
@@ -68,7 +72,7 @@ class RecoveryPause(pauses.Pause):
             "location": {"file": display_path(frame.f_code.co_filename, root), **span,
                          "function": frame.f_code.co_qualname if pycompat.is_optimized(frame) else None},
             "target": self.target,
-            "output_type": contracts.type_repr(self.expected) if self.expected is not pauses._NO_TYPE else None,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not NO_TYPE else None,
             "output_schema": self.schema,
             "requires_result": False,
             "code_context": inv.code_context(),
@@ -78,7 +82,7 @@ class RecoveryPause(pauses.Pause):
             "recovery": recovery,
         }
 
-    def _run(self, op, args):
+    def run_op(self, op, args):
         if op == "recover":
             if self.decided is not None:
                 raise ToolError("ValueError", "this recovery is already decided")
@@ -92,14 +96,14 @@ class RecoveryPause(pauses.Pause):
             if args.get("budget"):
                 # A budget refused the consultation's request (SPEC §13): AIBudgetError at this
                 # statement, raised while the original exception is handled (its context).
-                return True, Decision("raise", pauses.failure_error(args)), {"ok": True}
+                return True, Decision("raise", failure_error(args)), {"ok": True}
             # The invocation failed (model unreachable, invalid answers…): the program gets its
             # exception exactly as under python3; the reason is in --stats, --trace and the journal.
             return True, PROPAGATE, {"ok": True}
         if op == "finish":
             raise ToolError("UnknownOperation", "finish ends AI blocks; end a recovery with recover "
                                                 "(action complete, retry or reraise)")
-        return super()._run(op, args)
+        return super().run_op(op, args)
 
     def _decide(self, args) -> Decision:
         action = args.get("action")
@@ -128,7 +132,7 @@ class RecoveryPause(pauses.Pause):
                                           "takes no outcome; omit it")
         if outcome.get("kind") == "error":
             raise ToolError("ValueError", 'recover cannot use outcome kind "error"; use action "reraise"')
-        return Decision("bind", self._outcome_value(args))
+        return Decision("bind", self.outcome_value(args))
 
     def _retry_refusal(self) -> str:
         if not self.checkpoint.retry_allowed:
@@ -152,8 +156,8 @@ def _expected_type(checkpoint, frame):
     namespace's `__annotations__` entry; (no type, None) when there is none or it is unsupported."""
     target = checkpoint.target
     if not target:
-        return pauses._NO_TYPE, None
-    text, tp = checkpoint.annotation, pauses._NO_TYPE
+        return NO_TYPE, None
+    text, tp = checkpoint.annotation, NO_TYPE
     try:
         if text:
             tp = contracts.resolve_annotation(text, frame.f_globals, frame.f_locals)
@@ -164,8 +168,8 @@ def _expected_type(checkpoint, frame):
                 tp = contracts.resolve_annotation(declared, frame.f_globals, frame.f_locals)
             elif declared is not None and contracts.is_supported(declared):
                 tp = declared
-        if tp is pauses._NO_TYPE:
+        if tp is NO_TYPE:
             return tp, None
         return tp, contracts.json_schema(tp, annotation=text)
     except UnsupportedAnnotation:
-        return pauses._NO_TYPE, None
+        return NO_TYPE, None

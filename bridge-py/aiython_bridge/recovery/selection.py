@@ -9,10 +9,13 @@ in one pass), the frontend's for one it plans.
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
-# The index and its kinds, also named from here (instrument.py, program_code.py take them so).
-from .statement_index import (COMPOUND, NEVER, SIMPLE, _PROTECTING, _SCOPES, Site,  # noqa: F401
-                              _body_range, bodies, index_statements)
+from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+from .statement_index import NEVER, PROTECTING, SCOPES, SIMPLE, Site, bodies, body_range, index_statements
+
+__all__ = [
+    "Columns", "annotation_of", "merged_ranges", "protected_ranges", "select_checkpoints",
+    "selected_sites", "single_target", "suitable",
+]
 
 
 def _split_lines(source):
@@ -26,8 +29,8 @@ def protected_ranges(tree: ast.Module) -> list[list[int]]:
     pending = list(tree.body)
     while pending:  # statements only: a try or with is never inside an expression
         node = pending.pop()
-        if isinstance(node, _PROTECTING) and node.body:
-            ranges.append(_body_range(node.body))
+        if isinstance(node, PROTECTING) and node.body:
+            ranges.append(body_range(node.body))
         for inner, _ in bodies(node):
             pending.extend(inner)
     return merged_ranges(ranges)
@@ -139,7 +142,7 @@ def _annotated_names(scope_node) -> dict:
         node = pending.pop()
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.simple:
             found.setdefault(node.target.id, []).append(((node.lineno, node.col_offset), node.annotation))
-        if not isinstance(node, _SCOPES):
+        if not isinstance(node, SCOPES):
             for inner, _ in bodies(node):
                 pending.extend(inner)
     for entries in found.values():

@@ -27,6 +27,8 @@ import sys
 from .. import modules
 from .table import CheckpointTable
 
+__all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
+
 
 class HostDecisions:
     """The host runs the model loop; the pause is served on the failing thread or event loop."""
@@ -46,8 +48,8 @@ class HostDecisions:
 
 
 def _pauses():
-    """pauses.py and what it needs (contracts, frame tools): loaded at the first consultation."""
-    return modules.load("aiython_bridge.pauses")
+    """pauses/pause.py and what it needs (contracts, frame tools): loaded at the first consultation."""
+    return modules.load("aiython_bridge.pauses.pause")
 
 
 _runtime = None  # a DeferredRuntime (below), or a test's CheckpointRuntime

@@ -5,15 +5,20 @@ lists inside each statement kind. selection.py reads its rules of suitability ov
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
+
+__all__ = [
+    "COMPOUND", "NEVER", "PROTECTING", "SCOPES", "SIMPLE", "Site", "bodies", "body_range",
+    "index_statements",
+]
 
 SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Delete, ast.Return, ast.Assert,
           ast.Import, ast.ImportFrom)
 COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 NEVER = (ast.Global, ast.Nonlocal, ast.Pass, ast.Break, ast.Continue)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+PROTECTING = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 
 
 class Site:
@@ -44,7 +49,7 @@ def bodies(node):
 
 def _any_bodies(node):
     """bodies() of a node that is not a statement (a Module, an except clause, a match case)."""
-    if isinstance(node, _PROTECTING):
+    if isinstance(node, PROTECTING):
         yield node.body, True
     elif hasattr(node, "body") and isinstance(node.body, list):
         yield node.body, False
@@ -64,8 +69,8 @@ _SHAPES = {kind: () for kind in SIMPLE + NEVER + (ast.Raise,)}
 _SHAPES.update({kind: (("body", False), ("orelse", False)) for kind in (ast.For, ast.AsyncFor, ast.While, ast.If)})
 _SHAPES.update({kind: (("body", True),) for kind in (ast.With, ast.AsyncWith)})
 _SHAPES.update({kind: (("body", True), ("handlers", False), ("orelse", False), ("finalbody", False))
-                for kind in _PROTECTING if kind not in (ast.With, ast.AsyncWith)})
-_SHAPES.update({kind: (("body", False),) for kind in _SCOPES})
+                for kind in PROTECTING if kind not in (ast.With, ast.AsyncWith)})
+_SHAPES.update({kind: (("body", False),) for kind in SCOPES})
 _SHAPES[ast.Match] = (("cases", False),)
 
 
@@ -73,28 +78,30 @@ def index_statements(tree: ast.Module, ranges: list | None = None) -> list[Site]
     """Every statement of the module with its Site, in source order; `ranges`, when given, gets
     the [start, end] line range of every user try and with body (unmerged: see protected_ranges)."""
     sites: list[Site] = []
-
-    def walk(body, scope, top_level, protected, scope_node):
-        for position, node in enumerate(body):
-            docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
-                         and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
-            sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node, body, position))
-            if ranges is not None and isinstance(node, _PROTECTING) and node.body:
-                ranges.append(_body_range(node.body))
-            if isinstance(node, _SCOPES):
-                kind = "class" if isinstance(node, ast.ClassDef) else (
-                    "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
-                # A class body runs now (inside any enclosing try); a function body runs later.
-                inner_protected = protected if kind == "class" else False
-                walk(node.body, kind, False, inner_protected, node)
-                continue
-            for inner, is_protected_body in bodies(node):
-                walk(inner, scope, False, protected or is_protected_body, scope_node)
-
-    walk(tree.body, "module", True, False, tree)
-    del walk  # the closure refers to itself: a cycle that would keep every Site, and the tree, until a collection
+    _walk(tree.body, "module", True, False, tree, sites, ranges)
     return sites
 
 
-def _body_range(body) -> list[int]:
+def _walk(body, scope, top_level, protected, scope_node, sites, ranges):
+    """index_statements' walk of one statement list. A function of the module, not a closure: a
+    closure that calls itself is a cycle, which would keep every Site, and the tree, until a
+    collection."""
+    for position, node in enumerate(body):
+        docstring = (position == 0 and body is scope_node.body and isinstance(node, ast.Expr)
+                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
+        sites.append(Site(node, scope, top_level, protected, docstring, scope_node.body, scope_node, body, position))
+        if ranges is not None and isinstance(node, PROTECTING) and node.body:
+            ranges.append(body_range(node.body))
+        if isinstance(node, SCOPES):
+            kind = "class" if isinstance(node, ast.ClassDef) else (
+                "async" if isinstance(node, ast.AsyncFunctionDef) else "function")
+            # A class body runs now (inside any enclosing try); a function body runs later.
+            inner_protected = protected if kind == "class" else False
+            _walk(node.body, kind, False, inner_protected, node, sites, ranges)
+            continue
+        for inner, is_protected_body in bodies(node):
+            _walk(inner, scope, False, protected or is_protected_body, scope_node, sites, ranges)
+
+
+def body_range(body) -> list[int]:
     return [body[0].lineno, max(s.end_lineno or s.lineno for s in body)]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import marshal
 
+__all__ = ["Checkpoint", "CheckpointTable"]
+
 
 class Checkpoint:
     __slots__ = ("id", "filename", "statement", "span", "target", "annotation", "retry_allowed", "compound")

@@ -11,10 +11,10 @@
 # ASCII only, and syntax any Python parses: Python 2 runs it far enough to say its version.
 # OPTIONS are CPython's own from the command line. Under -x CPython skips this file's first line
 # (the program's is skipped by the bridge), so that line must stay a comment; under -I, -P and
-# -S nothing but the line below puts the bridge on sys.path (process_view.py takes it off).
+# -S nothing but the line below puts the bridge on sys.path (program/process_view.py takes it off).
 # It binds no name (it runs in __main__'s namespace) and has no docstring (that would set
 # __main__.__doc__). The `with` binds no name either: its __exit__ sees an exception leaving the
-# program (runner.ProgramContext), so that its traceback is shown without this frame.
+# program (program/runner.py's ProgramContext), so that its traceback is shown without this frame.
 __import__("sys").path.insert(0, __import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.abspath(__file__)))))
 with __import__("aiython_bridge.boot").boot.main():
     __import__("aiython_bridge.boot").boot.hand_over()()

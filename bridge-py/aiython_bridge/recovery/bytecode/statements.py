@@ -1,18 +1,22 @@
 """Where a checkpoint statement's instructions are in its 3.11 code object, and the proof that
-bytecode_instrument.py may give them a handler (see its docstring for the rules): the runs of
+instrument.py may give them a handler (see its docstring for the rules): the runs of
 instructions inside each statement's span, each run checked and turned into a
-bytecode_handler.Checkpoint; Unsuitable when anything cannot be proven.
+handler.Checkpoint; Unsuitable when anything cannot be proven.
 """
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # node classes only: ast.py is not imported
+from ...preparation import syntax_tree as ast  # node classes only: ast.py is not imported
 import bisect
 
-from . import bytecode_code as bc
-from .bytecode_code import ARG, END, OPCODE, START, TARGET, UNIT
-from .bytecode_handler import Checkpoint
+from . import code as bc
+from .code import ARG, END, OPCODE, START, TARGET, UNIT
+from .handler import Checkpoint
 
+__all__ = [
+    "Flow", "LOAD_CONST", "RETURN_VALUE", "SWAP", "Unsuitable", "checkpoint", "claim_hoisted",
+    "compiles_to_nothing", "runs_by_statement", "split_runs",
+]
 
 _STORES = frozenset(bc.OP[name] for name in ("STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"))
 _EPILOGUE = frozenset(bc.OP[name] for name in ("POP_EXCEPT", "RERAISE", "RETURN_VALUE"))
@@ -238,7 +242,7 @@ def _store(code, found, run, target):
             name = code._varname_from_oparg(ins[ARG]) if ins[OPCODE] in (bc.OP["STORE_FAST"], bc.OP["STORE_DEREF"]) \
                 else code.co_names[ins[ARG]]
             if name == target or (target.startswith("__") and name.startswith("_") and name.endswith(target)):
-                stores.add((bc.opcode.opname[ins[OPCODE]], ins[ARG]))
+                stores.add((bc.NAME[ins[OPCODE]], ins[ARG]))
     if len(stores) != 1:
         raise Unsuitable
     return stores.pop()

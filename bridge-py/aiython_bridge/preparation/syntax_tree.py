@@ -11,10 +11,20 @@ This module has no `from __future__` import: `parse` compiles with dont_inherit=
 ast.parse gets no flags from ast.py.
 """
 
-from _ast import *  # noqa: F401,F403 - the node classes and the PyCF_ flags, as `ast` has them
+import _ast
 from _ast import AST, PyCF_ONLY_AST
 
 from aiython_bridge import modules
+
+# The node classes and the PyCF_ flags, as `ast` has them (ast.py does `from _ast import *`), bound
+# from _ast's namespace rather than by the star import itself, which would leave pyflakes unable
+# to check this file. The names a star import binds are those not starting with "_": in _ast, all
+# but the dunders every built-in module has (tests/test_syntax_tree.py checks it). Set and C
+# builtins rather than a comprehension: this runs at every configured start.
+_AST_NAMES = sorted(_ast.__dict__.keys() - {"__name__", "__doc__", "__package__", "__loader__", "__spec__"})
+globals().update(zip(_AST_NAMES, map(_ast.__dict__.__getitem__, _AST_NAMES)))
+
+__all__ = _AST_NAMES + ["copy_location", "iter_child_nodes", "iter_fields", "parse", "unparse", "walk"]
 
 _POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 

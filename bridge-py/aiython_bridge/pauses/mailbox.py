@@ -5,7 +5,7 @@ call here is one `mail` request (docs/protocol.md, "The mailbox"). A group's hol
 participants by name; each ticket is a string holding that participant's own secret, so it can
 go to a thread, a task or a process (an argument, a queue, a file). `join(ticket)` gives a
 Member, and marks the calling thread or asyncio task as joined: a block or recovery it reaches
-gets the mailbox tools (pauses.py sends its member handle). Payloads are JSON values.
+gets the mailbox tools (pause.py sends its member handle). Payloads are JSON values.
 """
 
 import contextvars
@@ -14,11 +14,13 @@ import json
 from aiython_bridge import modules, protocol
 from aiython_bridge.errors import MailboxError
 
+__all__ = ["Group", "Member", "current_member", "group", "join"]
+
 _joined = contextvars.ContextVar("aiython_mailbox_member", default=None)
 
 
 def current_member():
-    """The member handle joined by this thread or task, or None (pauses.py)."""
+    """The member handle joined by this thread or task, or None (pause.py)."""
     member = _joined.get()
     return member._handle if member is not None else None
 

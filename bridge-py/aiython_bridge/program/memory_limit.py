@@ -7,6 +7,8 @@ import sys
 
 from aiython_bridge import boot
 
+__all__ = ["limit_memory"]
+
 
 def limit_memory(megabytes):
     """The RLIMIT_AS soft limit set to `megabytes`, so an allocation past it raises MemoryError in

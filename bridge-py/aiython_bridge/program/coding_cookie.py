@@ -3,6 +3,8 @@ second only behind a blank or comment line, without the re module (SPEC §2: the
 sys.modules) and without splitting the whole source into lines.
 """
 
+__all__ = ["blank", "cookie", "cookie_name", "head_lines", "normal_name"]
+
 _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 
 

@@ -15,7 +15,10 @@ except ImportError:
 
 from aiython_bridge import modules
 
-BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+__all__ = ["BRIDGE_TOP", "spec"]
+
+# bridge-py/: this file is bridge-py/aiython_bridge/program/public_module.py.
+BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class _PublicModuleLoader(SourceFileLoader):

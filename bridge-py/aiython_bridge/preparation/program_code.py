@@ -5,15 +5,21 @@ The plan's rewritten source (or the source itself) is parsed once; its AI block 
 (`NAME.block(N)`, `(await NAME.ablock(N))`, NAME the plan's runtimeName) are pointed at a
 placeholder constant, its checkpoints are instrumented (recovery/instrument.py), and the tree is
 compiled: a Compiled, which depends only on the source, the plan and the interpreter, so the
-preparation cache can keep it (preparation/). Compiled.bind then puts the file's block runtime
-(runtime.Runtime), its checkpoint object and the handlers' exception classes in place of the
+preparation cache can keep it (prepare.py, cache.py). Compiled.bind then puts the file's block
+runtime (runtime.Runtime), its checkpoint object and the handlers' exception classes in place of the
 placeholders (code_constants.bind). Nothing is bound in builtins or in the module's globals.
 """
 
 import marshal
 
-from aiython_bridge import code_constants, modules, pycompat
-from aiython_bridge.compiler_warnings import held_back
+from aiython_bridge import modules, pycompat
+from aiython_bridge.preparation import code_constants
+from aiython_bridge.preparation.compiler_warnings import held_back
+
+__all__ = [
+    "BLOCKS", "Compiled", "REWRITTEN", "compile_plan", "compile_plan_quietly",
+    "compile_selected_quietly", "compile_unbound", "compile_unbound_quietly", "parse_quietly",
+]
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
 # file name -> the rewritten source it runs (files with AI blocks): their original text does not
@@ -93,7 +99,7 @@ def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warn
         ranges = selection.protected_ranges(tree)  # before the transform adds its own try statements
         table = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry).checkpoints
     if mode == "single":
-        tree = modules.load("aiython_bridge.syntax_tree").Interactive(body=tree.body)
+        tree = modules.load("aiython_bridge.preparation.syntax_tree").Interactive(body=tree.body)
     code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
     return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
@@ -128,7 +134,7 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, 
     (recovery/instrument.instrument_selected). A source with none is compiled from its text,
     which gives the same code faster than from the tree. An imported module on 3.11 gets its
     handlers added to its plain code instead (`plain`: CPython's own compile of the same text,
-    if the loader made one), where recovery/bytecode_instrument.py can prove the layout."""
+    if the loader made one), where recovery/bytecode/instrument.py can prove the layout."""
     if not entry and pycompat.BYTECODE_CHECKPOINTS:
         compiled = _selected_in_bytecode(text, filename, tree, name, warns, plain)
         if compiled is not None:
@@ -145,22 +151,23 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, 
 
 def _selected_in_bytecode(text, filename, tree, name, warns, plain):
     """The Compiled of an imported module with the bridge's own checkpoints added to its plain
-    code object (recovery/bytecode_instrument.py), or None: the AST path instruments it."""
+    code object (recovery/bytecode/instrument.py), or None: the AST path instruments it."""
     selection = modules.load("aiython_bridge.recovery.selection")
+    statement_index = modules.load("aiython_bridge.recovery.statement_index")
     ranges: list = []
-    selected = selection.selected_sites(selection.index_statements(tree, ranges), text, entry=False, name=name)
+    selected = selection.selected_sites(statement_index.index_statements(tree, ranges), text, entry=False, name=name)
     if plain is None:
         with held_back() as caught:
             plain = compile(text, filename, "exec", dont_inherit=True)
         warns = warns or bool(caught)
     if not selected:
         return Compiled(plain, (), (), (), warns, None)
-    bytecode = modules.load("aiython_bridge.recovery.bytecode_instrument")
+    bytecode = modules.load("aiython_bridge.recovery.bytecode.instrument")
     placeholders = (code_constants.CHECKPOINTS, code_constants.EXCEPTION, code_constants.RECURSION_ERROR)
     code = bytecode.instrument_code(plain, selected, placeholders)
     if code is None:
         return None
-    infos, Return = [], modules.load("aiython_bridge.syntax_tree").Return
+    infos, Return = [], modules.load("aiython_bridge.preparation.syntax_tree").Return
     for site, info in selected:
         info["is_return"] = isinstance(site.node, Return)
         infos.append(info)
@@ -174,7 +181,7 @@ def compile_plan_quietly(*args, **kwargs):
 
 
 def _point_blocks_at_placeholder(tree, runtime_name):
-    ast = modules.load("aiython_bridge.syntax_tree")
+    ast = modules.load("aiython_bridge.preparation.syntax_tree")
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == runtime_name:
             node.value = ast.copy_location(ast.Constant(value=BLOCKS), node.value)

@@ -1,5 +1,5 @@
-"""The shapes bytecode_template.Template writes handlers from: each variant of
-bytecode_handler.write_handler's handler (with or without a binding, a `return` or not)
+"""The shapes template.Template writes handlers from: each variant of
+handler.write_handler's handler (with or without a binding, a `return` or not)
 recorded once per process by the same steps, around a copy of open length n, as the bytes
 before and after the copy with the byte offset of each argument filled per code object (a
 constant's or name's index), per handler (the key, the store) or per copy length (a jump's
@@ -9,7 +9,9 @@ regions in units after the handler's start.
 
 from __future__ import annotations
 
-from .bytecode_code import CACHES, OP
+from .code import CACHES, OP
+
+__all__ = ["for_length", "shape"]
 
 
 class _Shape:

@@ -1,6 +1,6 @@
 """The object the rewritten program calls at each AI block: `NAME.block(N)` / `await NAME.ablock(N)`.
 
-One per file with blocks, a constant in that file's code (program_code.py): the rendered
+One per file with blocks, a constant in that file's code (preparation/program_code.py): the rendered
 `NAME.block(N)` calls load it directly, so no name is bound anywhere. Reaching a block pauses the
 calling thread and hands the invocation to the host (SPEC §4.3); with no model configured it
 raises AIError at the block's line.
@@ -10,6 +10,8 @@ import sys
 
 from aiython_bridge import modules
 from aiython_bridge.errors import AIError
+
+__all__ = ["NO_MODEL", "Runtime"]
 
 NO_MODEL = "no model configured (set AIYTHON_MODEL or run 'aiython setup')"
 
@@ -37,5 +39,5 @@ class Runtime:
 
 
 def _pauses():
-    return modules.load("aiython_bridge.pauses")
+    return modules.load("aiython_bridge.pauses.pause")
 

@@ -19,7 +19,10 @@ have put in their place is put there instead:
 import os
 import sys
 
-BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+__all__ = ["BOOT_DIR", "BRIDGE_TOP", "set_process_view"]
+
+# bridge-py/: this file is bridge-py/aiython_bridge/program/process_view.py.
+BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 BOOT_DIR = os.path.join(BRIDGE_TOP, "aiython_bridge", "start")
 
 

@@ -11,7 +11,10 @@ SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's frames
 import os
 import sys
 
-from aiython_bridge import modules, process_view, protocol, source_bytes, tracebacks
+from aiython_bridge import modules, protocol
+from aiython_bridge.program import process_view, source_bytes, tracebacks
+
+__all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "start_program"]
 
 
 class Prepared:
@@ -63,7 +66,7 @@ def _ask_for_plan(server, source, filename):
 
 def _load_pauses():
     try:
-        modules.load("aiython_bridge.pauses")
+        modules.load("aiython_bridge.pauses.pause")
     except Exception:  # noqa: BLE001 - the first block imports it again and reports what fails
         pass
 
@@ -105,12 +108,12 @@ def _prepare_source(server, prepared, target):
             source = source_bytes.without_first_line(source)
     filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
     try:
-        prepared.code = _prepare_code(server, prepared, source, filename)
+        prepared.code = prepare_code(server, prepared, source, filename)
     except (SyntaxError, ValueError) as exc:
         prepared.refused = exc  # no AI block here: fail exactly as CPython does
 
 
-def _prepare_code(server, prepared, source, filename):
+def prepare_code(server, prepared, source, filename):
     """Code for the entry program (SPEC §4.1): a source CPython compiles runs as it is, or with
     the checkpoints the bridge selects itself when a model is configured; only a source that
     does not compile (an AI block, perhaps) is planned by the host. Prepared code comes from the
@@ -160,11 +163,11 @@ def start_program(server, prepared):
     _install_public_module()
     modules.load("aiython_bridge.processes").install(server, prepared.options)  # SPEC §8: the program's processes
     if prepared.options.get("model_configured"):
-        from aiython_bridge import import_hook  # project modules through the frontend (SPEC §4.1)
+        from aiython_bridge.preparation import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)
     if prepared.options.get("memory_limit"):
-        modules.load("aiython_bridge.memory_limit").limit_memory(prepared.options["memory_limit"])
+        modules.load("aiython_bridge.program.memory_limit").limit_memory(prepared.options["memory_limit"])
     if prepared.kind == "console":
         session = modules.load("aiython_bridge.console.session")
         return partial(session.run_bare, server, prepared.options)
@@ -267,7 +270,7 @@ class _PublicModuleFinder:
     def find_spec(cls, name, path=None, target=None):
         if name != "aiython":
             return None
-        return modules.load("aiython_bridge.public_module").spec()
+        return modules.load("aiython_bridge.program.public_module").spec()
 
 
 def _install_public_module():

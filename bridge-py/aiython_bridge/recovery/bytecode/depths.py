@@ -1,4 +1,4 @@
-"""The stack depth before each instruction of a 3.11 code object (bytecode_instrument.py
+"""The stack depth before each instruction of a 3.11 code object (instrument.py
 proves a checkpoint's layout with it): the code simulated from its start and from each
 exception handler with opcode.stack_effect, every instruction reached at one depth only; and
 the peak of a run of instructions.
@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import opcode
 
-from .bytecode_code import END, JUMPS, RETURN_GENERATOR, START, TERMINAL, UNCONDITIONAL
+from .code import END, JUMPS, RETURN_GENERATOR, START, TERMINAL, UNCONDITIONAL
+
+__all__ = ["depths", "peak"]
 
 
 def depths(found: list[tuple], by_start, entries) -> dict | None:

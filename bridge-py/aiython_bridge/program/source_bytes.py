@@ -25,7 +25,12 @@ import marshal
 # program's sys.modules
 from _frozen_importlib_external import MAGIC_NUMBER, decode_source as _importlib_decode_source
 
-from aiython_bridge import coding_cookie
+from aiython_bridge.program import coding_cookie
+
+__all__ = [
+    "as_opened", "check", "compiled_code", "decode_source", "decoded", "is_compiled",
+    "without_first_line",
+]
 
 _BOM = codecs.BOM_UTF8
 _FIRST_CHUNK = 8192  # io.TextIOWrapper's first read, decoded at once after a cookie

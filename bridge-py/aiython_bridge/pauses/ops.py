@@ -1,10 +1,11 @@
 """The op side of a pause: running one `op` message on the paused frame's thread and answering it.
 
-PauseOps is the base of pauses.Pause (and so of recovery/pause.py's RecoveryPause): it runs an op
-against the pause's Invocation (frameops/), with the source guard watching when program code may
-run (SPEC §9), answers with a `result` (the terminal op's result and the pause's end in one write),
-and turns a `finish` outcome into the block's value, type-checked by contracts/ (SPEC §5.2, §6).
-What a pause is, how it is announced and served, and the registry of open pauses are pauses.py's.
+PauseOps is the base of pause.py's Pause (and so of recovery/pause.py's RecoveryPause): it runs
+an op against the pause's Invocation (frameops/), with the source guard watching when program
+code may run (SPEC §9), answers with a `result` (the terminal op's result and the pause's end in
+one write), and turns a `finish` outcome into the block's value, type-checked by contracts/
+(SPEC §5.2, §6). What a pause is, how it is announced and served, and the registry of open pauses
+are pause.py's.
 """
 
 
@@ -12,7 +13,9 @@ from aiython_bridge import contracts, guard, json_codec, protocol
 from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
 from aiython_bridge.frameops import ToolError, plan_values
 
-_NO_TYPE = object()
+__all__ = ["Failed", "NO_TYPE", "PauseOps", "failure_error"]
+
+NO_TYPE = object()
 _UNGUARDED_OPS = ("fail", "resume", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs
 
 
@@ -22,20 +25,20 @@ def failure_error(args):
     return cls(args.get("reason") or "the AI block failed")
 
 
-class _Failed:
+class Failed:
     def __init__(self, error):
         self.error = error
 
 
 class PauseOps:
-    """What Pause needs for its ops: server, id, invocation, target, expected, denied, _end_message."""
+    """What Pause needs for its ops: server, id, invocation, target, expected, denied, end_message."""
 
     def handle(self, message):
-        """Run one op; answer it; return (done, value-or-_Failed)."""
+        """Run one op; answer it; return (done, value-or-Failed)."""
         op = message.get("op")
         args = message.get("args") or {}
         try:
-            done, value, result = self._run(op, args) if op in _UNGUARDED_OPS else self._guarded_run(op, args)
+            done, value, result = self.run_op(op, args) if op in _UNGUARDED_OPS else self._guarded_run(op, args)
         except ToolError as exc:
             return self._answer(message, ok=False, error={"type": exc.error_type, "message": exc.message})
         except TypeContractError as exc:
@@ -44,19 +47,19 @@ class PauseOps:
             return self._answer(message, ok=False, error={"type": type(exc).__name__, "message": "bad arguments for %s: %s" % (op, exc)})
         if done:
             # The terminal op's result and the pause's end go in one write: one wake-up of the host.
-            self._end_sent = True
-            self.server.channel.send_all([self._reply(message, ok=True, value=result), self._end_message(False)])
+            self.end_sent = True
+            self.server.channel.send_all([self._reply(message, ok=True, value=result), self.end_message(False)])
         else:
             self._answer(message, ok=True, value=result)
         return done, value
 
     def _guarded_run(self, op, args):
-        """_run with the source guard watching this thread (SPEC §9): a refused action fails the
+        """run_op with the source guard watching this thread (SPEC §9): a refused action fails the
         op with the refusal, even when the model's code caught the exception."""
         watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied)
         try:
             with guard.watching(watch):
-                outcome = self._run(op, args)
+                outcome = self.run_op(op, args)
         except guard.GuardUnavailable as exc:
             raise ToolError("GuardUnavailable", str(exc)) from None
         except Exception:
@@ -79,7 +82,7 @@ class PauseOps:
             reply["error"] = error
         return reply
 
-    def _run(self, op, args):
+    def run_op(self, op, args):
         inv = self.invocation
         call_id = args.get("call_id")
         if op in ("evaluate", "get_binding"):
@@ -107,16 +110,16 @@ class PauseOps:
         if op == "hold_values":
             return False, None, plan_values.hold_values(inv, args["values_json"])
         if op == "finish":
-            value = self._outcome_value(args)
+            value = self.outcome_value(args)
             return True, value, {"ok": True}
         if op == "fail":
-            return True, _Failed(failure_error(args)), {"ok": True}
+            return True, Failed(failure_error(args)), {"ok": True}
         if op == "restrict":
             self.denied = frozenset(args["denied"])
             return False, None, {"ok": True}
         raise ToolError("UnknownOperation", "no operation %r" % (op,))
 
-    def _outcome_value(self, args):
+    def outcome_value(self, args):
         outcome = args["outcome"]
         raw = args.get("raw_arguments")
         kind = outcome["kind"]
@@ -129,7 +132,7 @@ class PauseOps:
             if isinstance(raw, str):
                 # The host's JSON parser cannot tell 3.0 from 3; Python's can (SPEC §6: int is not float).
                 value = json_codec.decode(raw)["outcome"]["value"]
-            if self.expected is _NO_TYPE:
+            if self.expected is NO_TYPE:
                 return value
             return contracts.check_value(value, self.expected, path)
         if kind == "expression":
@@ -141,7 +144,7 @@ class PauseOps:
             obj = inv.lookup_handle(outcome["id"])
         else:
             raise ToolError("ValueError", "outcome kind %r cannot end a block here" % (kind,))
-        if self.expected is _NO_TYPE:
+        if self.expected is NO_TYPE:
             return obj
         return contracts.check_object(obj, self.expected, path)
 

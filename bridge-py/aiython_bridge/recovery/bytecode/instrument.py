@@ -1,10 +1,10 @@
 """Checkpoints added to a module's PLAIN 3.11 code object (SPEC §4.2), with the behaviour of
-instrument.py's AST shape and none of its compile cost: `instrument_code` finds each selected
-statement's instructions in its scope's code object, gives them an exception-table entry to a
-handler appended after the code (bytecode_handler.py) and leaves every original instruction
+recovery/instrument.py's AST shape and none of its compile cost: `instrument_code` finds each
+selected statement's instructions in its scope's code object, gives them an exception-table
+entry to a handler appended after the code (handler.py) and leaves every original instruction
 where it was.
 
-Applied only where the layout is proven (bytecode_statements.py), else None: the caller takes
+Applied only where the layout is proven (statements.py), else None: the caller takes
 the AST path for the whole module. The statement's scope is exactly one code object; its
 instructions form runs of consecutive instructions whose positions lie inside the statement's
 span; a run falls through to its end (a trailing jump, RERAISE or implicit `return None`
@@ -13,7 +13,7 @@ inside it and none from outside lands inside it; no exception-table entry partly
 the stack depth at its start is known and the statement leaves the stack as it found it (an
 instruction the compiler moved out of the span would not: the one it does move, the first
 constant of a `%`-format it builds as a string, is given back to its statement by
-bytecode_statements.claim_hoisted, and the stack check proves it); its target's store instruction is
+statements.claim_hoisted, and the stack check proves it); its target's store instruction is
 found; a `return EXPR` ends with the compiler's own unwinding (left in place: the handler jumps
 to it with the value). A statement with no instructions (a constant expression, an annotation
 in a function), a `return` of nothing or of a constant, cannot fail and gets no handler.
@@ -21,14 +21,16 @@ in a function), a `return` of nothing or of a constant, cannot fail and gets no 
 
 from __future__ import annotations
 
-from .. import syntax_tree as ast  # node classes only: ast.py is not imported
+from ...preparation import syntax_tree as ast  # node classes only: ast.py is not imported
 
-from . import bytecode_code as bc
-from . import bytecode_statements as statements
-from .bytecode_assembly import Assembler, assemble, region_entries
-from .bytecode_depths import depths, peak
-from .bytecode_handler import Constants, write_handler
-from .bytecode_template import Template
+from . import code as bc
+from . import statements
+from .assembly import Assembler, assemble, region_entries
+from .depths import depths, peak
+from .handler import Constants, write_handler
+from .template import Template
+
+__all__ = ["handler_code", "instrument_code"]
 
 _CODE = type(compile("", "", "exec"))
 

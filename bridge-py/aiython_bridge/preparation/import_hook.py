@@ -22,14 +22,14 @@ frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no bloc
 - otherwise the rewritten source (or the original) is compiled with the plan's nested
   checkpoints (never the module's top-level statements: they run once, inside the importer's
   `import` statement, which is a checkpoint of its own) and the module's own block Runtime.
-ProjectModules.code_for hands all of it to preparation/prepare.py, which keeps the result in
+ProjectModules.code_for hands all of it to prepare.py, which keeps the result in
 the preparation cache: a module unchanged since an earlier run is neither parsed nor planned.
 
 The module's plain bytecode is cached in __pycache__ as python3 caches it (ProjectLoader); the
 instrumented code is never written there, where a later plain `python3` run would find it.
 
-This module stays beside the runner rather than in recovery/: it is SPEC §4.1's project-modules
-rule, installed whenever a model is configured, and serves AI blocks as much as checkpoints (a
+This module is preparation's rather than recovery/'s: it is SPEC §4.1's project-modules rule,
+installed whenever a model is configured, and serves AI blocks as much as checkpoints (a
 module with blocks and no checkpoints gets a block Runtime and never asks for the
 CheckpointRuntime). Which files are project code is paths.py's rule, shared with recovery.
 """
@@ -48,7 +48,9 @@ BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, SOURCE_SUFFIXES = _m.BYTECODE_SUFFIXES, _
 ExtensionFileLoader, FileFinder, SourceFileLoader, SourcelessFileLoader = (
     _m.ExtensionFileLoader, _m.FileFinder, _m.SourceFileLoader, _m.SourcelessFileLoader)
 
-from . import modules, paths
+from .. import modules, paths
+
+__all__ = ["ProjectLoader", "ProjectModules", "install"]
 
 
 class ProjectModules:
@@ -82,7 +84,7 @@ class ProjectModules:
     def code_for(self, data: bytes, path: str, fullname: str, plain=None):
         """A module that parses gets the checkpoints the bridge selects itself; only one that does
         not (an AI block, perhaps) is planned by the host; either comes from the preparation cache
-        when it holds it (preparation/prepare.py). `plain`: CPython's own compile of `data`, if
+        when it holds it (prepare.py). `plain`: CPython's own compile of `data`, if
         its loader just made one (on 3.11 the checkpoints are added to it)."""
         code = None
         sources = getattr(self.server, "imported_sources", None)

@@ -41,6 +41,8 @@ import symtable
 import warnings
 from typing import Any
 
+__all__ = ["check"]
+
 _PSEUDO_FILENAME = "<aiython compile oracle>"
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # the line breaks of CPython's tokenizer
 

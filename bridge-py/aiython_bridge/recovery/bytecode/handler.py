@@ -1,5 +1,5 @@
-"""One checkpoint's handler, appended to its 3.11 code object (bytecode_instrument.py): the same
-calls, in the same order, with the same exception state as instrument.py's AST shape
+"""One checkpoint's handler, appended to its 3.11 code object (instrument.py): the same
+calls, in the same order, with the same exception state as recovery/instrument.py's AST shape
 
     try: STMT
     except RecursionError: raise
@@ -26,11 +26,13 @@ of `R.returned(K)` to the statement's own unwinding and RETURN_VALUE.
 
 from __future__ import annotations
 
-from .bytecode_assembly import OUTER, Assembler, Label, Region, jump_to_unit
+from .assembly import OUTER, Assembler, Label, Region, jump_to_unit
+
+__all__ = ["Checkpoint", "Constants", "write_handler"]
 
 
 class Checkpoint:
-    """What the handler of one checkpoint statement needs, found by bytecode_instrument.py."""
+    """What the handler of one checkpoint statement needs, found by instrument.py."""
 
     __slots__ = ("index", "start", "end", "depth", "copy", "copy_positions", "store", "returns", "position", "outer")
 

@@ -10,7 +10,10 @@ and the program's own hook (if it set one) is what finally prints.
 import os
 import sys
 
-_BRIDGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+__all__ = ["all_bridge", "hide_bridge_frames_when_uncaught", "strip"]
+
+# bridge-py/aiython_bridge/, every room of the bridge (this file is in program/).
+_BRIDGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _is_bridge(tb):

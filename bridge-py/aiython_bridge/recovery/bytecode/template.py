@@ -1,5 +1,5 @@
-"""bytecode_handler.write_handler's handler written from a shape made once per process
-(bytecode_shape.py): the same bytes, positions and exception-table entries as the Assembler
+"""handler.write_handler's handler written from a shape made once per process
+(shape.py): the same bytes, positions and exception-table entries as the Assembler
 lays out (a test compares the two on every handler it meets), at a fraction of the cost.
 
 A Template holds one code object's two sides of each shape with its constant and name indexes
@@ -7,13 +7,15 @@ in place; `write` sets K's index, the store instruction and the jump distances o
 length at their offsets, puts the statement's units between the two sides and gives the
 handler's entries. It gives None
 where an argument would need EXTENDED_ARG (a long copy, 256 or more constants or names);
-bytecode_instrument.py then uses the Assembler.
+instrument.py then uses the Assembler.
 """
 
 from __future__ import annotations
 
-from .bytecode_code import CACHES, EXTENDED_ARG, FIRST_VARINTS, NEXT_VARINTS, OP, encode_exception_entries
-from .bytecode_shape import for_length, shape as _shape
+from .code import CACHES, EXTENDED_ARG, FIRST_VARINTS, NEXT_VARINTS, OP, encode_exception_entries
+from .shape import for_length, shape as _shape
+
+__all__ = ["METHODS", "Template"]
 
 METHODS = ("retry", "keep", "forget", "raising", "binding", "value", "returned")
 _JUMP_BACKWARD = OP["JUMP_BACKWARD"]
@@ -73,7 +75,7 @@ class Template:
 
 def _entries(regions, base: int, end: int, depth: int, outer) -> bytes:
     """The exception-table entries of a handler's regions, encoded (values under 4096 from
-    bytecode_code's tables, as encode_exception_entries encodes them)."""
+    code.py's tables, as encode_exception_entries encodes them)."""
     parts, first, following = [], FIRST_VARINTS, NEXT_VARINTS
     for start, until, handler, extra, lasti in regions:
         if handler is None:

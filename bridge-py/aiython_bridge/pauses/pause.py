@@ -7,7 +7,7 @@ callbacks for coroutines, so the event loop keeps running) until a terminal op s
 line). Recovery pauses (recovery/pause.py, SPEC §4.2) reuse this machinery through
 serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in
 flight at once; each has its own id and inbox, and the reader thread routes messages by that id
-(docs/protocol.md). Running and answering one op is pause_ops.py's.
+(docs/protocol.md). Running and answering one op is ops.py's.
 
 A pause whose program may write while it waits — other threads of the program are alive, or it
 is a coroutine's, whose event loop runs other tasks — says so (`concurrent`), and the host then
@@ -24,8 +24,13 @@ from queue import Empty, SimpleQueue
 from aiython_bridge import contracts, modules, protocol
 from aiython_bridge.errors import AIError, UnsupportedAnnotation
 from aiython_bridge.frameops import Invocation
-from aiython_bridge.pause_ops import _NO_TYPE, PauseOps, _Failed, failure_error  # noqa: F401 - recovery/pause.py reads failure_error here
 from aiython_bridge.paths import display_path
+from aiython_bridge.pauses.ops import NO_TYPE, Failed, PauseOps
+
+__all__ = [
+    "POLL_SECONDS", "Pause", "after_fork_in_child", "end_all", "new_pause_id", "pause_for_block",
+    "pause_for_block_async", "route", "serve", "serve_async",
+]
 
 _ids = itertools.count(1)
 _open_pauses = {}
@@ -53,7 +58,7 @@ def new_pause_id():
 class Pause(PauseOps):
     mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
     denied = frozenset()  # permissions the invocation's profile does not grant (`restrict`)
-    _end_sent = False  # pause_end is sent once
+    end_sent = False  # pause_end is sent once
     concurrent = False  # a coroutine's pause: its event loop runs other tasks meanwhile
 
     def __init__(self, server, info, frame, options):
@@ -65,7 +70,7 @@ class Pause(PauseOps):
             frame, line=info["span"]["line"], project_root=options.get("project_root"),
             context_values=options.get("context_values", True),
         )
-        self.expected = _NO_TYPE
+        self.expected = NO_TYPE
         text = info.get("output_type")
         if text:
             try:
@@ -93,7 +98,7 @@ class Pause(PauseOps):
                 "function": info.get("function"),
             },
             "target": self.target,
-            "output_type": contracts.type_repr(self.expected) if self.expected is not _NO_TYPE else None,
+            "output_type": contracts.type_repr(self.expected) if self.expected is not NO_TYPE else None,
             "output_schema": self.schema,
             "requires_result": bool(info.get("requires_result")),
             "code_context": inv.code_context(),
@@ -113,7 +118,7 @@ class Pause(PauseOps):
         with _registry_lock:
             _open_pauses[self.id] = self
         request = self.request()
-        mailbox = modules.loaded("aiython_bridge.mailbox")  # SPEC §8: a joined thread or task
+        mailbox = modules.loaded("aiython_bridge.pauses.mailbox")  # SPEC §8: a joined thread or task
         member = mailbox.current_member() if mailbox is not None else None
         if member is not None:
             request["mailbox"] = {"member": member}
@@ -130,16 +135,16 @@ class Pause(PauseOps):
 
     def ended(self, interrupted=False):
         """Sends pause_end once; True when this call sent it."""
-        if self._end_sent:  # with the terminal op's result (handle)
+        if self.end_sent:  # with the terminal op's result (handle)
             return False
-        self._end_sent = True
+        self.end_sent = True
         try:
-            self.server.channel.send(self._end_message(interrupted))
+            self.server.channel.send(self.end_message(interrupted))
         except OSError:
             return False
         return True
 
-    def _end_message(self, interrupted):
+    def end_message(self, interrupted):
         return {"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted}
 
 
@@ -180,7 +185,7 @@ def end_all(reason):
 
 
 def _finish(value):
-    if isinstance(value, _Failed):
+    if isinstance(value, Failed):
         raise value.error
     return value
 

@@ -15,6 +15,8 @@ A placeholder is a string a program would not write (a NUL byte and a fixed rand
 program that did write one would have its string replaced, which is the price of this design.
 """
 
+__all__ = ["CHECKPOINTS", "EXCEPTION", "PREFIX", "RECURSION_ERROR", "bind", "bind_slots", "slots"]
+
 _CODE = type(compile("", "", "exec"))
 PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program_code.BLOCKS)
 

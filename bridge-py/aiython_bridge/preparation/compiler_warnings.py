@@ -12,6 +12,8 @@ import sys
 
 from aiython_bridge import modules
 
+__all__ = ["held_back"]
+
 
 class held_back:
     """`with held_back() as caught:` — the warnings raised in the block, recorded, none shown

@@ -1,4 +1,4 @@
-"""Assembling code appended to a 3.11 code object (bytecode_handler.py writes the handlers with
+"""Assembling code appended to a 3.11 code object (handler.py writes the handlers with
 it): instructions with symbolic jump targets, raw copies of existing units, each unit tagged
 with its position and its exception-table region; `assemble` lays them out (EXTENDED_ARG where
 an argument needs it, inline caches zeroed) and gives the bytes, the per-unit positions and the
@@ -7,7 +7,9 @@ exception-table entries of the regions.
 
 from __future__ import annotations
 
-from .bytecode_code import BACKWARD, CACHES, EXTENDED_ARG, OP
+from .code import BACKWARD, CACHES, EXTENDED_ARG, OP
+
+__all__ = ["Assembler", "Label", "OUTER", "Region", "assemble", "jump_to_unit", "region_entries"]
 
 OUTER = "outer"  # the region of the statement itself: the entry that covered it, or none
 

@@ -1,8 +1,8 @@
 """Reading and writing CPython 3.11 code objects for the bytecode checkpoint path
-(bytecode_instrument.py): the instructions of `co_code` (EXTENDED_ARG prefixes, inline caches,
+(instrument.py): the instructions of `co_code` (EXTENDED_ARG prefixes, inline caches,
 relative jump targets), the exception table (Objects/exception_handling_notes.txt) and the
 location table entries of appended code (Objects/locations.md); the stack depths are
-bytecode_depths.py's. Offsets are in code units (2 bytes), as both tables count them.
+depths.py's. Offsets are in code units (2 bytes), as both tables count them.
 
 Only 3.11's formats: pycompat.BYTECODE_CHECKPOINTS gates every caller.
 """
@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import opcode
 
+__all__ = [
+    "ARG", "BACKWARD", "CACHES", "END", "EXTENDED_ARG", "FIRST_VARINTS", "JUMPS", "NAME",
+    "NEXT_VARINTS", "OP", "OPCODE", "RETURN_GENERATOR", "START", "TARGET", "TERMINAL",
+    "UNCONDITIONAL", "UNIT", "encode_exception_entries", "exception_entries", "instructions",
+    "location_entries",
+]
+
 OP = opcode.opmap
+NAME = opcode.opname  # by opcode
 CACHES = opcode._inline_cache_entries
 EXTENDED_ARG = OP["EXTENDED_ARG"]
 BACKWARD = frozenset(OP[name] for name in ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "POP_JUMP_BACKWARD_IF_FALSE",

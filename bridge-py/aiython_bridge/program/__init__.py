@@ -1,0 +1,12 @@
+"""The program as it runs (SPEC §2, §4.1): what it sees of how it was started, and how it ends.
+
+- runner.py: the program as `__main__` (prepared, started, its exit status and traceback text);
+- process_view.py: sys.argv, sys.orig_argv, sys.path[0] and `__main__`'s namespace, as python3's;
+- source_bytes.py: the bytes CPython reads before parsing (a .pyc, `-x`, the bytes it refuses),
+  with coding_cookie.py reading a coding cookie;
+- tracebacks.py: the bridge's frames hidden from an uncaught exception's traceback;
+- public_module.py: `import aiython` in the program; memory_limit.py: `--memory-limit`. Both
+  are loaded only when used.
+
+Nothing is imported here: importers name the module they use (this file runs at every start).
+"""

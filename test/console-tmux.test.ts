@@ -195,6 +195,7 @@ describe("AI syntax at the console", () => {
     t.keys("Enter");
     await t.waitFor((s) => /aiython: <stdin>:1 \d+\.\ds$/.test(s), "the spinner");
     t.keys("C-c");
+    await t.prompt(); // the next line only at the prompt: typed ahead, it is echoed before the traceback
     const screen = await t.line("1 + 1");
     assert.match(screen, />>> x = pick a number\nTraceback \(most recent call last\):\n {2}File "<stdin>", line 1, in <module>\nKeyboardInterrupt\n>>> 1 \+ 1\n2\n>>>$/);
     assert.doesNotMatch(screen, /aiython: <stdin>/, "no spinner left on the screen");

@@ -145,8 +145,6 @@ async function preparationOfBlocks(): Promise<string> {
       filename: program,
       displayName: "tickets.py",
       oracle,
-      entryModule: true,
-      checkpoints: true,
       capabilityNames: CAPABILITY_NAMES,
     });
     fs.writeFileSync(path.join(dir, "plan.json"), JSON.stringify(plan));

@@ -19,14 +19,12 @@ after(async () => {
   await oracle.close();
 });
 
-function analyze(source: string, options: { entryModule?: boolean; checkpoints?: boolean; oracle?: CompileOracle } = {}): Promise<Plan> {
+function analyze(source: string, options: { oracle?: CompileOracle } = {}): Promise<Plan> {
   return analyzeSource({
     source,
     filename: "/tmp/prog.py",
     displayName: "prog.py",
     oracle: options.oracle ?? oracle,
-    entryModule: options.entryModule ?? true,
-    checkpoints: options.checkpoints ?? true,
     capabilityNames: CAPABILITY_NAMES,
   });
 }
@@ -73,28 +71,22 @@ describe("analyzeSource", () => {
     assert.match(plan.rewritten ?? "", /answer = __aiython_2__\.block\(1/);
   });
 
-  test("valid source: no blocks, no rewrite; checkpoints only when asked", async () => {
+  test("valid source: no blocks, no rewrite; the bridge checkpoints it as it is", async () => {
     const source = "def f(x: int) -> int:\n    y = x + 1\n    return y\n\nprint(f(1))\n";
-    const plan = await analyze(source, { checkpoints: false });
-    assert.deepEqual([plan.blocks, plan.checkpoints, plan.rewritten], [[], [], null]);
-    const withCheckpoints = await analyze(source);
+    const plan = await analyze(source);
+    assert.deepEqual([plan.blocks, plan.rewritten], [[], null]);
+    const checkpoints = await oracle.checkpoints(source, plan);
     assert.deepEqual(
-      withCheckpoints.checkpoints.map((c) => c.statement),
+      checkpoints.map((c) => c.statement),
       ["def f(x: int) -> int:\n    y = x + 1\n    return y", "y = x + 1", "return y", "print(f(1))"],
     );
-    assert.equal(withCheckpoints.checkpoints[1].annotation, null);
-  });
-
-  test("a checkpoint on a parameter's name carries the parameter's annotation", async () => {
-    const plan = await analyze("def f(count: int):\n    count = count + 1\n    return count\n");
-    assert.equal(plan.checkpoints.find((c) => c.target === "count")?.annotation, "int");
   });
 
   test("imported module: no top-level checkpoints; statement blocks are never checkpoints", async () => {
     const source = "import os\n\ndef f():\n    list the files here\n    n = count the files\n    return n\n";
-    const plan = await analyze(source, { entryModule: false });
+    const plan = await analyze(source);
     assert.deepEqual(
-      plan.checkpoints.map((c) => c.statement),
+      (await oracle.checkpoints(source, plan, { entry: false })).map((c) => c.statement),
       ["n = count the files", "return n"],
     );
     assert.deepEqual(
@@ -120,23 +112,23 @@ describe("analyzeSource", () => {
     await assertSound(source, plan);
   });
 
-  test("a file larger than several parse chunks is indexed whole: every chunk's checkpoints, in place, types across chunks", async () => {
-    // Each unit is 4 lines and 2 checkpoints (the def's body statement and the call's assignment).
-    const unit = (i: number): string => `def f_${i}(a: int) -> str:\n    b = a + ${i}\n    return str(b)\nv_${i} = f_${i}(${i})\n`;
+  test("a file larger than several parse chunks is indexed whole: the signatures and annotations of every chunk type its blocks", async () => {
+    // Each unit is 4 lines: a function whose parameter's type names the unit, and a module-level annotation.
+    const unit = (i: number): string => `def f_${i}(a: T${i}) -> str:\n    b = a\n    return str(b)\nv_${i}: U${i} = f_${i}(${i})\n`;
     const units = Math.ceil((2.5 * PARSE_CHUNK) / unit(99999).length);
     const body = Array.from({ length: units }, (_, i) => unit(i)).join("");
-    const source = `${body}late: str = name the last value\n`;
+    const chosen = [0, Math.floor(units / 2), units - 1];
+    const calls = chosen.map((i) => `f_${i}(name value ${i})`).join(" + ");
+    const source = `${body}late: str = name the last value\nv_${chosen[1]} = pick one\nx = ${calls}\n`;
     const plan = await analyze(source);
     assert.deepEqual(
       plan.blocks.map((b) => [b.statement, b.target, b.output_type, b.span.line]),
-      [["name the last value", "late", "str", units * 4 + 1]],
+      [
+        ["name the last value", "late", "str", units * 4 + 1],
+        ["pick one", `v_${chosen[1]}`, `U${chosen[1]}`, units * 4 + 2],
+        ...chosen.map((i) => [`name value ${i}`, null, `T${i}`, units * 4 + 3]),
+      ],
     );
-    const lines = new Map(plan.checkpoints.map((c) => [c.span.line, c.statement]));
-    for (const i of [0, Math.floor(units / 2), units - 1]) {
-      assert.equal(lines.get(i * 4 + 2), `b = a + ${i}`, `unit ${i}'s body statement`);
-      assert.equal(lines.get(i * 4 + 4), `v_${i} = f_${i}(${i})`, `unit ${i}'s assignment`);
-    }
-    assert.equal(plan.checkpoints.filter((c) => /^(b = a|v_\d+ = )/.test(c.statement)).length, 2 * units);
   });
 
   test("types come from annotations and signatures in other windows of the file", async () => {

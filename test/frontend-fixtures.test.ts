@@ -1,7 +1,9 @@
 // Golden tests of the frontend: every test/fixtures/frontend/*.py is one behaviour (its first line
 // is a comment saying which). For each fixture this runs analyzeSource with a real CPython oracle,
-// compares the plan, the rewritten program and both `--explain` renderings with the golden files
-// next to it, and checks the invariants every plan must keep:
+// asks the bridge for the checkpoints of the plan as `--explain` does (SPEC §4.2: the bridge
+// selects them on the rewritten program), compares the plan, the rewritten program, the
+// checkpoints and both `--explain` renderings with the golden files next to it, and checks the
+// invariants every plan must keep:
 //   - spans lie inside the source, in order, and blocks do not overlap;
 //   - a block's / checkpoint's statement is exactly the source text of its span;
 //   - the rewritten program compiles and has the original line count, and holds each block's call
@@ -11,12 +13,16 @@
 // Regenerate goldens with `UPDATE_GOLDEN=1 node --import tsx --test test/frontend-fixtures.test.ts`
 // and review the diff like code.
 //
-// A fixture can set analyzeSource options on its first line: `# [entryModule=false] ...`.
+// A fixture can say on its first line that it is an imported module (no top-level checkpoints):
+// `# [entryModule=false] ...`.
 
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { analyzeSource, renderExplainJson, renderExplainText, type Plan, type Span } from "../src/frontend/index.js";
+import type { CheckpointInfo } from "../src/bridge/protocol.js";
+import { analyzeSource, type Plan, type Span } from "../src/frontend/index.js";
+import { renderExplainJson } from "../src/run/explain-json.js";
+import { renderExplainText } from "../src/run/explain-text.js";
 import { LineIndex, countCodePoints } from "../src/frontend/positions.js";
 import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
 import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
@@ -50,22 +56,21 @@ describe("frontend fixtures", () => {
         filename: `/fixtures/${name}`,
         displayName: name,
         oracle,
-        entryModule: options.entryModule,
-        checkpoints: options.checkpoints,
         capabilityNames: CAPABILITY_NAMES,
       });
+      const checkpoints = await oracle.checkpoints(source, plan, { entry: options.entryModule });
 
-      await checkInvariants(name, source, plan);
+      await checkInvariants(name, source, plan, checkpoints);
 
       const golden = {
         runtimeName: plan.runtimeName,
         blocks: plan.blocks,
-        checkpoints: plan.checkpoints,
+        checkpoints,
         diagnostics: plan.diagnostics,
         rewritten: plan.rewritten === null ? null : plan.rewritten.split("\n"),
-        explain: JSON.parse(renderExplainJson(plan, { file: name, python: "3.x", config: null })),
+        explain: JSON.parse(renderExplainJson(plan, checkpoints, { file: name, python: "3.x", config: null })),
       };
-      const text = renderExplainText(plan, source, { color: false });
+      const text = renderExplainText(plan, checkpoints, source, { color: false });
       const jsonPath = new URL(name.replace(/\.py$/, ".golden.json"), DIR);
       const textPath = new URL(name.replace(/\.py$/, ".golden.txt"), DIR);
       if (UPDATE || !existsSync(jsonPath)) {
@@ -80,12 +85,12 @@ describe("frontend fixtures", () => {
   }
 });
 
-function optionsOf(source: string): { entryModule: boolean; checkpoints: boolean } {
+function optionsOf(source: string): { entryModule: boolean } {
   const first = source.split("\n", 1)[0];
-  return { entryModule: !/\[entryModule=false\]/.test(first), checkpoints: !/\[checkpoints=false\]/.test(first) };
+  return { entryModule: !/\[entryModule=false\]/.test(first) };
 }
 
-async function checkInvariants(name: string, source: string, plan: Plan): Promise<void> {
+async function checkInvariants(name: string, source: string, plan: Plan, checkpoints: CheckpointInfo[]): Promise<void> {
   const index = new LineIndex(source);
   const [original] = await oracle.check([{ source, filename: name }]);
 
@@ -113,10 +118,9 @@ async function checkInvariants(name: string, source: string, plan: Plan): Promis
     assert.ok(start >= previousEnd, `${name}: ${b.id} overlaps the block before it`);
     previousEnd = index.offset(b.span.end_line, b.span.end_column);
   });
-  for (const c of plan.checkpoints) {
+  for (const c of checkpoints) {
     inside(c.span, c.id);
     assert.equal(c.statement, sliceOf(c.span), `${name}: ${c.id} statement is not its span's text`);
-    assert.equal(c.retry_allowed, !c.compound);
   }
 
   if (original.ok) {

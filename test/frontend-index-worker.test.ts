@@ -1,7 +1,7 @@
 // The index worker (src/frontend/parallel-index.ts): the parts it sends for a chunk are the parts
 // the main thread makes of that chunk (chunk-index.ts), for clean chunks and for chunks where
 // tree-sitter sees errors (their windows' parts are null), and a source large enough to use it
-// is planned with its blocks and checkpoints found in the worker's chunks too.
+// is planned with its blocks found and typed in the worker's chunks too.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -41,38 +41,22 @@ test("the worker's parts of each chunk equal the main thread's, clean chunks and
   }
 });
 
-test("a source that uses the worker gets every block and the checkpoints of every chunk", async () => {
+test("a source that uses the worker gets every block, typed", async () => {
   const { source, naturalLines } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
-  const plan = await analyzeSource({
-    source,
-    filename: "/tmp/big.py",
-    displayName: "big.py",
-    oracle,
-    entryModule: true,
-    checkpoints: true,
-    capabilityNames: CAPABILITY_NAMES,
-    cores: 4,
-  });
+  const plan = await analyzeSource({ source, filename: "/tmp/big.py", displayName: "big.py", oracle, capabilityNames: CAPABILITY_NAMES, cores: 4 });
   assert.deepEqual(
     plan.blocks.map((b) => b.span.line),
     naturalLines,
   );
-  const lines = plan.checkpoints.map((c) => c.span.line);
-  const last = source.slice(0, source.lastIndexOf("\nclass Widget") + 1).split("\n").length;
-  assert.ok(lines.includes(last), `the last class (line ${last}) should be a checkpoint`);
-  assert.ok(
-    lines.every((l, i) => i === 0 || l > lines[i - 1]),
-    "checkpoints in source order",
-  );
+  const described = plan.blocks.filter((b) => b.statement.startsWith("a friendly one-line description"));
+  assert.ok(described.length > 0 && described.every((b) => b.output_type === "str"), "a return block takes its function's return type");
 });
 
 test("the plan is the same with the worker as without it", async () => {
   const { source } = buildBigProgram(WORKER_MIN_LENGTH + 100_000);
   const plans = [];
   for (const cores of [1, 4]) {
-    plans.push(
-      await analyzeSource({ source, filename: "/tmp/big.py", displayName: "big.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES, cores }),
-    );
+    plans.push(await analyzeSource({ source, filename: "/tmp/big.py", displayName: "big.py", oracle, capabilityNames: CAPABILITY_NAMES, cores }));
   }
   assert.deepEqual(plans[1], plans[0]);
 });

@@ -3,13 +3,16 @@
 // line at some indentation, deleted or inserted characters (brackets, quotes, colons), a line
 // duplicated, dedented or cut short — and planned by analyzeSource with the real compile oracle.
 // Properties: it never throws and never hangs (a time bound per case), it always answers a plan
-// (blocks, or diagnostics), the line count never changes, and every plan compiles as CPython
-// runs it. FC_SEED=<n> replays a reported failure.
+// (blocks, or diagnostics), the line count never changes, every plan compiles as CPython runs it,
+// and the checkpoints the bridge selects on that program (SPEC §4.2) lie where the user's source
+// has them: each one's statement is its span's text there, and no statement block is one.
+// FC_SEED=<n> replays a reported failure.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
-import { analyzeSource } from "../src/frontend/index.js";
+import { analyzeSource, type Span } from "../src/frontend/index.js";
+import { LineIndex } from "../src/frontend/positions.js";
 import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 import { PYTHON } from "./support/run-cli.js";
 import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
@@ -42,8 +45,6 @@ test(`frontend: ${RUNS} mutated windows of standard-library files always plan, n
         filename: "/tmp/fuzz.py",
         displayName: "fuzz.py",
         oracle,
-        entryModule: true,
-        checkpoints: true,
         capabilityNames: CAPABILITY_NAMES,
       });
       seen[plan.diagnostics.length > 0 ? "diagnostics" : plan.blocks.length > 0 ? "blocks" : "plain"] += 1;
@@ -53,6 +54,13 @@ test(`frontend: ${RUNS} mutated windows of standard-library files always plan, n
       if (plan.rewritten === null) assert.equal(plan.blocks.length, 0);
       const [verdict] = await oracle.check([{ source: program, filename: "/tmp/fuzz.py" }]);
       assert.ok(verdict.ok, `the plan does not compile: ${JSON.stringify(verdict)}\n${program}`);
+      const index = new LineIndex(source);
+      const textOf = (s: Span) => source.slice(index.offset(s.line, s.column), index.offset(s.end_line, s.end_column));
+      const statementBlocks = new Set(plan.blocks.filter((b) => b.kind === "statement").map((b) => JSON.stringify(b.span)));
+      for (const c of await oracle.checkpoints(source, plan)) {
+        assert.equal(c.statement, textOf(c.span), `${c.id} is not its span's text\n${program}`);
+        assert.ok(!statementBlocks.has(JSON.stringify(c.span)), `${c.id} is a statement block`);
+      }
     }),
     { numRuns: RUNS, timeout: PER_CASE_MS, ...seed },
   );

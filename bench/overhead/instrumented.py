@@ -1,7 +1,6 @@
 # bench/overhead driver: the bridge's recovery/instrument.py applied directly, without the host.
-# A checkpoint goes on every statement that SPEC §4.2 selects (selection.select_checkpoints, the
-# bridge's reference selection; the host's frontend selects the same way for real runs) with
-# recovery switched on.
+# A checkpoint goes on every statement that SPEC §4.2 selects (recovery/selection.py, the one rule
+# every run uses) with recovery switched on.
 # Nothing fails in the program, so this measures the happy path only; a consultation would be a
 # bench failure.
 #   python3 bench/overhead/instrumented.py [--plain] PROGRAM.py
@@ -10,7 +9,6 @@
 #       loads PROGRAM twice as a module (plain and instrumented) and alternates calls of each of
 #       its PARTS in one process, so both copies see the same machine load; prints the sums of
 #       the best time of each part.
-import ast
 import builtins
 import os
 import sys
@@ -19,8 +17,7 @@ import time
 BRIDGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py")
 sys.path.insert(0, BRIDGE)
 
-from aiython_bridge.preparation.program_code import compile_plan  # noqa: E402
-from aiython_bridge.recovery import selection  # noqa: E402
+from aiython_bridge.preparation.program_code import compile_unbound  # noqa: E402
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime  # noqa: E402
 
 del sys.path[0]
@@ -48,11 +45,10 @@ def load(path, *, instrumented, name):
     if not instrumented:
         code = compile(source, path, "exec")
     else:
-        tree = ast.parse(source, path)
-        table = selection.select_checkpoints(tree, source, entry=True, name=os.path.basename(path))
         runtime = CheckpointRuntime(Refuse(), project_root=os.path.dirname(path))
-        code = compile_plan(source, path, {"checkpoints": table}, checkpoints=runtime, entry=True)
-        print(f"checkpoints {len(table)}", file=sys.stderr)
+        compiled = compile_unbound(source, path, {}, checkpoints=True, entry=True)
+        code = compiled.bind(checkpoints=runtime, filename=path)
+        print(f"checkpoints {len(compiled.checkpoints)}", file=sys.stderr)
     exec(code, namespace)
     return namespace
 

@@ -74,6 +74,15 @@ class Channel:
         del self._buffer[:n]
         return data
 
+    def waiting(self):
+        """Whether a message has arrived that recv() has not returned yet (select is loaded only
+        here: `--explain`'s bridge asks, a program's never does)."""
+        if self._buffer:
+            return True
+        import select
+
+        return bool(select.select([self.fd], [], [], 0)[0])
+
     def recv(self):
         """Next message, or raise ChannelClosed."""
         length = int.from_bytes(self._read_exact(_HEADER_BYTES), "big")

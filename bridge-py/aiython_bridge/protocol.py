@@ -9,7 +9,7 @@ missing required field or an unknown type is a protocol violation, reported as a
 """
 
 __all__ = [
-    "BLOCKS_AHEAD", "BOTH", "BRIDGE", "CHILDREN", "COMPILE", "EXIT", "FATAL", "HELLO", "HOST", "INIT", "MAIL",
+    "BLOCKS_AHEAD", "BOTH", "BRIDGE", "CHECKPOINTS", "CHILDREN", "COMPILE", "EXIT", "FATAL", "HELLO", "HOST", "INIT", "MAIL",
     "MAX_FRAME", "MESSAGES", "OP", "OPS", "PAUSE", "PAUSE_END", "PAYLOADS", "PLAN",
     "PROTOCOL_VERSION", "ProtocolViolation", "RESULT", "RUN", "check_host_message",
 ]
@@ -20,6 +20,7 @@ MAX_FRAME = 64 * 1024 * 1024
 # host -> bridge
 INIT = "init"
 COMPILE = "compile"
+CHECKPOINTS = "checkpoints"
 RUN = "run"
 OP = "op"
 # bridge -> host
@@ -42,6 +43,7 @@ MESSAGES = {
     HELLO: (BRIDGE, ("protocol", "pid", "python", "child?")),
     INIT: (HOST, ("protocol", "ignored_signals")),
     COMPILE: (HOST, ("id", "items")),
+    CHECKPOINTS: (HOST, ("id", "source", "filename", "entry", "plan", "parts?")),
     RUN: (HOST, ("target", "argv", "orig_argv", "options")),
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
     PAUSE: (BRIDGE, ("pause", "mode", "request", "modules?")),
@@ -69,12 +71,12 @@ PAYLOADS = {
         "exception_type", "message", "origin", "attempt", "retry_allowed", "target", "line", "complete_skips?", "origin_context?",
     ),
     "SourceWindow": ("file", "start_line", "end_line", "source"),
-    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "checkpoints", "diagnostics", "typos"),
+    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "diagnostics", "typos"),
     "BlockInfo": (
         "id", "index", "statement", "kind", "span", "target", "output_type", "requires_result", "directive",
         "is_async", "function",
     ),
-    "CheckpointInfo": ("id", "span", "statement", "target", "annotation", "retry_allowed", "compound"),
+    "CheckpointInfo": ("id", "span", "statement", "target", "retry_allowed"),
     "ErrorInfo": ("type", "message"),
 }
 

@@ -1,4 +1,4 @@
-"""The bridge's control loop: handshake, compile requests, then the program run.
+"""The bridge's control loop: handshake, compile (and `--explain`'s checkpoints) requests, then the program run.
 
 Until the `run` request, the main thread reads the channel itself (init, compile, run). From
 then on a reader thread started with `_thread` (invisible to `threading.enumerate()`) owns the
@@ -231,13 +231,27 @@ def _handshake_and_prepare(server):
             "host speaks protocol %r, bridge speaks %d" % (init.get("protocol"), protocol.PROTOCOL_VERSION)
         )
     _ignore_inherited_signals(init["ignored_signals"])
+    ahead = None  # `--explain`'s windows listed while nothing else waits (recovery/listing.py)
     while True:
+        if ahead is not None and not ahead.done and not channel.waiting():
+            ahead.step()
+            continue
         message = channel.recv()
         kind = message["type"]
         if kind == protocol.COMPILE:
             from aiython_bridge.preparation import oracle
 
             value = oracle.check(message["items"])
+            channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
+        elif kind == protocol.CHECKPOINTS:  # `--explain`: what a run would checkpoint (SPEC §3.4, §4.2)
+            listing = modules.load("aiython_bridge.recovery.listing")
+            if message["plan"] is None:  # the windows to list ahead of the plan
+                ahead, value = listing.Ahead(message["source"], message["filename"], message["entry"], message.get("parts") or []), None
+            else:
+                name = modules.load("aiython_bridge.preparation.program_code").display_name(message["filename"])
+                value = listing.checkpoints_of(message["source"], message["filename"], message["plan"], entry=message["entry"],
+                                               name=name, ahead=ahead)
+                ahead = None
             channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
         elif kind == protocol.RUN:
             from aiython_bridge.program.runner import prepare_run

@@ -4,7 +4,6 @@ from the program's own frames on. Shared by test_instrument, test_recovery*, tes
 the bytecode scenarios.
 """
 
-import ast
 import builtins
 import contextlib
 import io
@@ -14,8 +13,7 @@ import tempfile
 import textwrap
 import traceback
 
-from aiython_bridge.preparation.program_code import compile_plan
-from aiython_bridge.recovery import selection
+from aiython_bridge.preparation.program_code import compile_unbound
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime
 from tests.support import LocalDecisions
 
@@ -52,9 +50,9 @@ class Program:
     def compile(self, instrumented):
         if not instrumented:
             return compile(self.source, self.path, "exec", dont_inherit=True)
-        tree = ast.parse(self.source, self.path)
-        self.table = selection.select_checkpoints(tree, self.source, entry=True, name="prog.py")
-        return compile_plan(self.source, self.path, {"checkpoints": self.table}, checkpoints=self.runtime, entry=True)
+        compiled = compile_unbound(self.source, self.path, {}, checkpoints=True, entry=True)
+        self.table = compiled.checkpoints
+        return compiled.bind(checkpoints=self.runtime, filename=self.path)
 
     def run(self, instrumented=True):
         """(stdout, the exception that ended the program or None)."""

@@ -16,14 +16,12 @@ bytecode, plain and instrumented:
   three checkpoints make the outer body longer than 255 code units).
 """
 
-import ast
 import dis
 import sys
 import textwrap
 import unittest
 
 from aiython_bridge.preparation.program_code import compile_plan
-from aiython_bridge.recovery import selection
 from aiython_bridge.recovery.checkpoints import CheckpointRuntime
 
 SIEVE = textwrap.dedent("""\
@@ -51,10 +49,8 @@ def function_code(module_code):
 def compiled(instrumented):
     if not instrumented:
         return function_code(compile(SIEVE, "sieve.py", "exec", dont_inherit=True))
-    tree = ast.parse(SIEVE, "sieve.py")
-    table = selection.select_checkpoints(tree, SIEVE, entry=True, name="sieve.py")
     runtime = CheckpointRuntime(None, project_root="/nonexistent")
-    return function_code(compile_plan(SIEVE, "sieve.py", {"checkpoints": table}, checkpoints=runtime, entry=True))
+    return function_code(compile_plan(SIEVE, "sieve.py", {}, checkpoints=runtime, entry=True))
 
 
 class LoopPath:

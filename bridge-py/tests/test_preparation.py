@@ -26,7 +26,7 @@ PLAN = {
                 "span": {"line": 1, "column": 4, "end_line": 1, "end_column": 20}, "target": "x", "output_type": None,
                 "requires_result": True, "directive": {"profile": None, "prompts": [], "capability": None, "provider": None},
                 "is_async": False, "function": None}],
-    "checkpoints": [], "diagnostics": [],
+    "diagnostics": [],
 }
 
 

@@ -1,6 +1,7 @@
 """Project modules imported while the program runs get their checkpoints (SPEC §4.1, §4.2):
-from the bridge's own selection when they parse, from the host's plan when they do not, and
-none outside the project. Run under 3.11, 3.12 and 3.13.
+selected by the bridge, on the module as it is when it parses (without asking the host) and on
+the rewritten program of the host's plan when it does not, and none outside the project. Run
+under 3.11, 3.12 and 3.13.
 """
 
 import builtins
@@ -10,7 +11,7 @@ import textwrap
 import unittest
 
 from aiython_bridge.preparation import import_hook
-from aiython_bridge.recovery import selection, sources
+from aiython_bridge.recovery import sources
 from tests.support import LocalDecisions, complete
 from tests.program_harness import Program
 
@@ -53,11 +54,7 @@ class ProjectModules(unittest.TestCase):
         sources._runtime = self.program.runtime
 
     def plan_for(self, message):
-        import ast
-
-        tree = ast.parse(message["source"])
-        return {"rewritten": None, "runtimeName": "_rt", "blocks": [], "diagnostics": [],
-                "checkpoints": selection.select_checkpoints(tree, message["source"], entry=True)}
+        return {"rewritten": None, "runtimeName": "_rt", "blocks": [], "diagnostics": []}
 
     def install(self, plans, model_configured=True):
         server = FakeServer(plans)
@@ -93,7 +90,7 @@ class ProjectModules(unittest.TestCase):
                  "span": {"line": 2, "column": 11, "end_line": 2, "end_column": 25}, "target": None,
                  "output_type": None, "requires_result": True, "directive": {}, "is_async": False, "function": "ask"}
         # Without a model a reached block raises AIError: enough to see which runtime it called.
-        server = self.install({"rewritten": rewritten, "runtimeName": "_rt", "blocks": [block], "checkpoints": [],
+        server = self.install({"rewritten": rewritten, "runtimeName": "_rt", "blocks": [block],
                                "diagnostics": []}, model_configured=False)
         names = set(vars(builtins))
         import helper
@@ -107,9 +104,27 @@ class ProjectModules(unittest.TestCase):
         self.assertIn("return ask the oracle", message["source"])
         self.assertEqual(set(vars(builtins)), names, "the module's runtime is a constant of its code, not a name")
 
+    def test_a_planned_module_gets_its_nested_checkpoints_where_its_source_has_them(self):
+        self.write_helper("""\
+            def ask():
+                answer = ask the oracle; n = 1
+                return int(answer)
+        """)
+        rewritten = "def ask():\n    answer = _rt.block(1  ); n = 1\n    return int(answer)\n"
+        block = {"id": "helper.py:1", "index": 1, "statement": "ask the oracle", "kind": "expression",
+                 "span": {"line": 2, "column": 13, "end_line": 2, "end_column": 27}, "target": "answer",
+                 "output_type": None, "requires_result": True, "directive": {}, "is_async": False, "function": "ask"}
+        self.install({"rewritten": rewritten, "runtimeName": "_rt", "blocks": [block], "diagnostics": []})
+        __import__("helper")
+
+        found = [(c.id, c.statement, c.span["column"]) for c in self.program.runtime.checkpoints()
+                 if c.filename.endswith("helper.py")]
+        self.assertEqual(found, [("helper.py:c1", "answer = ask the oracle", 4), ("helper.py:c2", "n = 1", 29),
+                                 ("helper.py:c3", "return int(answer)", 4)])
+
     def test_diagnostics_fail_the_import_as_a_syntax_error(self):
         self.write_helper("x = pick one\n")
-        self.install({"rewritten": None, "runtimeName": "_rt", "blocks": [], "checkpoints": [],
+        self.install({"rewritten": None, "runtimeName": "_rt", "blocks": [],
                       "diagnostics": [{"line": 3, "column": 4, "message": "malformed directive"}]})
         with self.assertRaises(SyntaxError) as caught:
             __import__("helper")

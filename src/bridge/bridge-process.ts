@@ -15,6 +15,7 @@ import {
   MIN_PYTHON,
   PROTOCOL_VERSION,
   type BridgeMessage,
+  type CheckpointsRequest,
   type CompileRequest,
   type ErrorInfo,
   type FatalMessage,
@@ -96,7 +97,9 @@ export class BridgeProcess {
   }
 
   /** Send a request (an id is added) and wait for its `result`. */
-  request(message: Omit<CompileRequest, "id">): Promise<RequestResult<RequestValues["compile"]>> {
+  request(message: Omit<CompileRequest, "id">): Promise<RequestResult<RequestValues["compile"]>>;
+  request(message: Omit<CheckpointsRequest, "id">): Promise<RequestResult<RequestValues["checkpoints"]>>;
+  request(message: Omit<CompileRequest, "id"> | Omit<CheckpointsRequest, "id">): Promise<RequestResult<unknown>> {
     const id = `h${++this.nextId}`;
     return new Promise((resolve) => {
       this.pending.set(id, resolve as (result: RequestResult<unknown>) => void);

@@ -1,6 +1,7 @@
 // What a run and a pause carry (docs/protocol.md's "Payloads"): the interpreter's description,
-// the run's target and options, the error of a failed request, and the request content of a pause
-// (SPEC §5.1) with the descriptors and source windows in it. protocol.ts re-exports all of it.
+// the run's target and options, the error of a failed request, the request content of a pause
+// (SPEC §5.1) with the descriptors and source windows in it, and the checkpoints `--explain` asks
+// for. protocol.ts re-exports all of it.
 
 import type { InvocationMode } from "../invocation-record.js";
 
@@ -130,4 +131,18 @@ export interface PauseRequest {
   mailbox?: { member: string };
   /** The program may write while this pause waits (other threads alive, or a coroutine's event loop): no spinner. */
   concurrent?: boolean;
+}
+
+/** A checkpoint the bridge selects (SPEC §4.2), as it answers `checkpoints`: what `--explain` shows. */
+export interface CheckpointInfo {
+  /** `<file base name>:c<N>` */
+  id: string;
+  /** The statement's span in the user's source: lines 1-based, columns 0-based in code points. */
+  span: { line: number; column: number; end_line: number; end_column: number };
+  /** Its text, verbatim. */
+  statement: string;
+  /** The one name it assigns, or null. */
+  target: string | null;
+  /** A simple statement: `retry` may run it again (a compound one may only be completed or propagate). */
+  retry_allowed: boolean;
 }

@@ -11,7 +11,7 @@ import type { CompileItem, CompileVerdict } from "../frontend/oracle.js";
 import type { Plan } from "../frontend/plan.js";
 import type { InvocationMode } from "../invocation-record.js";
 import type { OpArguments, OpName } from "./protocol-ops.js";
-import type { ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
+import type { CheckpointInfo, ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 
 export const PROTOCOL_VERSION = 6;
 export const MAX_FRAME = 64 * 1024 * 1024;
@@ -78,6 +78,27 @@ export interface CompileRequest {
   type: "compile";
   id: string;
   items: CompileItem[];
+}
+
+/**
+ * `--explain` (SPEC §3.4): the checkpoints a run of `source` would have (SPEC §4.2), which the
+ * bridge selects on the program as it runs, the plan's rewritten source. Before `run` only. Sent
+ * first with `plan: null` and `parts` (the frontend's windows), which the bridge lists ahead as
+ * the source has them while it waits (answered `null`), then with the plan.
+ */
+export interface CheckpointsRequest {
+  type: "checkpoints";
+  id: string;
+  /** The source the plan is made of. */
+  source: string;
+  /** Its absolute path, or `<stdin>` / `<string>` (ids name its base name). */
+  filename: string;
+  /** The program's main module: its top-level statements are checkpointed. */
+  entry: boolean;
+  /** The frontend's plan of it (no `rewritten` and no blocks for a source CPython compiles), or null with `parts`. */
+  plan: Plan | null;
+  /** Runs of whole top-level statements, [first line, last line] (1-based, inclusive). */
+  parts?: [number, number][];
 }
 
 /** Runs the program; no answer: the bridge ends with `exit`. */
@@ -161,11 +182,13 @@ export type BridgeMessage =
   | FatalMessage;
 
 /** Messages the host sends. */
-export type HostMessage = InitMessage | CompileRequest | RunRequest | OpMessage | ResultMessage;
+export type HostMessage = InitMessage | CompileRequest | CheckpointsRequest | RunRequest | OpMessage | ResultMessage;
 
 /** Value of a successful answer, per host request. `run` has none: the program runs and ends with `exit`. */
 export interface RequestValues {
   compile: CompileVerdict[];
+  /** null: the answer to the request that sends the parts ahead. */
+  checkpoints: CheckpointInfo[] | null;
 }
 
 /** Value of a successful answer to `plan`: a plan, or null to run or import the source unchanged. */

@@ -16,12 +16,13 @@
 //      indexed while the oracle answers (if it still has not);
 //   4. if the confirmation fails (a bug), the search runs again over the whole file as one window,
 //      and if that fails too the whole file becomes one statement block. Never a refusal.
-// Types, checkpoints and directives are read from the rewritten program (valid Python). Bad input
-// never throws: it becomes blocks or diagnostics. Blocks that read as mistyped Python rather than
+// Types and directives are read from the rewritten program (valid Python). Checkpoints are not the
+// frontend's: the bridge selects them on the rewritten program (SPEC §4.2). Bad input never
+// throws: it becomes blocks or diagnostics. Blocks that read as mistyped Python rather than
 // natural language are listed as `typos` (prose.ts); the run, not the frontend, refuses them.
 
 import type { CompileOracle } from "./oracle.js";
-import type { BlockInfo, CheckpointInfo, Plan } from "./plan.js";
+import type { BlockInfo, Plan } from "./plan.js";
 import { LineIndex, lineCount } from "./positions.js";
 import { scan } from "./scanner.js";
 import { findBlocks, type SearchResult } from "./search.js";
@@ -31,7 +32,6 @@ import { renderProgram, wholeFileBlock, type Group, type Rendering } from "./ren
 import { parsePython, type SyntaxTree } from "./syntax-tree.js";
 import { describeBlocks, type CallSite } from "./block-info.js";
 import { readsAsProse } from "./prose.js";
-import { selectCheckpoints } from "./checkpoints.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
 import { planWindows, type Window } from "./windows.js";
@@ -43,14 +43,15 @@ export interface AnalyzeArgs {
   filename: string;
   displayName: string;
   oracle: CompileOracle;
-  /** The program's main module (its top-level statements are checkpointed), or an imported project module. */
-  entryModule: boolean;
-  /** Select checkpoints (recovery enabled, or `--explain`). */
-  checkpoints: boolean;
   /** Capability names a `capability` directive may give (src/capabilities/names.ts). */
   capabilityNames: readonly string[];
   /** Called as each phase ends (for benchmarks and `--stats`): "windows", "parsed", "searched", "confirmed", "described". */
   onPhase?: (phase: string) => void;
+  /**
+   * Called when the first compile of the windows (runs of whole top-level statements) is answered,
+   * with those that compile as they stand, which hold no block: [first line, last line] each.
+   */
+  onCompiledWindows?: (lines: [number, number][]) => void;
   /** The cores the analysis may count on (os.availableParallelism() unless given): see usesIndexWorker. */
   cores?: number;
 }
@@ -61,7 +62,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const { source, filename, displayName } = args;
   const runtimeName = chooseRuntimeName(source);
   const index = new LineIndex(source);
-  const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], checkpoints: [], diagnostics: [], typos: [] };
+  const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], diagnostics: [], typos: [] };
   if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
   const worker = usesIndexWorker(source.length, args.cores ?? availableParallelism()) ? startIndexWorker() : null; // boots while the windows are planned
@@ -72,7 +73,9 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   try {
     windows = planWindows(source);
     phase("windows");
-    searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index });
+    const report = args.onCompiledWindows;
+    const onCompiled = report && ((ws: Window[]) => report(ws.map((w): [number, number] => [index.lineOf(w.start), index.lineOf(Math.max(w.start, w.end - 1))])));
+    searching = findBlocks({ source, filename, oracle: args.oracle, runtimeName, windows, index, onCompiled });
     searching.catch(() => undefined); // awaited below; an oracle failure must not go unhandled meanwhile
     // The search usually ends before the index: its rendering goes to the oracle for confirmation
     // at once, so the round trip runs while this thread still indexes.
@@ -87,7 +90,6 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   phase("searched");
   if (search.blocks.length === 0) {
     directivesOf(source, plan, args);
-    if (args.checkpoints) plan.checkpoints = checkpointsOfValid(source, search, parsed, index, args);
     return plan;
   }
   const { rendering, groups } = await confirmedRendering(args, (await early) as FirstRendering, parsed, index, runtimeName);
@@ -120,13 +122,7 @@ function partOf(source: string, p: Parsed): IndexPart {
 function indexAlone(source: string, window: Window): IndexPart {
   const text = source.slice(window.start, window.end);
   const map = (o: number): number => window.start + o;
-  return indexTree(parsePython(text), text, map, window.start === 0) as IndexPart;
-}
-
-/** The checkpoints of a source without blocks, from the window parses. */
-function checkpointsOfValid(source: string, search: SearchResult, parsed: Map<number, Parsed>, index: LineIndex, args: AnalyzeArgs): CheckpointInfo[] {
-  const parts = search.windows.map((w) => reuse(source, parsed, w) ?? parseGroup(source, { ...w, newStart: w.start, newEnd: w.end, blocks: [] }, (o) => o).part);
-  return selectCheckpoints(mergeParts(parts), { displayName: args.displayName, entryModule: args.entryModule, original: index, statementBlocks: [] });
+  return indexTree(parsePython(text), text, map) as IndexPart;
 }
 
 interface FirstRendering {
@@ -164,7 +160,7 @@ async function confirmedRendering(
   return { rendering, groups: parseGroups(source, rendering, new Map()) };
 }
 
-/** Types, directives and checkpoints, read from the rewritten program (valid Python). */
+/** Types and directives, read from the rewritten program (valid Python). */
 function describe(plan: Plan, rendering: Rendering, groupsParsed: ParsedGroup[], index: LineIndex, args: AnalyzeArgs): void {
   const { source, displayName } = args;
   const directives = directivesOf(rendering.text, plan, args);
@@ -191,10 +187,6 @@ function describe(plan: Plan, rendering: Rendering, groupsParsed: ParsedGroup[],
     }),
   );
   plan.typos = plan.blocks.filter((block) => !readsAsProse(block.statement)).map((block) => block.index);
-  if (args.checkpoints) {
-    const statementBlocks = rendering.blocks.filter((b) => b.kind === "statement");
-    plan.checkpoints = selectCheckpoints(program, { displayName, entryModule: args.entryModule, original: index, statementBlocks });
-  }
 }
 
 /** Lets pending I/O (oracle answers) run between two pieces of synchronous work. */
@@ -211,17 +203,11 @@ interface ParsedGroup {
   part: IndexPart;
 }
 
-/** The window's parse from step 1 when the window is unchanged, else null. */
-function reuse(source: string, parsed: Map<number, Parsed>, w: { start: number; end: number }): IndexPart | null {
-  const p = parsed.get(w.start);
-  return p && p.window.end === w.end ? partOf(source, p) : null;
-}
-
 function parseGroup(text: string, g: Group, map: OffsetMap): ParsedGroup {
   const slice = text.slice(g.newStart, g.newEnd);
   const tree = parsePython(slice);
   const partMap: OffsetMap = (o, bias) => map(g.newStart + o, bias);
-  return { group: g, tree, text: slice, map: partMap, part: indexTree(tree, slice, partMap, g.start === 0) as IndexPart };
+  return { group: g, tree, text: slice, map: partMap, part: indexTree(tree, slice, partMap) as IndexPart };
 }
 
 /** Parses the rewritten text of every group that changed; reuses the window parses of the others. */

@@ -27,7 +27,7 @@ export async function indexChunk(text: string, base: number, windows: readonly W
   const out: WindowPart[] = [];
   for (const window of windows) {
     const range = { start: window.start - base, end: window.end - base, clean, topNodes };
-    out.push({ start: window.start, part: indexRange(cursor, text, map, window.start === 0, range) });
+    out.push({ start: window.start, part: indexRange(cursor, text, map, range) });
     await each();
   }
   return out;

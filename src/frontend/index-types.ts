@@ -1,6 +1,6 @@
-// The shapes of a program's statement index (program-index.ts builds it, tree-indexer.ts and
-// tree-parameters.ts fill it in): statements with what checkpoints and blocks need, scopes'
-// annotations, and the signatures of the file's functions and classes.
+// The shapes of a program's index (program-index.ts builds it, tree-indexer.ts and
+// tree-parameters.ts fill it in): what typing a block needs, the scopes' annotations and the
+// signatures of the file's functions and classes.
 
 import type { SyntaxNode } from "./syntax-tree.js";
 
@@ -20,35 +20,7 @@ export interface Signature {
   className: string | null;
 }
 
-export interface StatementEntry {
-  /** Offsets into the indexed text. */
-  start: number;
-  /**
-   * Where the statement's last token of code ends (CPython's span). A nested compound statement,
-   * never a checkpoint, keeps tree-sitter's end instead, which counts its block's trailing comments.
-   */
-  end: number;
-  type: string;
-  compound: boolean;
-  /** Directly in the module body. */
-  topLevel: boolean;
-  /** Somewhere in a user `try` or `with` statement (reset by a function body). */
-  inTryOrWith: boolean;
-  docstring: boolean;
-  /** `from __future__ import ...` */
-  future: boolean;
-  /** Single-name assignment target. */
-  target: string | null;
-  /** The target's annotation: on the statement itself, or an earlier one of the same name in its scope. */
-  annotation: string | null;
-  /** The annotation written on the statement itself. */
-  ownAnnotation: string | null;
-  /** Key of the enclosing function, class or module scope. */
-  scope: string;
-}
-
 export interface ProgramIndex {
-  statements: StatementEntry[];
   /** Latest annotation of `name` in `scope` that starts before `offset`. */
   annotationBefore(scope: string, name: string, offset: number): string | null;
   functions: Map<string, Signature[]>;
@@ -60,7 +32,6 @@ export interface ProgramIndex {
 export type PartMap = (offset: number, bias: "start" | "end") => number;
 
 export interface IndexPart {
-  statements: StatementEntry[];
   annotations: Map<string, { offset: number; name: string; annotation: string }[]>;
   functions: Map<string, Signature[]>;
   methods: Map<string, Map<string, Signature[]>>;

@@ -1,9 +1,7 @@
-// The frontend's public surface: source text in, plan out, and the `--explain` renderings.
-// Nothing here imports from src/invocation, src/model or src/capabilities (dependencies point one way).
+// The frontend's public surface: source text in, plan out (the rewritten program, its blocks).
+// Nothing here imports from outside src/frontend (dependencies point one way).
 
 export { analyzeSource, type AnalyzeArgs } from "./analyze.js";
 export type { CompileItem, CompileOracle, CompileVerdict } from "./oracle.js";
-export type { BlockDirective, BlockInfo, BlockKind, CheckpointInfo, Diagnostic, Plan, Span } from "./plan.js";
-export { renderExplainJson, type ExplainContext } from "./explain-json.js";
+export type { BlockDirective, BlockInfo, BlockKind, Diagnostic, Plan, Span } from "./plan.js";
 export { readsAsProse } from "./prose.js";
-export { renderExplainText, type ExplainTextOptions } from "./explain-text.js";

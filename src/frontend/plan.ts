@@ -1,4 +1,5 @@
-// The plan: what the frontend hands the host, and the host hands the bridge (SPEC §3, §4.2).
+// The plan: what the frontend hands the host, and the host hands the bridge (SPEC §3, §4.1). It
+// holds no checkpoints: the bridge selects them on the program as it runs (SPEC §4.2).
 // Lines are 1-based; columns 0-based and counted in characters (code points).
 
 export interface Span {
@@ -38,17 +39,6 @@ export interface BlockInfo {
   function: string | null;
 }
 
-export interface CheckpointInfo {
-  /** `<file base name>:c<N>` */
-  id: string;
-  span: Span;
-  statement: string;
-  target: string | null;
-  annotation: string | null;
-  retry_allowed: boolean;
-  compound: boolean;
-}
-
 export interface Diagnostic {
   line: number;
   column: number;
@@ -62,7 +52,6 @@ export interface Plan {
   rewritten: string | null;
   runtimeName: string;
   blocks: BlockInfo[];
-  checkpoints: CheckpointInfo[];
   /** Faults that stop the run before it starts (malformed directives, null bytes): `file:line: message`, exit 78. */
   diagnostics: Diagnostic[];
   /** `index` of each block that reads as mistyped Python, not natural language (prose.ts): CPython's SyntaxError stands there. */

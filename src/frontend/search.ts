@@ -50,6 +50,8 @@ export interface SearchArgs {
   windows?: Window[];
   /** The source's line index, when the caller has one. */
   index?: LineIndex;
+  /** Called when the first windows' compile is answered, with those that compile as they stand (no block is in them). */
+  onCompiled?: (windows: { start: number; end: number }[]) => void;
 }
 
 const RUN_OFF = /^('.' was never closed|unterminated triple-quoted string|unexpected EOF)/;
@@ -81,6 +83,7 @@ class Search {
     let windows = ranges.map((w) => this.book.newWindow(w.start, w.end, []));
     const first = await this.check(windows.map((w) => w.rendered.text));
     for (const [i, w] of windows.entries()) this.book.settle(w, first[i]);
+    this.args.onCompiled?.(windows.filter((w) => w.verified).map((w) => ({ start: w.start, end: w.end })));
     if (windows.every((w) => w.error === null)) return this.result([]);
 
     for (let guard = 0; guard < 100_000; guard++) {

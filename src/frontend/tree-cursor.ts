@@ -1,7 +1,6 @@
 // Reading tree-sitter's cursor cheaply, for the index walk (tree-indexer.ts): node types and field
 // names by numeric id, the statement kinds the walk tells apart (and a misread `type` alias), a
-// node's children, its text, where its code ends and whether a string is a plain docstring. Each
-// function leaves the cursor where it found it.
+// node's children and its text. Each function leaves the cursor where it found it.
 
 import type { TreeCursor } from "./syntax-tree.js";
 
@@ -72,55 +71,4 @@ export function eachChild(cursor: TreeCursor, visit: () => void): void {
   do visit();
   while (cursor.gotoNextSibling());
   cursor.gotoParent();
-}
-
-/**
- * Cursor on a node: where the last token of code below it ends (trailing comments do not
- * count): down the last child that is not a comment, level by level, then back up.
- */
-export function contentEnd(cursor: TreeCursor): number {
-  let depth = 0;
-  let end = -1;
-  while (end < 0) {
-    if (!cursor.gotoLastChild()) {
-      end = cursor.endIndex;
-      break;
-    }
-    depth++;
-    let type = typeOf(cursor);
-    while (type === "comment" && cursor.gotoPreviousSibling()) type = typeOf(cursor);
-    if (type === "comment") {
-      // Only comments below this node: it ends where it ends.
-      cursor.gotoParent();
-      depth--;
-      end = cursor.endIndex;
-    } else if (SIMPLE.has(type)) {
-      // Comments trail only blocks (they come before the dedent that closes one), never a
-      // simple statement: it ends at its last token.
-      end = cursor.endIndex;
-    }
-  }
-  while (depth-- > 0) cursor.gotoParent();
-  return end;
-}
-
-/**
- * Cursor on a `string` or `concatenated_string` (its type): a docstring is a plain string
- * literal, or several, with no f-string or bytes among them (as CPython).
- */
-export function isPlainString(cursor: TreeCursor, text: string, type: string): boolean {
-  if (type === "string") return plainPiece(cursor, text);
-  let plain = true;
-  eachChild(cursor, () => {
-    if (plain && typeOf(cursor) === "string") plain = plainPiece(cursor, text);
-  });
-  return plain;
-}
-
-/** Cursor on a `string`: its opening token (prefix and quotes) has no f or b prefix. */
-function plainPiece(cursor: TreeCursor, text: string): boolean {
-  if (!cursor.gotoFirstChild()) return true;
-  const prefix = sliceOf(cursor, text).replace(/["']+$/, "");
-  cursor.gotoParent();
-  return !/[fFbB]/.test(prefix);
 }

@@ -3,23 +3,23 @@
 // IndexPart. Every method says where the cursor is when it is called, and leaves it there.
 
 import { normaliseAnnotation } from "./annotations.js";
-import type { IndexPart, Param, PartMap, Signature, StatementEntry, TopLevelRange } from "./index-types.js";
+import type { IndexPart, Param, PartMap, Signature, TopLevelRange } from "./index-types.js";
 import type { TreeCursor } from "./syntax-tree.js";
-import { CLAUSES, contentEnd, eachChild, fieldOf, isPlainString, SIMPLE, sliceOf, statementKind, statementTypeOf, typeOf } from "./tree-cursor.js";
+import { CLAUSES, eachChild, fieldOf, SIMPLE, sliceOf, statementKind, statementTypeOf, typeOf } from "./tree-cursor.js";
 import { readParameters } from "./tree-parameters.js";
 
 interface Context {
+  /** Key of the enclosing function, class or module scope. */
   scope: string;
-  topLevel: boolean;
-  inTryOrWith: boolean;
-  docstrings: boolean;
+  /** The class whose body this is, or null. */
   className: string | null;
 }
 
 export const MODULE_SCOPE = "module";
+const MODULE_CONTEXT: Context = { scope: MODULE_SCOPE, className: null };
 
 export class TreeIndexer {
-  private readonly part: IndexPart = { statements: [], annotations: new Map(), functions: new Map(), methods: new Map() };
+  private readonly part: IndexPart = { annotations: new Map(), functions: new Map(), methods: new Map() };
   private readonly cursor: TreeCursor;
 
   /** `cursor` is on the root of the tree `text` was parsed from (one cursor may serve several parts). */
@@ -32,8 +32,8 @@ export class TreeIndexer {
   }
 
   /** The whole module. */
-  module(first: boolean): IndexPart {
-    this.suite(moduleContext(first));
+  module(): IndexPart {
+    this.suite(MODULE_CONTEXT);
     return this.part;
   }
 
@@ -41,21 +41,19 @@ export class TreeIndexer {
    * The top-level statements inside `range`, or null where tree-sitter did not see clean Python.
    * The cursor is back on the root when this returns.
    */
-  range(first: boolean, range: TopLevelRange): IndexPart | null {
+  range(range: TopLevelRange): IndexPart | null {
     const { cursor } = this;
     // The binding returns the child's index, or null when no child reaches the offset (its typings say boolean).
     const child = cursor.gotoFirstChildForIndex(range.start) as unknown as number | null;
     if (child === null) return this.part;
-    const clean = this.topLevel(first, range, child);
+    const clean = this.topLevel(range, child);
     cursor.gotoParent();
     return clean ? this.part : null;
   }
 
   /** Cursor on top-level node `i`, the first reaching `range.start`: indexes the range's statements; false where not clean. */
-  private topLevel(first: boolean, range: TopLevelRange, i: number): boolean {
+  private topLevel(range: TopLevelRange, i: number): boolean {
     const { cursor } = this;
-    const ctx = moduleContext(first);
-    let isFirst = first;
     do {
       const end = cursor.endIndex;
       if (end <= range.start) continue;
@@ -65,8 +63,7 @@ export class TreeIndexer {
       if (type === null) continue;
       if (start < range.start || end > range.end) return false;
       if (!range.clean && (type === "ERROR" || (range.topNodes?.[i] ?? cursor.currentNode).hasError)) return false;
-      this.statement(ctx, isFirst, type, start, end);
-      isFirst = false;
+      this.statement(MODULE_CONTEXT, type, start);
       // biome-ignore lint/complexity/noCommaOperator: a `continue` above must still count the sibling it skips
     } while ((i++, cursor.gotoNextSibling()));
     return true;
@@ -86,75 +83,46 @@ export class TreeIndexer {
   private suite(ctx: Context): void {
     const { cursor } = this;
     if (!cursor.gotoFirstChild()) return;
-    let first = ctx.docstrings;
     do {
       const type = statementTypeOf(cursor);
-      if (type === null) continue;
-      this.statement(ctx, first, type);
-      first = false;
+      if (type !== null) this.statement(ctx, type);
     } while (cursor.gotoNextSibling());
     cursor.gotoParent();
   }
 
-  /** Cursor on a statement whose node type is `nodeType` (and offsets `start`, `end`, when the caller has read them). */
-  private statement(ctx: Context, first: boolean, nodeType: string, start = this.cursor.startIndex, end = this.cursor.endIndex): void {
+  /** Cursor on a statement whose node type is `nodeType` (and offset `start`, when the caller has read it). */
+  private statement(ctx: Context, nodeType: string, start = this.cursor.startIndex): void {
     const { cursor } = this;
     const type = statementKind(nodeType, this.text, start);
     if (type === "case_clause") return this.clauses(ctx);
-    const entry: StatementEntry = {
-      start: this.map(start, "start"),
-      end: this.map(end, "end"),
-      type,
-      compound: !SIMPLE.has(type),
-      topLevel: ctx.topLevel,
-      inTryOrWith: ctx.inTryOrWith,
-      docstring: false,
-      future: type === "future_import_statement",
-      target: null,
-      annotation: null,
-      ownAnnotation: null,
-      scope: ctx.scope,
-    };
-    // tree-sitter counts a block's trailing comments as part of it; CPython's span ends at the
-    // last token of code (the bridge's selection reads CPython's). Only a top-level compound
-    // statement can be a checkpoint, so only its end is worth the walk down.
-    if (entry.compound && ctx.topLevel) entry.end = this.map(contentEnd(this.cursor), "end");
-    this.part.statements.push(entry);
-    if (type === "expression_statement") this.expressionStatement(entry, ctx, first);
+    if (type === "expression_statement") this.expressionStatement(ctx, start);
     else if (type === "function_definition" || type === "class_definition") this.definition(ctx);
     else if (type === "decorated_definition")
       eachChild(this.cursor, () => {
         const t = typeOf(cursor);
         if (t === "function_definition" || t === "class_definition") this.definition(ctx);
       });
-    else if (entry.compound) {
-      // Only a `try` or `with` body is the user's to handle; its except, else and finally
-      // clauses are not protected by it (SPEC §4.2, the bridge's recovery/selection.py).
-      const inner = { ...ctx, topLevel: false, docstrings: false };
-      const protectsBody = type === "try_statement" || type === "with_statement";
-      this.clauses(inner, protectsBody ? { ...inner, inTryOrWith: true } : inner);
-    }
+    else if (!SIMPLE.has(type)) this.clauses(ctx);
   }
 
   /**
-   * Cursor on a compound statement or clause: walks its own block with `body` (a `try` or
-   * `with` body is protected) and the blocks of its clauses with `ctx`. Its block is its last
-   * `block` child and only clauses and comments follow it, so the header before it (keyword,
-   * condition, `:`) is skipped: the walk finds the block from the end. Any other shape is walked
-   * child by child.
+   * Cursor on a compound statement or clause: walks its own block and the blocks of its
+   * clauses. Its block is its last `block` child and only clauses and comments follow it, so the
+   * header before it (keyword, condition, `:`) is skipped: the walk finds the block from the end.
+   * Any other shape is walked child by child.
    */
-  private clauses(ctx: Context, body: Context = ctx): void {
+  private clauses(ctx: Context): void {
     const { cursor } = this;
     if (!cursor.gotoLastChild()) return;
     let after = 0;
     for (let t = typeOf(cursor); t !== "block"; t = typeOf(cursor)) {
       if ((t !== "comment" && !CLAUSES.has(t)) || !cursor.gotoPreviousSibling()) {
         cursor.gotoParent();
-        return this.eachClause(ctx, body);
+        return this.eachClause(ctx);
       }
       after++;
     }
-    this.suite({ ...body, topLevel: false, docstrings: false });
+    this.suite(ctx);
     for (; after > 0; after--) {
       cursor.gotoNextSibling();
       if (CLAUSES.has(typeOf(cursor))) this.clauses(ctx);
@@ -163,51 +131,39 @@ export class TreeIndexer {
   }
 
   /** `clauses` child by child. */
-  private eachClause(ctx: Context, body: Context): void {
+  private eachClause(ctx: Context): void {
     eachChild(this.cursor, () => {
       const t = typeOf(this.cursor);
-      if (t === "block") this.suite({ ...body, topLevel: false, docstrings: false });
+      if (t === "block") this.suite(ctx);
       else if (CLAUSES.has(t)) this.clauses(ctx);
     });
   }
 
-  private expressionStatement(entry: StatementEntry, ctx: Context, first: boolean): void {
+  /** Cursor on an expression statement at `start`: an annotated assignment of one name records its annotation. */
+  private expressionStatement(ctx: Context, start: number): void {
     const { cursor } = this;
     if (!cursor.gotoFirstChild()) return;
-    const t = typeOf(cursor);
-    if ((t === "string" || t === "concatenated_string") && first && ctx.docstrings && !cursor.gotoNextSibling()) {
-      entry.docstring = isPlainString(cursor, this.text, t);
-    } else if (t === "assignment" || t === "augmented_assignment") {
-      this.assignment(entry, ctx, t);
-    }
+    if (typeOf(cursor) === "assignment") this.assignment(ctx, start);
     cursor.gotoParent();
   }
 
   /**
    * Cursor on an assignment node. Its first child is always the `left` field (the grammar's
-   * order); when that is not a single name the statement has no target and no annotation to
-   * record, and the rest of its children are not read.
+   * order); when that is not a single name there is no annotation to record, and the rest of its
+   * children are not read.
    */
-  private assignment(entry: StatementEntry, ctx: Context, kind: string): void {
+  private assignment(ctx: Context, start: number): void {
     const { cursor } = this;
     if (!cursor.gotoFirstChild()) return;
     if (fieldOf(cursor) !== "left" || typeOf(cursor) !== "identifier") return void cursor.gotoParent();
     // CPython folds identifiers to NFKC: `ｗｉｄｔｈ = 1` binds `width`.
     const leftName = this.slice().normalize("NFKC");
-    if (!leftName) return void cursor.gotoParent(); // a missing name (tree-sitter's recovery)
     let annotation: string | null = null;
-    let chained = false;
-    while (cursor.gotoNextSibling()) {
-      const f = fieldOf(cursor);
-      if (f === "type") annotation = normaliseAnnotation(this.slice());
-      else if (f === "right" && typeOf(cursor) === "assignment") chained = true;
+    while (leftName && annotation === null && cursor.gotoNextSibling()) {
+      if (fieldOf(cursor) === "type") annotation = normaliseAnnotation(this.slice());
     }
     cursor.gotoParent();
-    if (annotation && kind === "assignment") this.annotate(ctx.scope, leftName, entry.start, annotation);
-    if (!chained) {
-      entry.target = leftName;
-      entry.ownAnnotation = annotation;
-    }
+    if (annotation) this.annotate(ctx.scope, leftName, this.map(start, "start"), annotation);
   }
 
   /**
@@ -229,9 +185,7 @@ export class TreeIndexer {
       if (name) this.signature(ctx.className, { name, params, returns, className: ctx.className });
       for (const p of params) if (p.annotation) this.annotate(key, p.name, defStart, p.annotation);
     };
-    const body: Context = isFunction
-      ? { scope: key, topLevel: false, inTryOrWith: false, docstrings: true, className: null }
-      : { scope: key, topLevel: false, inTryOrWith: ctx.inTryOrWith, docstrings: true, className: null };
+    const body: Context = { scope: key, className: null };
     eachChild(this.cursor, () => {
       const f = fieldOf(this.cursor);
       if (f === "name") name = this.slice();
@@ -251,10 +205,6 @@ export class TreeIndexer {
     if (!methods) this.part.methods.set(className, (methods = new Map()));
     push(methods, sig.name, sig);
   }
-}
-
-function moduleContext(first: boolean): Context {
-  return { scope: MODULE_SCOPE, topLevel: true, inTryOrWith: false, docstrings: first, className: null };
 }
 
 /** Appends to the list under `key`. */

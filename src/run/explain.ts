@@ -1,12 +1,17 @@
 // What `--explain` shows (SPEC §3.4), composed: the configuration summary, the interpreter only
-// as the compile oracle (no program runs, no model is called, nothing is written next to the
-// program), and the frontend's plan of the file with its checkpoints.
+// as the compile oracle and the checkpoint rule (no program runs, no model is called, nothing is
+// written next to the program), the frontend's plan of the file, and the checkpoints the bridge
+// selects on the program as it would run (the plan's rewritten source, SPEC §4.2), which it
+// reports in the file's own positions. The bridge has the windows that compile as they stand as
+// soon as the frontend knows them, and lists them while it waits for the plan.
 
 import path from "node:path";
 import { CAPABILITY_NAMES } from "../capabilities/names.js";
 import { configSummaryForExplain, loadConfig } from "../config/index.js";
+import { InternalError } from "../errors.js";
 import { analyzeSource, type Plan } from "../frontend/index.js";
 import { BridgeProcess } from "../bridge/bridge-process.js";
+import type { CheckpointInfo } from "../bridge/protocol.js";
 import { chooseInterpreter } from "../bridge/interpreter.js";
 import { bridgeDir } from "../bridge/start-bridge.js";
 import { bridgeOracle, displayName, formatDiagnostics } from "./plan-source.js";
@@ -22,7 +27,9 @@ export interface ExplainRequest {
   env: NodeJS.ProcessEnv;
 }
 
-export type Explained = { kind: "plan"; plan: Plan; python: string; config: ReturnType<typeof configSummaryForExplain> } | { kind: "diagnostics"; message: string };
+export type Explained =
+  | { kind: "plan"; plan: Plan; checkpoints: CheckpointInfo[]; python: string; config: ReturnType<typeof configSummaryForExplain> }
+  | { kind: "diagnostics"; message: string };
 
 export async function explainPlan(request: ExplainRequest): Promise<Explained> {
   // The interpreter starts at once: the configuration is read and the plan begins (scan, parse)
@@ -43,6 +50,7 @@ export async function explainPlan(request: ExplainRequest): Promise<Explained> {
     const config = await configuring;
     const filename = path.resolve(request.file);
     const oracle = bridgeOracle(bridge);
+    const checkpoints = { source: request.source, filename, entry: true };
     const planning = analyzeSource({
       source: request.source,
       filename,
@@ -53,15 +61,16 @@ export async function explainPlan(request: ExplainRequest): Promise<Explained> {
           return oracle.check(items);
         },
       },
-      entryModule: true,
-      checkpoints: true,
       capabilityNames: CAPABILITY_NAMES,
+      onCompiledWindows: (parts) => void bridge.request({ type: "checkpoints", ...checkpoints, plan: null, parts }),
     });
     planning.catch(() => undefined); // a failed start is reported by `hello` below, first
     const python = await bridge.hello;
     const plan = await planning;
     if (plan.diagnostics.length > 0) return { kind: "diagnostics", message: formatDiagnostics(request.file, plan) };
-    return { kind: "plan", plan, python: python.version, config: configSummaryForExplain(config, { cwd: process.cwd() }) };
+    const selected = await bridge.request({ type: "checkpoints", ...checkpoints, plan });
+    if (!selected.ok || !selected.value) throw new InternalError(`the bridge could not select the checkpoints: ${selected.ok ? "no answer" : selected.error.message}`);
+    return { kind: "plan", plan, checkpoints: selected.value, python: python.version, config: configSummaryForExplain(config, { cwd: process.cwd() }) };
   } finally {
     bridge.close();
     await bridge.ended;

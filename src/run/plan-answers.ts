@@ -40,7 +40,7 @@ export class PlanAnswers {
     try {
       const [{ planRequested }, { notPythonLine, typoLine }] = await Promise.all([import("./plan-source.js"), import("./refused-spans.js")]);
       const shownAs = entry && this.ctx.target.kind === "file" ? this.ctx.target.path : message.path;
-      const planned = await planRequested(link, message, { checkpoints: configured, shownAs });
+      const planned = await planRequested(link, message, { shownAs });
       // SPEC §4.3: with no model the bridge refuses a program that does not compile with CPython's
       // SyntaxError (the console shows it too); the plan only counts what would be AI blocks with
       // a model, for the line said after it. With a model, a span that reads as mistyped Python

@@ -1,16 +1,20 @@
-// Plans a source for the bridge (SPEC §4.1): the frontend finds its AI blocks and checkpoints,
-// with the bridge's interpreter as the compile oracle (one process: the one that will run the
-// program). Loaded at the first `plan` request, so tree-sitter never costs a run that has none.
+// Plans a source for the bridge (SPEC §4.1): the frontend finds its AI blocks, with the bridge's
+// interpreter as the compile oracle (one process: the one that will run the program), and the
+// bridge checkpoints the rewritten program itself (SPEC §4.2). Loaded at the first `plan`
+// request, so tree-sitter never costs a run that has none.
 
 import { CAPABILITY_NAMES } from "../capabilities/names.js";
-import { analyzeSource, type CompileOracle, type Plan } from "../frontend/index.js";
-import type { BridgeProcess } from "../bridge/bridge-process.js";
-import type { PlanRequest } from "../bridge/protocol.js";
+import { analyzeSource, type CompileOracle, type CompileVerdict, type Plan } from "../frontend/index.js";
+import type { RequestResult } from "../bridge/bridge-process.js";
+import type { CompileRequest, HostMessage, PlanRequest } from "../bridge/protocol.js";
 
 export type Planned = { kind: "plan"; plan: Plan } | { kind: "diagnostics"; message: string };
 
 /** A process of the run that asked for a plan: the first interpreter or a child (SPEC §8). */
-export type PlanLink = Pick<BridgeProcess, "send" | "request">;
+export interface PlanLink {
+  send(message: HostMessage): void;
+  request(message: Omit<CompileRequest, "id">): Promise<RequestResult<CompileVerdict[]>>;
+}
 
 export function bridgeOracle(bridge: PlanLink): CompileOracle {
   return {
@@ -23,14 +27,12 @@ export function bridgeOracle(bridge: PlanLink): CompileOracle {
 }
 
 /** The plan the bridge asked for; `shownAs` names the file in diagnostics. */
-export async function planRequested(bridge: PlanLink, request: PlanRequest, options: { checkpoints: boolean; shownAs: string }): Promise<Planned> {
+export async function planRequested(bridge: PlanLink, request: PlanRequest, options: { shownAs: string }): Promise<Planned> {
   const plan = await analyzeSource({
     source: request.source,
     filename: request.path,
     displayName: displayName(request.path),
     oracle: bridgeOracle(bridge),
-    entryModule: request.entry,
-    checkpoints: options.checkpoints,
     capabilityNames: CAPABILITY_NAMES,
   });
   if (plan.diagnostics.length > 0) return { kind: "diagnostics", message: formatDiagnostics(options.shownAs, plan) };

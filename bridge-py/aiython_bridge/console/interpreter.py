@@ -184,14 +184,17 @@ def _terminal():
 
 
 def _compile_planned(text, filename, plan, server, options, flags):
-    compile_plan_quietly = modules.load("aiython_bridge.preparation.program_code").compile_plan_quietly
+    """The code of console input as `plan` runs it, with its checkpoints when a model is configured."""
+    program_code = modules.load("aiython_bridge.preparation.program_code")
     Runtime = modules.load("aiython_bridge.pauses.runtime").Runtime
-    rewritten = plan["rewritten"] if plan.get("rewritten") is not None else text
+    held_back = modules.load("aiython_bridge.preparation.compiler_warnings").held_back
+    with held_back(record=False):  # the compiler's warnings: the retry copies would repeat them
+        compiled = program_code.compile_unbound(text, filename, plan, checkpoints=bool(options.get("model_configured")),
+                                                entry=True, mode="single", flags=flags)
     checkpoints = None
-    if plan.get("checkpoints") and options.get("model_configured"):
+    if compiled.checkpoints:
         checkpoints = modules.load("aiython_bridge.recovery.sources").runtime_for(server, options)
-    return compile_plan_quietly(rewritten, filename, plan, blocks=Runtime(server, plan, options), checkpoints=checkpoints,
-                                entry=True, mode="single", flags=flags)
+    return compiled.bind(blocks=Runtime(server, plan, options), checkpoints=checkpoints, filename=filename)
 
 
 def record_last_error(typ, value, tb):

@@ -14,14 +14,15 @@ ProjectLoader.get_code sends the host the bridge→host request (docs/protocol.m
 
 and expects `{"type": "result", "id", "ok": true, "value": <Plan or null>}`. A Plan is the
 frontend's (src/frontend/plan.ts): `rewritten` (null when the module has no block),
-`runtimeName`, `blocks`, `checkpoints`, `diagnostics` (docs/protocol.md, "Plan").
+`runtimeName`, `blocks`, `diagnostics` (docs/protocol.md, "Plan").
 - null, or no channel (a forked child): the module is compiled exactly as CPython would (its
   SyntaxError included);
 - `ok: false` with `plan_error` (a malformed directive), or diagnostics: a SyntaxError, raised
   by the import;
-- otherwise the rewritten source (or the original) is compiled with the plan's nested
-  checkpoints (never the module's top-level statements: they run once, inside the importer's
-  `import` statement, which is a checkpoint of its own) and the module's own block Runtime.
+- otherwise the rewritten source (or the original) is compiled with its nested checkpoints,
+  which the bridge selects on it as on any module (never the module's top-level statements:
+  they run once, inside the importer's `import` statement, which is a checkpoint of its own),
+  and the module's own block Runtime.
 ProjectModules.code_for hands all of it to prepare.py, which keeps the result in
 the preparation cache: a module unchanged since an earlier run is neither parsed nor planned.
 

@@ -4,13 +4,14 @@
 up in the run's PreparationCache (cache.py) and, on a hit, only bind the stored code to this
 process's runtimes (program_code.Compiled.bind): no parse, no plan, no compile. On a miss they
 build it as before, and store it:
-- a source CPython parses gets the checkpoints the bridge selects itself (recovery/selection.py)
-  when a model is configured;
+- a source CPython parses gets the checkpoints the bridge selects (recovery/selection.py) when a
+  model is configured;
 - a source that does not parse is planned by the host (`plan_for(text)`: the host's Plan, or
-  None), so that a second run of an unchanged program with AI blocks never asks the host, which
-  never loads the frontend or tree-sitter. A plan whose blocks include one that reads as
-  mistyped Python rather than natural language (the plan's `typos`, README "A typo stays a
-  SyntaxError") is refused with CPython's own SyntaxError for it, as python3 would refuse it.
+  None), and its rewritten program gets its checkpoints by the same rule (program_code.py), so
+  that a second run of an unchanged program with AI blocks never asks the host, which never
+  loads the frontend or tree-sitter. A plan whose blocks include one that reads as mistyped
+  Python rather than natural language (the plan's `typos`, README "A typo stays a SyntaxError")
+  is refused with CPython's own SyntaxError for it, as python3 would refuse it.
 None from a builder means the source is not ours to prepare: the caller compiles it as CPython
 would (and gets CPython's error).
 
@@ -32,7 +33,7 @@ from aiython_bridge.preparation import program_code
 from aiython_bridge.preparation.cache import PreparationCache
 from aiython_bridge.program import source_bytes
 
-__all__ = ["FORMAT", "cache_for", "display_name", "entry_code", "module_code"]
+__all__ = ["FORMAT", "cache_for", "entry_code", "module_code"]
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
@@ -118,10 +119,9 @@ def _build(text, filename, options, entry, plan_for, plain=None):
     _raise_first_diagnostic(plan, filename, text)
     if plan.get("typos"):
         modules.load("aiython_bridge.preparation.typos").raise_first_typo(plan, filename, text)
-    source = text if plan.get("rewritten") is None else plan["rewritten"]
     # The frontend had CPython's parser confirm the rewritten program; a SyntaxError compiling it
     # is one CPython raises after parsing ('return' outside function…): the program's own.
-    return program_code.compile_unbound_quietly(source, filename, plan, checkpoints=configured, entry=entry)
+    return program_code.compile_unbound_quietly(text, filename, plan, checkpoints=configured, entry=entry)
 
 
 def _checkpointed_as_it_is(text, filename, entry, plain=None):
@@ -134,7 +134,7 @@ def _checkpointed_as_it_is(text, filename, entry, plain=None):
         tree, warned = program_code.parse_quietly(text, filename)
     except (SyntaxError, ValueError):
         return None
-    return program_code.compile_selected_quietly(text, filename, tree, entry=entry, name=display_name(filename), warns=warned,
+    return program_code.compile_selected_quietly(text, filename, tree, entry=entry, name=program_code.display_name(filename), warns=warned,
                                                  plain=plain)
 
 
@@ -181,11 +181,6 @@ def _compiles(text, filename) -> bool:
     except (SyntaxError, ValueError):
         return False
     return True
-
-
-def display_name(filename: str) -> str:
-    """The name ids use: a file's base name, or `<string>` / `<stdin>` (as the frontend's)."""
-    return filename if filename.startswith("<") else os.path.basename(filename)
 
 
 def _variant(entry: bool, configured: bool) -> str:

@@ -3,22 +3,23 @@ and for imported project modules alike.
 
 The plan's rewritten source (or the source itself) is parsed once; its AI block calls
 (`NAME.block(N)`, `(await NAME.ablock(N))`, NAME the plan's runtimeName) are pointed at a
-placeholder constant, its checkpoints are instrumented (recovery/instrument.py), and the tree is
-compiled: a Compiled, which depends only on the source, the plan and the interpreter, so the
-preparation cache can keep it (prepare.py, cache.py). Compiled.bind then puts the file's block
-runtime (runtime.Runtime), its checkpoint object and the handlers' exception classes in place of the
+placeholder constant, its checkpoints are selected and instrumented (recovery/instrument.py), and
+the tree is compiled: a Compiled, which depends only on the source, the plan and the interpreter,
+so the preparation cache can keep it (prepare.py, cache.py). Compiled.bind then puts the file's
+block runtime (runtime.Runtime), its checkpoint object and the handlers' exception classes in place of the
 placeholders (code_constants.bind). Nothing is bound in builtins or in the module's globals.
 """
 
 import marshal
+import os
 
 from aiython_bridge import modules, pycompat
 from aiython_bridge.preparation import code_constants
 from aiython_bridge.preparation.compiler_warnings import held_back
 
 __all__ = [
-    "BLOCKS", "Compiled", "REWRITTEN", "compile_plan", "compile_plan_quietly",
-    "compile_selected_quietly", "compile_unbound", "compile_unbound_quietly", "parse_quietly",
+    "BLOCKS", "Compiled", "REWRITTEN", "compile_plan", "compile_selected_quietly", "compile_unbound",
+    "compile_unbound_quietly", "display_name", "parse_quietly",
 ]
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
@@ -82,31 +83,36 @@ class Compiled:
         return code_constants.bind(self.code, mapping)
 
 
-def compile_unbound(text, filename, plan, *, checkpoints, entry, tree=None, warns=False, mode="exec", flags=0):
-    """The Compiled for `text` (the plan's rewritten source or the original; `tree` its AST if
-    parsed already): the plan's blocks pointed at their placeholder, and its checkpoints
-    instrumented when `checkpoints` is true (recovery on). The console compiles in mode "single"
-    (expression values echoed) with its `from __future__` flags."""
+def compile_unbound(source, filename, plan, *, checkpoints, entry, tree=None, warns=False, mode="exec", flags=0):
+    """The Compiled of `source` as `plan` runs it: its rewritten program when it has one (`tree`
+    the AST of the text compiled, if parsed already), the plan's blocks pointed at their
+    placeholder, and, when `checkpoints` is true (recovery on), the checkpoints of SPEC §4.2
+    selected on that program and instrumented, their positions and texts the user's source's
+    (recovery/rendering.py). The console compiles in mode "single" (expression values echoed)
+    with its `from __future__` flags."""
+    text = source if plan.get("rewritten") is None else plan["rewritten"]
     if tree is None:
         tree = pycompat.parse_ast(text, filename)
     blocks = plan.get("blocks") or []
     if blocks:
         _point_blocks_at_placeholder(tree, plan["runtimeName"])
     table, ranges = [], []
-    if checkpoints and plan.get("checkpoints"):
-        selection = modules.load("aiython_bridge.recovery.selection")
+    if checkpoints:
+        rendering = modules.load("aiython_bridge.recovery.rendering").Rendering(text, source, plan) if blocks else None
         instrument = modules.load("aiython_bridge.recovery.instrument")
-        ranges = selection.protected_ranges(tree)  # before the transform adds its own try statements
-        table = instrument.instrument(tree, plan["checkpoints"], source=text, entry=entry).checkpoints
+        result, ranges = instrument.instrument_selected(tree, source=text, entry=entry, name=display_name(filename),
+                                                        rendering=rendering)
+        table = result.checkpoints
     if mode == "single":
         tree = modules.load("aiython_bridge.preparation.syntax_tree").Interactive(body=tree.body)
     code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
     return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
 
-def compile_plan(text, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None, mode="exec", flags=0):
+def compile_plan(source, filename, plan, *, blocks=None, checkpoints=None, entry, tree=None, mode="exec", flags=0):
     """compile_unbound and bind in one step: `blocks` and `checkpoints` as Compiled.bind takes them."""
-    compiled = compile_unbound(text, filename, plan, checkpoints=checkpoints is not None, entry=entry, tree=tree, mode=mode, flags=flags)
+    compiled = compile_unbound(source, filename, plan, checkpoints=checkpoints is not None, entry=entry, tree=tree,
+                               mode=mode, flags=flags)
     return compiled.bind(blocks=blocks, checkpoints=checkpoints, filename=filename)
 
 
@@ -174,10 +180,9 @@ def _selected_in_bytecode(text, filename, tree, name, warns, plain):
     return Compiled(code, infos, selection.merged_ranges(ranges), (), warns, None)
 
 
-def compile_plan_quietly(*args, **kwargs):
-    """compile_plan without showing the compiler's warnings (the retry copies would repeat them)."""
-    with held_back(record=False):
-        return compile_plan(*args, **kwargs)
+def display_name(filename: str) -> str:
+    """The name checkpoint ids use: a file's base name, or `<string>` / `<stdin>` (as the plan's displayName)."""
+    return filename if filename.startswith("<") else os.path.basename(filename)
 
 
 def _point_blocks_at_placeholder(tree, runtime_name):

@@ -1,6 +1,6 @@
-"""Checkpoint instrumentation (SPEC §4.2): the plan's checkpoint table applied to a module's AST
-(`instrument`), or the bridge's own selection applied in the same walk that selects it
-(`instrument_selected`, for a source CPython parses: preparation/prepare.py).
+"""Checkpoint instrumentation (SPEC §4.2): the checkpoints selection.py selects, wrapped in the
+same walk that selects them (`instrument_selected`: preparation/prepare.py, program_code.py), on a
+source CPython parses as it is and on a plan's rewritten program alike.
 
 Each checkpoint statement STMT becomes, with the ORIGINAL node kept in place (so line numbers,
 columns and the carets of CPython's tracebacks are unchanged):
@@ -56,9 +56,6 @@ Why this shape:
 - Binding is done by generated code rather than by writing frame locals, so it is right in
   functions, closures, class bodies and modules on every Python version.
 
-Never instrumented even if a table names them (defence against a bad table): see
-selection.suitable.
-
 On 3.11 an imported module takes bytecode/instrument.py instead where it can: the same handlers,
 laid out as the compiler lays out this shape, added to the module's plain code object (no
 compile of the instrumented tree); this file's shape is the reference it is tested against.
@@ -69,93 +66,34 @@ from __future__ import annotations
 from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
 from ..preparation.code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR
-from .selection import Columns, annotation_of, merged_ranges, selected_sites, single_target, suitable
-from .statement_index import SIMPLE, Site, bodies, index_statements
+from .selection import merged_ranges, selected_sites
+from .statement_index import index_statements
 
-__all__ = ["Instrumented", "instrument", "instrument_selected"]
+__all__ = ["Instrumented", "instrument_selected"]
 
 
 class Instrumented:
     """The transformed tree and the checkpoints it calls, in index order (K = 0, 1, …)."""
 
-    def __init__(self, tree, checkpoints, skipped):
+    def __init__(self, tree, checkpoints):
         self.tree = tree
         self.checkpoints = checkpoints
-        self.skipped = skipped  # ids of table entries that match no suitable statement
 
 
-def instrument(tree: ast.Module, table: list[dict], *, source: str, entry: bool) -> Instrumented:
-    """Wrap the statements the table names (see the module docstring); `tree` is changed in place."""
-    columns = Columns(source)
-    by_start: dict[tuple[int, int], Site] = {}
-    by_line: dict[int, list[Site]] = {}
-    for site in index_statements(tree):
-        line, column = columns.start(site.node)
-        by_start.setdefault((line, columns.char(line, column)), site)
-        by_line.setdefault(line, []).append(site)
-    chosen: dict[int, tuple[int, dict, Site]] = {}  # id(statement) -> (index, info, site)
-    scopes: dict = {}
-    resolved, skipped = [], []
-    for entry_info in table:
-        span = entry_info.get("span") or {}
-        site = by_start.get((span.get("line"), span.get("column")))
-        if site is None and len(by_line.get(span.get("line"), ())) == 1:
-            site = by_line[span["line"]][0]
-        if site is None or id(site.node) in chosen or not suitable(site, entry=entry):
-            skipped.append(entry_info.get("id"))
-            continue
-        info = _checkpoint_info(entry_info, site, columns, scopes)
-        chosen[id(site.node)] = (len(resolved), info, site)
-        resolved.append(info)
-    if chosen:
-        _rewrite_bodies(tree, chosen)  # every generated node carries the statement's position
-    return Instrumented(tree, resolved, skipped)
-
-
-def instrument_selected(tree: ast.Module, *, source: str, entry: bool, name: str) -> tuple[Instrumented, list]:
-    """The bridge's own selection (selection.select_checkpoints) applied as `instrument` applies a
-    table, in one walk of the statements; also the file's user try/with body ranges, read before
-    the transform adds its own (selection.protected_ranges). `tree` is changed in place."""
+def instrument_selected(tree: ast.Module, *, source: str, entry: bool, name: str,
+                        rendering=None) -> tuple[Instrumented, list]:
+    """The checkpoints of SPEC §4.2 (selection.selected_sites) selected and instrumented in one
+    walk of the statements (`source` the text of `tree`; `rendering` as selected_sites takes it,
+    for a plan's rewritten program); also the file's user try/with body ranges, read before the
+    transform adds its own (selection.protected_ranges). `tree` is changed in place."""
     ranges: list = []
     sites = index_statements(tree, ranges)
     resolved = []
-    for index, (site, info) in enumerate(selected_sites(sites, source, entry=entry, name=name)):
+    for index, (site, info) in enumerate(selected_sites(sites, source, entry=entry, name=name, rendering=rendering)):
         info["is_return"] = isinstance(site.node, ast.Return)
         resolved.append(info)
         site.body[site.position] = _Handler(site.node, index).wrap(info)
-    return Instrumented(tree, resolved, []), merged_ranges(ranges)
-
-
-def _checkpoint_info(entry_info: dict, site: Site, columns: Columns, scopes: dict) -> dict:
-    node = site.node
-    compound = not isinstance(node, SIMPLE)
-    target = None if compound else single_target(node)
-    if target is None:
-        annotation = None
-    elif entry_info.get("target") == target and "annotation" in entry_info:
-        annotation = entry_info["annotation"]  # the table's, read from the same scope by the same rule
-    else:
-        annotation = annotation_of(target, site, scopes)
-    return {
-        "id": entry_info.get("id"), "span": columns.span(node),
-        "statement": entry_info.get("statement") or columns.segment(node),
-        "target": target, "annotation": annotation,
-        "retry_allowed": bool(entry_info.get("retry_allowed", True)) and not compound,
-        "compound": compound, "is_return": isinstance(node, ast.Return),
-    }
-
-
-def _rewrite_bodies(tree, chosen):
-    pending = [tree]
-    while pending:
-        node = pending.pop()
-        for body, _ in bodies(node):
-            for position, child in enumerate(body):
-                pending.append(child)
-                hit = chosen.get(id(child))
-                if hit is not None:
-                    index, info, site = hit
-                    body[position] = _Handler(child, index).wrap(info)
+    return Instrumented(tree, resolved), merged_ranges(ranges)
 
 
 _LOAD = ast.Load()  # one context node for every load, as ast.parse shares its own

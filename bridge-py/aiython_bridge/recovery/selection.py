@@ -1,10 +1,11 @@
 """Which statements are checkpoints (SPEC §4.2), read from a module's AST: over the statement
 index (statement_index.py: every statement with its scope, whether it is top level, in a user
-`try`/`with` body, a docstring), the rules of suitability, the try/with body ranges, spans in code points, the one
-name a statement assigns and its annotation. instrument.py applies a table to a tree with these;
-`select_checkpoints` (`selected_sites`) is the selection by the same rules as the frontend's: the
-bridge's own for a source CPython parses (preparation/prepare.py, instrument.instrument_selected
-in one pass), the frontend's for one it plans.
+`try`/`with` body, a docstring), the rules of suitability, the try/with body ranges, spans in code
+points, the one name a statement assigns and its annotation. The one copy of the rule: every
+source is checkpointed by it, as it runs — a source CPython parses as it is, a planned one as its
+rewritten program, with positions mapped back to the user's source (rendering.py) — and
+`--explain` shows what it selects. instrument.instrument_selected selects and instruments in one
+pass (preparation/prepare.py, program_code.py).
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from ..preparation import syntax_tree as ast  # ast's functions over _ast's clas
 from .statement_index import NEVER, PROTECTING, SCOPES, SIMPLE, Site, bodies, body_range, index_statements
 
 __all__ = [
-    "Columns", "annotation_of", "merged_ranges", "protected_ranges", "select_checkpoints",
-    "selected_sites", "single_target", "suitable",
+    "Columns", "annotation_of", "checkpoint_id", "merged_ranges", "protected_ranges", "select_checkpoints",
+    "selected_sites", "single_target", "split_lines", "suitable",
 ]
 
 
-def _split_lines(source):
+def split_lines(source):
     """re.split(r"\r\n|\r|\n", source), without importing re (SPEC §2: the program's sys.modules)."""
     return source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
@@ -53,7 +54,7 @@ class Columns:
 
     def __init__(self, source: str):
         # CPython's line breaks; a source with no "\r" (most) splits the same on "\n" alone, faster
-        self.lines = source.split("\n") if "\r" not in source else _split_lines(source)
+        self.lines = source.split("\n") if "\r" not in source else split_lines(source)
 
     def char(self, lineno: int, byte_col: int) -> int:
         if not 0 < lineno <= len(self.lines):
@@ -161,32 +162,38 @@ def suitable(site: Site, *, entry: bool) -> bool:
     return isinstance(node, SIMPLE)
 
 
-def select_checkpoints(tree: ast.Module, source: str, *, entry: bool, name: str = "program",
-                       runtime_name: str | None = None) -> list[dict]:
-    """A checkpoint table by SPEC §4.2's rules, shaped like the frontend's CheckpointInfo (the
-    two are proven equal on the standard library: test/checkpoint-agreement.test.ts)."""
-    return [info for _, info in selected_sites(index_statements(tree), source, entry=entry, name=name,
-                                               runtime_name=runtime_name)]
+def select_checkpoints(tree: ast.Module, source: str, *, entry: bool, name: str = "program") -> list[dict]:
+    """A checkpoint table by SPEC §4.2's rules: a CheckpointInfo (docs/protocol.md) per checkpoint."""
+    return [info for _, info in selected_sites(index_statements(tree), source, entry=entry, name=name)]
 
 
 def selected_sites(sites: list[Site], source: str, *, entry: bool, name: str = "program",
-                   runtime_name: str | None = None) -> list[tuple[Site, dict]]:
-    """The checkpoints among `sites` (index_statements' list), each with its table entry."""
-    columns = Columns(source)
+                   rendering=None) -> list[tuple[Site, dict]]:
+    """The checkpoints among `sites` (index_statements' list of the tree of `source`), each with
+    its table entry. With `rendering` (rendering.Rendering), `source` is a plan's rewritten
+    program: spans and statement texts are the user's source's, and a statement block's call is
+    no checkpoint."""
+    columns = Columns(source) if rendering is None else rendering
+    generated = None if rendering is None else rendering.generated
     chosen = []
     scopes = _annotations_by_scope(sites)
     for site in sites:
         node = site.node
-        if not suitable(site, entry=entry) or _is_runtime_call(node, runtime_name):
+        if not suitable(site, entry=entry) or (generated is not None and generated(node)):
             continue
         compound = not isinstance(node, SIMPLE)
         target = None if compound else single_target(node)
         chosen.append((site, {
-            "id": f"{name}:c{len(chosen) + 1}", "span": columns.span(node), "statement": columns.segment(node),
+            "id": checkpoint_id(name, len(chosen) + 1), "span": columns.span(node), "statement": columns.segment(node),
             "target": target, "annotation": annotation_of(target, site, scopes) if target else None,
             "retry_allowed": not compound, "compound": compound,
         }))
     return chosen
+
+
+def checkpoint_id(name: str, number: int) -> str:
+    """A checkpoint's id: the file's display name and the checkpoint's 1-based number in it."""
+    return f"{name}:c{number}"
 
 
 def _annotations_by_scope(sites: list[Site]) -> dict:
@@ -204,9 +211,3 @@ def _annotations_by_scope(sites: list[Site]) -> dict:
         for entries in by_name.values():
             entries.sort(key=lambda item: item[0])
     return scopes
-
-
-def _is_runtime_call(node, runtime_name) -> bool:
-    if runtime_name is None:
-        return False
-    return any(isinstance(n, ast.Name) and n.id == runtime_name for n in ast.walk(node))

@@ -4,9 +4,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ExitStatus, UsageError, type RunOutcome } from "../../errors.js";
-import { renderExplainJson, renderExplainText } from "../../frontend/index.js";
 import { decodeSource } from "../../frontend/source-text.js";
 import { explainPlan } from "../../run/explain.js";
+import { renderExplainJson } from "../../run/explain-json.js";
+import { renderExplainText } from "../../run/explain-text.js";
 import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
 import { writeStdout } from "../stdout.js";
@@ -54,8 +55,8 @@ export async function explainFile(command: ExplainCommand): Promise<RunOutcome> 
   const explained = await explainPlan({ ...command, source });
   if (explained.kind === "diagnostics") return { kind: "status", status: ExitStatus.config, message: explained.message };
   const output = command.json
-    ? renderExplainJson(explained.plan, { file: command.file, python: explained.python, config: explained.config })
-    : renderExplainText(explained.plan, source, { color: command.color });
+    ? renderExplainJson(explained.plan, explained.checkpoints, { file: command.file, python: explained.python, config: explained.config })
+    : renderExplainText(explained.plan, explained.checkpoints, source, { color: command.color });
   await writeStdout(output.endsWith("\n") ? output : `${output}\n`);
   return { kind: "status", status: 0 };
 }

@@ -1,7 +1,9 @@
-// `aiython --explain --json` (SPEC §3.4): exactly the documented shape, keys in its order. Runs
-// nothing and holds no secret (the config summary comes from the host, already without secrets).
+// `aiython --explain --json` (SPEC §3.4): exactly the documented shape, keys in its order: the
+// frontend's plan and the checkpoints the bridge selects (run/explain.ts). Runs nothing and holds
+// no secret (the config summary comes from the host, already without secrets).
 
-import type { Plan } from "./plan.js";
+import type { CheckpointInfo } from "../bridge/protocol.js";
+import type { Plan } from "../frontend/index.js";
 
 export interface ExplainContext {
   /** The path as the user gave it. */
@@ -12,7 +14,7 @@ export interface ExplainContext {
   config: unknown;
 }
 
-export function renderExplainJson(plan: Plan, context: ExplainContext): string {
+export function renderExplainJson(plan: Plan, checkpoints: readonly CheckpointInfo[], context: ExplainContext): string {
   const document = {
     file: context.file,
     python: context.python,
@@ -27,7 +29,7 @@ export function renderExplainJson(plan: Plan, context: ExplainContext): string {
       requires_result: b.requires_result,
       directive: { profile: b.directive.profile, prompts: [...b.directive.prompts], capability: b.directive.capability, provider: b.directive.provider },
     })),
-    checkpoints: plan.checkpoints.map((c) => ({
+    checkpoints: checkpoints.map((c) => ({
       id: c.id,
       span: { line: c.span.line, column: c.span.column, end_line: c.span.end_line, end_column: c.span.end_column },
       statement: c.statement,

@@ -1,9 +1,13 @@
-// `--explain` renderings: the JSON keeps SPEC §3.4's shape and key order; the text view marks
-// blocks (colour or carets), checkpoints in the gutter, and ends with the summary line.
+// `--explain` renderings (src/run/explain-json.ts, explain-text.ts): the JSON keeps SPEC §3.4's
+// shape and key order; the text view marks blocks (colour or carets), checkpoints in the gutter,
+// and ends with the summary line. The plan is the frontend's, the checkpoints the bridge's.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { analyzeSource, renderExplainJson, renderExplainText, type Plan } from "../src/frontend/index.js";
+import type { CheckpointInfo } from "../src/bridge/protocol.js";
+import { analyzeSource, type Plan } from "../src/frontend/index.js";
+import { renderExplainJson } from "../src/run/explain-json.js";
+import { renderExplainText } from "../src/run/explain-text.js";
 import { startPythonOracle, type PythonOracle } from "./support/python-oracle.js";
 import { CAPABILITY_NAMES } from "../src/capabilities/names.js";
 
@@ -22,17 +26,11 @@ print(summary)
 
 let oracle: PythonOracle;
 let plan: Plan;
+let checkpoints: CheckpointInfo[];
 before(async () => {
   oracle = startPythonOracle();
-  plan = await analyzeSource({
-    source: TICKETS,
-    filename: "/tmp/tickets.py",
-    displayName: "tickets.py",
-    oracle,
-    entryModule: true,
-    checkpoints: true,
-    capabilityNames: CAPABILITY_NAMES,
-  });
+  plan = await analyzeSource({ source: TICKETS, filename: "/tmp/tickets.py", displayName: "tickets.py", oracle, capabilityNames: CAPABILITY_NAMES });
+  checkpoints = await oracle.checkpoints(TICKETS, plan);
 });
 after(async () => {
   await oracle.close();
@@ -41,7 +39,7 @@ after(async () => {
 describe("--explain --json", () => {
   test("has exactly the documented keys, in order", () => {
     const config = { path: "aiython.toml", default_profile: "default", profiles: {} };
-    const doc = JSON.parse(renderExplainJson(plan, { file: "tickets.py", python: "3.11.7", config }));
+    const doc = JSON.parse(renderExplainJson(plan, checkpoints, { file: "tickets.py", python: "3.11.7", config }));
     assert.deepEqual(Object.keys(doc), ["file", "python", "config", "blocks", "checkpoints"]);
     assert.deepEqual(doc.config, config);
     assert.deepEqual(Object.keys(doc.blocks[0]), ["id", "statement", "kind", "span", "target", "output_type", "requires_result", "directive"]);
@@ -51,7 +49,7 @@ describe("--explain --json", () => {
   });
 
   test("describes the README's block as the spec example does", () => {
-    const doc = JSON.parse(renderExplainJson(plan, { file: "tickets.py", python: "3.11.7", config: null }));
+    const doc = JSON.parse(renderExplainJson(plan, checkpoints, { file: "tickets.py", python: "3.11.7", config: null }));
     assert.deepEqual(doc.blocks[0], {
       id: "tickets.py:1",
       statement: "classify this ticket",
@@ -74,7 +72,7 @@ describe("--explain --json", () => {
 
 describe("--explain for people", () => {
   test("without colour: carets under each block, its description, gutter marks, summary", () => {
-    const text = renderExplainText(plan, TICKETS, { color: false });
+    const text = renderExplainText(plan, checkpoints, TICKETS, { color: false });
     assert.doesNotMatch(text, /\x1b\[/);
     const lines = text.split("\n");
     const at = lines.findIndex((l) => l.includes("kind: Literal"));
@@ -83,19 +81,22 @@ describe("--explain for people", () => {
     assert.equal(lines[at + 1].trim(), "^".repeat("classify this ticket".length));
     assert.match(lines[at + 2], /block 1: expression, target kind, type Literal\['bug', 'billing'\]/);
     assert.match(lines[lines.indexOf(" 2")], /^ 2$/); // a blank line, no checkpoint mark
-    assert.equal(lines.filter((l) => /^ *\d+ ●/.test(l)).length, plan.checkpoints.length);
+    assert.equal(lines.filter((l) => /^ *\d+ ●/.test(l)).length, checkpoints.length);
     assert.match(text, /\n2 AI blocks, 8 checkpoints \(● marks where each starts\)\n$/);
   });
 
   test("with colour: blocks are highlighted instead of underlined", () => {
-    const text = renderExplainText(plan, TICKETS, { color: true });
+    const text = renderExplainText(plan, checkpoints, TICKETS, { color: true });
     assert.match(text, /\x1b\[7m/); // inverse
     assert.doesNotMatch(text, /\^\^\^/);
   });
 
   test("a file without blocks says so", async () => {
     const source = "x = 1\nprint(x)\n";
-    const valid = await analyzeSource({ source, filename: "/tmp/v.py", displayName: "v.py", oracle, entryModule: true, checkpoints: true, capabilityNames: CAPABILITY_NAMES });
-    assert.match(renderExplainText(valid, source, { color: false }), /\nno AI blocks \(CPython compiles the file as it is\), 2 checkpoints \(● marks where each starts\)\n$/);
+    const valid = await analyzeSource({ source, filename: "/tmp/v.py", displayName: "v.py", oracle, capabilityNames: CAPABILITY_NAMES });
+    assert.match(
+      renderExplainText(valid, await oracle.checkpoints(source, valid), source, { color: false }),
+      /\nno AI blocks \(CPython compiles the file as it is\), 2 checkpoints \(● marks where each starts\)\n$/,
+    );
   });
 });

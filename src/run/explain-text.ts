@@ -1,13 +1,14 @@
-// `aiython --explain` for people (SPEC §3.4): the source with every block highlighted and
-// described (kind, target, output type, directive settings), a gutter mark on each line where a
-// checkpoint starts, then a one-line summary that says what the mark means. A block that reads as
-// mistyped Python (the plan's typos) says it is refused when run. Colour is the caller's decision
-// (cli/commands/explain.ts: NO_COLOR, then FORCE_COLOR and the terminal); without colour,
-// blocks are underlined with carets instead.
+// `aiython --explain` for people (SPEC §3.4): the source with every block of the frontend's plan
+// highlighted and described (kind, target, output type, directive settings), a gutter mark on
+// each line where a checkpoint the bridge selects starts (run/explain.ts), then a one-line summary
+// that says what the mark means. A block that reads as mistyped Python (the plan's typos) says it
+// is refused when run. Colour is the caller's decision (cli/commands/explain.ts: NO_COLOR, then
+// FORCE_COLOR and the terminal); without colour, blocks are underlined with carets instead.
 
 import { Chalk } from "chalk";
-import type { BlockInfo, Plan } from "./plan.js";
-import { LineIndex } from "./positions.js";
+import type { CheckpointInfo } from "../bridge/protocol.js";
+import type { BlockInfo, Plan } from "../frontend/index.js";
+import { LineIndex } from "../frontend/positions.js";
 
 export interface ExplainTextOptions {
   color: boolean;
@@ -15,12 +16,12 @@ export interface ExplainTextOptions {
 
 const CHECKPOINT_MARK = "●";
 
-export function renderExplainText(plan: Plan, source: string, options: ExplainTextOptions): string {
+export function renderExplainText(plan: Plan, checkpoints: readonly CheckpointInfo[], source: string, options: ExplainTextOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const index = new LineIndex(source);
   const lineCount = index.lineCount;
   const width = String(lineCount).length;
-  const checkpointLines = new Set(plan.checkpoints.map((k) => k.span.line));
+  const checkpointLines = new Set(checkpoints.map((k) => k.span.line));
   const endingOn = new Map<number, BlockInfo[]>();
   for (const b of plan.blocks) endingOn.set(b.span.end_line, [...(endingOn.get(b.span.end_line) ?? []), b]);
 
@@ -37,7 +38,7 @@ export function renderExplainText(plan: Plan, source: string, options: ExplainTe
     if (!options.color && marks.length > 0) out.push(pad + carets(raw, marks));
     for (const b of endingOn.get(line) ?? []) out.push(pad + c.cyan(describe(b, plan.typos.includes(b.index))));
   }
-  out.push("", summary(plan));
+  out.push("", summary(plan, checkpoints.length));
   for (const d of plan.diagnostics) out.push(c.red(`${plan.displayName}:${d.line}: ${d.message}`));
   return `${out.join("\n")}\n`;
 }
@@ -56,9 +57,8 @@ function describe(b: BlockInfo, typo: boolean): string {
   return parts.join(", ");
 }
 
-export function summary(plan: Plan): string {
+function summary(plan: Plan, k: number): string {
   const n = plan.blocks.length;
-  const k = plan.checkpoints.length;
   const blocks = n === 0 ? "no AI blocks (CPython compiles the file as it is)" : `${n} AI block${n === 1 ? "" : "s"}`;
   const legend = k === 0 ? "" : ` (${CHECKPOINT_MARK} marks where each starts)`;
   return `${blocks}, ${k} checkpoint${k === 1 ? "" : "s"}${legend}`;

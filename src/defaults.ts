@@ -7,6 +7,9 @@
 /** How long a child that ignores a relayed SIGTERM/SIGHUP gets before SIGKILL. */
 export const KILL_GRACE_MS = Number(process.env.AIYTHON_KILL_GRACE_MS) > 0 ? Number(process.env.AIYTHON_KILL_GRACE_MS) : 5000;
 
+/** How long an interrupted tool (SPEC §9) may go on before the run is ended: nothing else can resume its thread. */
+export const TOOL_INTERRUPT_GRACE_MS = Number(process.env.AIYTHON_TOOL_INTERRUPT_GRACE_MS) > 0 ? Number(process.env.AIYTHON_TOOL_INTERRUPT_GRACE_MS) : 5000;
+
 /** How long the host waits for the interpreter to report a SIGINT before relaying one itself. */
 export const SIGINT_NOTICE_WAIT_MS = 100;
 
@@ -30,6 +33,10 @@ export const RECOVERY_NOTICE_MODES = ["each", "summary", "off"] as const;
 export const CONFIG_DEFAULTS = {
   prompt: "",
   timeoutSeconds: 120,
+  /** `tool_timeout` (SPEC §9): seconds one tool call may run before it is interrupted, within `timeout`. */
+  toolTimeoutSeconds: 60,
+  /** `max_response_mb`: megabytes of one model answer's body; a larger one fails the request unread. */
+  maxResponseMb: 32,
   maxRounds: 16,
   contextValues: true,
   recoveryNotice: "each" as (typeof RECOVERY_NOTICE_MODES)[number],
@@ -125,6 +132,9 @@ export const MAX_RESULT_ID_LENGTH = 64;
 
 /** Longest `reason` of an `error` outcome kept for the AIError message; the rest is cut. */
 export const MAX_ERROR_REASON_CHARS = 1000;
+
+/** How deep a tool call's arguments may nest (SPEC §9: answers nest at least 128 levels); deeper is a batch error, never a crash. */
+export const MAX_ARGUMENT_DEPTH = 160;
 
 /** Request body budget for a simple one-line block, system prompt and tools included (§5.1, §12). */
 export const SIMPLE_BLOCK_REQUEST_BUDGET_BYTES = 4500;

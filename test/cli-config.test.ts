@@ -1,6 +1,8 @@
 // End-to-end: `aiython config show` and configuration errors through the built CLI (SPEC §7).
 
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { aiython, cleanEnv } from "./support/run-cli.js";
 import { tempProject } from "./support/temp-project.js";
@@ -55,4 +57,16 @@ test("an env_file that does not exist stops the run with exit 78 naming the file
   assert.equal(result.exitCode, 78);
   assert.equal(result.stdout, "", "the program did not run");
   assert.equal(result.stderr, "aiython: aiython.toml: env_file: the file .env.local does not exist; create it with KEY=VALUE lines, or remove env_file\n");
+});
+
+test("an aiython.toml that is not UTF-8 is a configuration error naming the place, never the text (exit 78)", async () => {
+  const dir = project(null);
+  // 0xff cannot start a UTF-8 sequence; before, it was read as U+FFFD and ended up in the model id.
+  fs.writeFileSync(path.join(dir, "aiython.toml"), Buffer.concat([Buffer.from('version = 3\nmodel = "openai/gpt-'), Buffer.from([0xff]), Buffer.from('4"\n')]));
+  for (const args of [["hello.py"], ["config", "show"]]) {
+    const result = await aiython(args, { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: KEY }) });
+    assert.equal(result.exitCode, 78, result.stderr);
+    assert.equal(result.stdout, "");
+    assert.equal(result.stderr, "aiython: aiython.toml:2:21: not valid UTF-8 (byte 0xff); TOML files are UTF-8: save the file in that encoding\n");
+  }
 });

@@ -11,6 +11,16 @@ import { finishCall, type ScriptedReply } from "./support/loopback-model.js";
 import { assertNoSecrets, failureOf, loopback, recordingSleep, request, routeFor, soon } from "./support/model-client-loopback.js";
 
 describe("failures at once", () => {
+  for (const stream of [false, true]) {
+    test(`an answer past maxResponseBytes fails at once, unread (${stream ? "streamed" : "whole"})`, async () => {
+      const server = await loopback([{ ...finishCall({ kind: "none" }), content: "padding ".repeat(100_000), stream }, finishCall({ kind: "none" })]);
+      const err = await failureOf(createModelClient([routeFor(server)], { stream, maxResponseBytes: 64 * 1024 }).complete(request, soon()));
+      assert.equal(err.kind, "malformed");
+      assert.match(err.message, /was larger than 0\.06 MB and was not read \(max_response_mb = 0\.06\); raise max_response_mb/);
+      assert.equal(server.requests.length, 1, "no retry");
+    });
+  }
+
   const cases: { status: number; kind: string; words: RegExp }[] = [
     { status: 401, kind: "auth", words: /rejected the API key \(HTTP 401, code invalid_api_key\).*check LOOPBACK_API_KEY/ },
     { status: 403, kind: "permission", words: /refused access \(HTTP 403/ },

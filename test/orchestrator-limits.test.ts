@@ -104,7 +104,7 @@ test("the deadline covers model time: a late response ends the invocation before
   assert.deepEqual(end, { status: "failed", reason: "the model did not finish within the 120 s timeout; raise timeout in aiython.toml or make the instruction simpler" });
 });
 
-test("the deadline covers tool time: a hung frame op is abandoned", async () => {
+test("the deadline covers tool time: a hung frame op is abandoned, named, and interrupted", async () => {
   const { end, frame } = await run({
     settings: { timeoutSeconds: 0.05 },
     handlers: { execute: () => new Promise(() => {}) },
@@ -112,7 +112,24 @@ test("the deadline covers tool time: a hung frame op is abandoned", async () => 
   });
   assert.deepEqual(frame.names(), ["execute"]);
   assert.equal(end.status, "failed");
-  assert.match((end as { reason: string }).reason, /within the 0\.05 s timeout; raise timeout in aiython\.toml/);
+  assert.match((end as { reason: string }).reason, /^the execute tool did not return within the 0\.05 s timeout and was interrupted; raise timeout in aiython\.toml/);
+  assert.equal(frame.interrupted.length, 1, "the op's signal asked the bridge to interrupt it");
+});
+
+test("tool_timeout: an op past it is interrupted and the model gets ToolTimeout, then goes on", async () => {
+  const interruptible = (_args: Record<string, unknown>, signal?: AbortSignal) =>
+    new Promise<ReturnType<typeof ok>>((resolve) => signal?.addEventListener("abort", () => resolve(opError("ToolInterrupted", "execute was interrupted")), { once: true }));
+  const { end, frame, model } = await run({
+    settings: { timeoutSeconds: 30, toolTimeoutSeconds: 0.05 },
+    handlers: { execute: interruptible },
+    steps: [{ calls: [toolCall("c1", "execute", { code: "while True: pass" })] }, { calls: [toolCall("c2", "finish", literal("bug"))] }],
+  });
+  assert.deepEqual(frame.names(), ["execute", "finish"]);
+  assert.deepEqual(frame.interrupted, ["execute"]);
+  assert.equal(end.status, "finished");
+  const result = JSON.parse(model.requests[1].request.messages.at(-1)!.content as string);
+  assert.equal(result.error, "ToolTimeout");
+  assert.match(result.message, /^execute did not return within 0\.05 s \(tool_timeout\) and was interrupted/);
 });
 
 test("an abort signal cancels a request in flight", async () => {

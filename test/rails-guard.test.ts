@@ -60,3 +60,33 @@ test("the guard covers recovery too: a repair may not rewrite the source before 
   assert.equal(fs.readFileSync(path.join(run.dir, "main.py"), "utf8"), main);
   assert.equal(toolMessages(run.requests[1])[0].error, "GuardError");
 });
+
+test("a tool that imports a project module nothing has imported yet is not blamed for aiython's own cache write", async () => {
+  const main = "value = read the setting\nprint(value)\n";
+  const run = await runWithModel({ "main.py": main, "settings.py": "LEVEL = 3\n" }, [
+    execute("import settings\nlevel = settings.LEVEL"),
+    { toolCalls: [toolCall("finish", { outcome: { kind: "expression", code: "settings.LEVEL" } })] },
+  ]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "3\n");
+  assert.deepEqual(toolMessages(run.requests[1]), [{ status: "ok", result: { ok: true } }]);
+});
+
+test("a tool may not end the run; one that gets past the guard and ends the interpreter is reported, never taken for the program's end", async () => {
+  const main = 'print("before", flush=True)\nx = tidy up\nprint("after", x)\n';
+  const refused = await runWithModel({ "main.py": main }, [
+    execute("import os\nos._exit(0)"),
+    execute("import os\nos.closerange(0, 4096)"),
+    finishCall({ kind: "literal", value: 1 }),
+  ]);
+  assert.equal(refused.exitCode, 0, refused.stderr);
+  assert.equal(refused.stdout, "before\nafter 1\n");
+  assert.match(toolMessages(refused.requests[1])[0].message!, /refused os\._exit\(\): a tool cannot end the program/);
+  assert.match(toolMessages(refused.requests[2])[1].message!, /refused os\.closerange of descriptor 0/);
+  // The built-in dug out of the guard's stand-in (README: not something a Python-level guard can stop).
+  const dug = "import os\nf = next((c.cell_contents for c in (os._exit.__closure__ or ()) if getattr(c.cell_contents, '__name__', '') == '_exit'), os._exit)\nf(0)";
+  const ended = await runWithModel({ "main.py": main }, [execute(dug)]);
+  assert.equal(ended.exitCode, 1);
+  assert.equal(ended.stdout, "before\n");
+  assert.equal(ended.stderr, "aiython: main.py:2: the execute tool was running when the Python process ended (exit status 0); the rest of the program did not run\n");
+});

@@ -96,3 +96,45 @@ test("memory_limit in aiython.toml, with a model configured: the program's Memor
   assert.match(run.stderr, /data = bytearray\(900 \* 1024 \* 1024\)\n.*\nMemoryError\n$/s);
   assert.doesNotMatch(run.stderr, /internal error/);
 });
+
+const WORKERS = `import multiprocessing, os, signal, sys, time
+def work(ignore_term):
+    if ignore_term:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(60)
+if __name__ == "__main__":
+    workers = []
+    for method, ignore_term in (("spawn", False), ("fork", False), ("fork", True)):
+        worker = multiprocessing.get_context(method).Process(target=work, args=(ignore_term,))
+        worker.start()
+        workers.append(worker)
+    time.sleep(0.5)
+    print(" ".join(str(w.pid) for w in workers), flush=True)
+    for worker in workers:
+        worker.join()
+`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !fs.readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+}
+
+test("--time-limit ends the program's worker processes too (spawn and fork, one ignoring SIGTERM): nothing holds the caller's pipes", async () => {
+  const dir = tempProject({ "main.py": WORKERS });
+  const started = Date.now();
+  // stdout is a pipe the workers inherit: a worker left running would keep this call waiting.
+  const run = await aiython(["--time-limit", "2", "main.py"], { cwd: dir, env: cleanEnv({ AIYTHON_KILL_GRACE_MS: "500" }), timeout: 30_000 });
+  assert.equal(run.exitCode, 124, run.stderr);
+  assert.ok(Date.now() - started < 20_000, "the run ended soon after its limit");
+  const pids = run.stdout.trim().split(" ").map(Number);
+  assert.equal(pids.length, 3, run.stdout);
+  assert.deepEqual(
+    pids.filter((pid) => alive(pid)),
+    [],
+    "no worker is left running",
+  );
+});

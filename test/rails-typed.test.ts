@@ -33,3 +33,43 @@ test("execute and set_binding cannot leave a typed name with a wrong-typed value
   assert.match(inFunction.message!, /count: expected int, got None; count was given back its previous value/);
   assert.match(inFunction.message!, /limit: expected int, got str 'five'; limit was given back its previous value/);
 });
+
+test("a typed list changed in place is reported, and the block cannot finish until it is put right", async () => {
+  const main = "xs: list[int] = [1]\nadd an item to xs\nprint(xs)\n";
+  const run = await runWithModel({ "main.py": main }, [
+    { toolCalls: [toolCall("execute", { code: "xs.append('two')" })] },
+    { toolCalls: [toolCall("finish", { outcome: { kind: "none" } })] },
+    { toolCalls: [toolCall("execute", { code: "xs[-1] = 2" }), toolCall("finish", { outcome: { kind: "none" } })] },
+  ]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "[1, 2]\n");
+  const [changed] = toolMessages(run.requests[1]);
+  assert.equal(changed.error, "TypeContractError");
+  assert.match(changed.message!, /xs\[1\]: expected int, got str 'two'; xs was changed in place, which cannot be undone: put it right/);
+  const finished = toolMessages(run.requests[2]).at(-1)!;
+  assert.equal(finished.error, "TypeContractError");
+  assert.match(finished.message!, /typed names still hold values of the wrong type after a change in place: xs\[1\]: expected int, got str 'two'/);
+});
+
+test("del of a typed name is undone; a function's `global x` is honoured even when it only reads x", async () => {
+  const main = `count: int = 3
+remove the count
+print(count)
+total = 0
+def bump():
+    global total
+    print("before", total)
+    set the total
+print(bump(), total)
+`;
+  const run = await runWithModel({ "main.py": main }, [
+    { toolCalls: [toolCall("execute", { code: "del count" })] },
+    { toolCalls: [toolCall("finish", { outcome: { kind: "none" } })] },
+    { toolCalls: [toolCall("execute", { code: "total = 5" }), toolCall("finish", { outcome: { kind: "none" } })] },
+  ]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "3\nbefore 0\nNone 5\n");
+  const [deleted] = toolMessages(run.requests[1]);
+  assert.equal(deleted.error, "TypeContractError");
+  assert.match(deleted.message!, /count: expected int, but the code deleted it; count was given back its previous value/);
+});

@@ -108,7 +108,7 @@ def main():
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 6,
+        "protocol": 7,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),

@@ -9,12 +9,12 @@ missing required field or an unknown type is a protocol violation, reported as a
 """
 
 __all__ = [
-    "BLOCKS_AHEAD", "BOTH", "BRIDGE", "CHECKPOINTS", "CHILDREN", "COMPILE", "EXIT", "FATAL", "HELLO", "HOST", "INIT", "MAIL",
+    "BLOCKS_AHEAD", "BOTH", "BRIDGE", "CHECKPOINTS", "CHILDREN", "COMPILE", "EXIT", "FATAL", "HELLO", "HOST", "INIT", "INTERRUPT", "MAIL",
     "MAX_FRAME", "MESSAGES", "OP", "OPS", "PAUSE", "PAUSE_END", "PAYLOADS", "PLAN",
     "PROTOCOL_VERSION", "ProtocolViolation", "RESULT", "RUN", "check_host_message",
 ]
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge
@@ -23,6 +23,7 @@ COMPILE = "compile"
 CHECKPOINTS = "checkpoints"
 RUN = "run"
 OP = "op"
+INTERRUPT = "interrupt"
 # bridge -> host
 HELLO = "hello"
 PLAN = "plan"
@@ -48,6 +49,7 @@ MESSAGES = {
     PLAN: (BRIDGE, ("id", "path", "source", "module", "entry", "interactive?")),
     PAUSE: (BRIDGE, ("pause", "mode", "request", "modules?")),
     OP: (HOST, ("pause", "id", "op", "args")),
+    INTERRUPT: (HOST, ("pause", "id")),
     PAUSE_END: (BRIDGE, ("pause", "interrupted")),
     BLOCKS_AHEAD: (BRIDGE, ()),
     CHILDREN: (BRIDGE, ("id", "executable")),

@@ -150,6 +150,63 @@ class TypedRebinding(unittest.TestCase):
         self.assertEqual(value, 1)
         self.assertIn("the code also raised KeyError", error.message)
 
+    def test_a_change_in_place_is_reported_and_held_until_put_right(self):
+        def program():
+            xs: list[int] = [1]
+            inv = Invocation(sys._getframe())
+            with self.assertRaises(ToolError) as changed:
+                inv.execute("xs.append('two')")
+            with self.assertRaises(ToolError) as ending:
+                inv.check_typed_names_before_end()
+            inv.execute("xs[-1] = 2")
+            inv.check_typed_names_before_end()  # put right: the block may end
+            inv.close()
+            return xs, changed.exception, ending.exception
+
+        value, changed, ending = program()
+        self.assertEqual(value, [1, 2])
+        self.assertNamesBothTypes(changed, "xs[1]", "int", "str 'two'")
+        self.assertIn("xs was changed in place, which cannot be undone", changed.message)
+        self.assertIn("typed names still hold values of the wrong type", ending.message)
+
+    def test_a_value_wrong_before_the_op_is_not_the_ops_doing(self):
+        def program():
+            xs: list[int] = [1, "already"]  # the program's own doing: Python does not check it
+            inv = Invocation(sys._getframe())
+            result = inv.execute("xs.append(3)")
+            inv.check_typed_names_before_end()
+            inv.close()
+            return result, xs
+
+        self.assertEqual(program(), ({"ok": True}, [1, "already", 3]))
+
+    def test_deleting_a_typed_module_name_is_undone(self):
+        namespace, seen = run_module("""
+            total: int = 3
+            pause()
+        """, lambda inv: inv.execute("del total"))
+        self.assertEqual(namespace["total"], 3)
+        self.assertIn("total: expected int, but the code deleted it; total was given back its previous value", seen["error"].message)
+
+    def test_a_global_the_function_only_reads_is_reached_as_python_would(self):
+        import linecache
+
+        source = textwrap.dedent("""
+            seen = 0
+            def read_only():
+                global seen
+                print(end=str(seen)[:0])
+                pause()
+            read_only()
+        """)
+        linecache.cache["<typed-test>"] = (len(source), None, source.splitlines(True), "<typed-test>")
+        try:
+            namespace, seen = run_module(source, lambda inv: inv.execute("seen = 5"))
+        finally:
+            linecache.cache.pop("<typed-test>", None)
+        self.assertEqual(seen, {"result": {"ok": True}})
+        self.assertEqual(namespace["seen"], 5)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -10,6 +10,7 @@ import type { Duplex } from "node:stream";
 import { InternalError, type ProtocolError, UsageError } from "../errors.js";
 import { Channel } from "./channel.js";
 import { describeChoice, type InterpreterChoice } from "./interpreter.js";
+import { ProcessTree } from "./process-tree.js";
 import { spawnInterpreter, type SpawnOptions } from "./spawn-interpreter.js";
 import {
   MIN_PYTHON,
@@ -133,6 +134,11 @@ export class BridgeProcess {
 
   kill(signal: NodeJS.Signals): void {
     if (this.running) this.child.kill(signal);
+  }
+
+  /** The interpreter and every process it started (SPEC §9), as they are now; null once it has ended. */
+  tree(): ProcessTree | null {
+    return this.running && this.child.pid !== undefined ? new ProcessTree(this.child.pid) : null;
   }
 
   private receive(message: BridgeMessage): void {

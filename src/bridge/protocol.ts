@@ -13,7 +13,7 @@ import type { InvocationMode } from "../invocation-record.js";
 import type { OpArguments, OpName } from "./protocol-ops.js";
 import type { CheckpointInfo, ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
@@ -151,6 +151,13 @@ export type OpMessage = {
   [K in OpName]: { type: "op"; pause: string; id: string; op: K; args: OpArguments[K] };
 }[OpName];
 
+/** The op `id` of that pause ran past its time (SPEC §9): the bridge interrupts the thread running it. */
+export interface InterruptMessage {
+  type: "interrupt";
+  pause: string;
+  id: string;
+}
+
 export interface ExitMessage {
   type: "exit";
   status: number;
@@ -182,7 +189,7 @@ export type BridgeMessage =
   | FatalMessage;
 
 /** Messages the host sends. */
-export type HostMessage = InitMessage | CompileRequest | CheckpointsRequest | RunRequest | OpMessage | ResultMessage;
+export type HostMessage = InitMessage | CompileRequest | CheckpointsRequest | RunRequest | OpMessage | InterruptMessage | ResultMessage;
 
 /** Value of a successful answer, per host request. `run` has none: the program runs and ends with `exit`. */
 export interface RequestValues {

@@ -43,7 +43,8 @@ export function relaySignals(bridge: BridgeProcess, options: RelayOptions = {}):
     relayed = signal;
     bridge.kill(signal);
     if (!killTimer) {
-      killTimer = setTimeout(() => bridge.kill("SIGKILL"), graceMs);
+      // What the program started goes with it: nothing is left holding the caller's pipes.
+      killTimer = setTimeout(() => bridge.tree()?.signal("SIGKILL"), graceMs);
       killTimer.unref();
     }
   };

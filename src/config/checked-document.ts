@@ -46,7 +46,11 @@ export function rememberDocument(projectRoot: string, file: string, text: string
     fs.writeFileSync(temporary, JSON.stringify({ build: CACHE_VERSION, file, text, doc } satisfies Stamp), { mode: 0o600 });
     fs.renameSync(temporary, target);
   } catch {
-    fs.rmSync(temporary, { force: true });
+    try {
+      fs.rmSync(temporary, { force: true });
+    } catch {
+      // `.aiython` or its cache is not a folder (ENOTDIR): there is no temporary file either
+    }
   }
 }
 

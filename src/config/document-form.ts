@@ -107,6 +107,8 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     routes,
     prompt: pick("prompt")?.value ?? CONFIG_DEFAULTS.prompt,
     timeoutSeconds: pick("timeout")?.value ?? CONFIG_DEFAULTS.timeoutSeconds,
+    toolTimeoutSeconds: pick("tool_timeout")?.value ?? CONFIG_DEFAULTS.toolTimeoutSeconds,
+    maxResponseMb: pick("max_response_mb")?.value ?? CONFIG_DEFAULTS.maxResponseMb,
     maxRounds: pick("max_rounds")?.value ?? CONFIG_DEFAULTS.maxRounds,
     contextValues: pick("context_values")?.value ?? CONFIG_DEFAULTS.contextValues,
     recoveryNotice: pick("recovery_notice")?.value ?? CONFIG_DEFAULTS.recoveryNotice,

@@ -42,6 +42,8 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     routes,
     prompt: CONFIG_DEFAULTS.prompt,
     timeoutSeconds: CONFIG_DEFAULTS.timeoutSeconds,
+    toolTimeoutSeconds: CONFIG_DEFAULTS.toolTimeoutSeconds,
+    maxResponseMb: CONFIG_DEFAULTS.maxResponseMb,
     maxRounds: CONFIG_DEFAULTS.maxRounds,
     contextValues: CONFIG_DEFAULTS.contextValues,
     recoveryNotice: CONFIG_DEFAULTS.recoveryNotice,

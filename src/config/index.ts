@@ -9,6 +9,7 @@ export { discoverConfigFile } from "./discover.js";
 export { displayPath } from "./display-path.js";
 export { currentServer, editConfigText, type ConfigEdit, type RouteKeys } from "./edit-config.js";
 export { storeCredential, ignoreAiythonFolder } from "./store-credential.js";
+export { readConfigText } from "./parse-toml.js";
 export { CONFIG_DEFAULTS, CONFIG_FILE_NAME, CREDENTIALS_FILE } from "../defaults.js";
 export { PERMISSIONS } from "./types.js";
 export type {

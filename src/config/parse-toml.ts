@@ -5,14 +5,43 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../errors.js";
 
-/** The file's text, or a ConfigError saying why it cannot be read. */
+/** The file's text, or a ConfigError saying why it cannot be read or is not UTF-8 (TOML is UTF-8, SPEC §7). */
 export function readConfigText(file: string, displayName: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "read error";
     throw new ConfigError(`${displayName}: cannot read the file (${code}); check that it exists and is readable`);
   }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    // Where, never what: the bytes around it could be part of a secret.
+    const at = firstInvalidUtf8(bytes);
+    const line = bytes.subarray(0, at).filter((byte) => byte === 0x0a).length + 1;
+    const column = at - (bytes.lastIndexOf(0x0a, at - 1) + 1) + 1;
+    throw new ConfigError(
+      `${displayName}:${line}:${column}: not valid UTF-8 (byte 0x${bytes[at].toString(16).padStart(2, "0")}); TOML files are UTF-8: save the file in that encoding`,
+    );
+  }
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i];
+    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    if (length === 0) return i;
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    try {
+      decoder.decode(bytes.subarray(i, i + length));
+    } catch {
+      return i;
+    }
+    i += length;
+  }
+  return bytes.length - 1;
 }
 
 export async function parseTomlText(text: string, displayName: string): Promise<unknown> {

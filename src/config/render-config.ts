@@ -60,6 +60,8 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     })),
     prompt: profile.prompt,
     timeout: profile.timeoutSeconds,
+    tool_timeout: profile.toolTimeoutSeconds,
+    max_response_mb: profile.maxResponseMb,
     max_rounds: profile.maxRounds,
     context_values: profile.contextValues,
     recovery_notice: profile.recoveryNotice,

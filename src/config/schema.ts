@@ -83,6 +83,8 @@ const settings = {
   env_file: { type: "string", minLength: 1 },
   prompt: { type: "string" },
   timeout: { type: "number", exclusiveMinimum: 0 },
+  tool_timeout: { type: "number", exclusiveMinimum: 0 },
+  max_response_mb: { type: "number", exclusiveMinimum: 0 },
   max_rounds: { type: "integer", minimum: CONFIG_BOUNDS.maxRounds.min, maximum: CONFIG_BOUNDS.maxRounds.max },
   context_values: { type: "boolean" },
   recovery_notice: { type: "string", enum: [...RECOVERY_NOTICE_MODES] },
@@ -174,6 +176,8 @@ export interface SettingsTable {
   env_file?: string;
   prompt?: string;
   timeout?: number;
+  tool_timeout?: number;
+  max_response_mb?: number;
   max_rounds?: number;
   context_values?: boolean;
   recovery_notice?: (typeof RECOVERY_NOTICE_MODES)[number];

@@ -17,7 +17,13 @@ export function storeCredential(projectRoot: string, name: string, value: string
   if (!NAME.test(name)) throw new ConfigError(`the key's variable name must be letters, digits and _, not ${JSON.stringify(name)}`);
   if (/[\r\n]/.test(value)) throw new ConfigError("the key must be one line; paste it again without line breaks");
   const file = path.join(projectRoot, CREDENTIALS_FILE);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: JOURNAL_DIR_MODE });
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: JOURNAL_DIR_MODE });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EEXIST" && code !== "ENOTDIR") throw error;
+    throw new ConfigError(`cannot store the key: ${JOURNAL_DIR} in ${projectRoot} is not a folder; remove or rename it, then run aiython setup --set-key again`);
+  }
   fs.chmodSync(path.dirname(file), JOURNAL_DIR_MODE);
   const old = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   parseDotenv(old, CREDENTIALS_FILE); // a malformed file is named (by line, never by text) before it is touched

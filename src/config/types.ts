@@ -73,6 +73,10 @@ export interface ProfileSettings {
   routes: Route[];
   prompt: string;
   timeoutSeconds: number;
+  /** `tool_timeout` (SPEC §9): seconds one tool call may run before it is interrupted. */
+  toolTimeoutSeconds: number;
+  /** `max_response_mb`: megabytes of one model answer's body. */
+  maxResponseMb: number;
   maxRounds: number;
   contextValues: boolean;
   /** `recovery_notice` (SPEC §4.2): how recovery decisions are said on stderr. */

@@ -9,7 +9,9 @@
 //   parameters).
 // - Duplicate keys in one JSON object are refused (JSON.parse would silently keep the last), and
 //   so are numbers JSON.parse cannot keep exactly: out of range (1e400 → Infinity) or an integer
-//   beyond 2^53 written without a fraction or exponent.
+//   beyond 2^53 written without a fraction or exponent, and arguments nested deeper than
+//   MAX_ARGUMENT_DEPTH (SPEC §9: an answer nests at least 128 levels; the bridge's JSON and type
+//   checks recurse once per level, in the program's own thread).
 // - A `result_id` may not equal another call's id in the batch: a reference to it would be
 //   ambiguous.
 
@@ -17,6 +19,7 @@ import type { ErrorObject } from "ajv";
 import type { CapabilityPort } from "../capability-port.js";
 import type { ToolCall } from "../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
+import { MAX_ARGUMENT_DEPTH } from "../defaults.js";
 import { checkOutcome } from "./outcomes.js";
 import { TOOL_VALIDATORS } from "./tool-validators.js";
 import type { MailboxPort } from "./ports.js";
@@ -96,9 +99,12 @@ function scanJsonText(text: string): string | null {
       i += token.length;
       continue;
     }
-    if (c === "{") stack.push({ keys: new Set(), expectKey: true });
-    else if (c === "[") stack.push({ keys: null, expectKey: false });
-    else if (c === "}" || c === "]") stack.pop();
+    if (c === "{" || c === "[") {
+      if (stack.length >= MAX_ARGUMENT_DEPTH) {
+        return `arguments nest more than ${MAX_ARGUMENT_DEPTH} levels deep; send a flatter value, or build it with code in the frame`;
+      }
+      stack.push(c === "{" ? { keys: new Set(), expectKey: true } : { keys: null, expectKey: false });
+    } else if (c === "}" || c === "]") stack.pop();
     else if (c === ",") {
       const top = stack[stack.length - 1];
       if (top?.keys) top.expectKey = true;

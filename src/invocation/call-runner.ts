@@ -17,12 +17,14 @@ import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
 import { guardDenial, type Denial } from "./permissions.js";
 import { DENIED_BY_USER, hasEffects, journaledEffect } from "./effects.js";
 import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
-import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, MailboxPort } from "./ports.js";
+import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
 import type { ToolResult } from "./prompt.js";
+import { startToolClock, toolTimeoutResult } from "./tool-clock.js";
 
 /** What serves a call: the invocation's ports (orchestrator.ts's InvocationArgs has them all). */
 export interface CallServices {
   request: PauseRequest;
+  settings: Pick<InvocationSettings, "toolTimeoutSeconds">;
   frame: FramePort;
   capabilities?: CapabilityPort;
   hostTools?: HostToolPort;
@@ -33,13 +35,13 @@ export interface CallServices {
 
 /**
  * What one call came to. `end`: the invocation ends (`toolError` says how the call is counted);
- * `stopped`: the deadline or a cancel came first; `denied`: the source guard refused a write the
+ * `stopped`: the deadline or a cancel came first (`tool`: while this frame op ran, and was interrupted); `denied`: the source guard refused a write the
  * profile does not allow (§9 ends the invocation); `failed`: a tool error, the batch stops; `ok`:
  * its value, and the end a terminal call means.
  */
 export type CallOutcome =
   | { kind: "end"; end: InvocationEnd; toolError: boolean }
-  | { kind: "stopped"; stopped: StopReason }
+  | { kind: "stopped"; stopped: StopReason; tool?: string }
   | { kind: "denied"; result: ToolResult; denial: Denial }
   | { kind: "failed"; result: ToolResult & { status: "error" } }
   | { kind: "ok"; result: ToolResult; end: InvocationEnd | null };
@@ -61,9 +63,34 @@ export async function runCall(services: CallServices, deadline: Deadline, call: 
   const effect = services.effects && journaledEffect(call) ? await startEffect(services, call, exchange) : null;
   if (effect !== null && !effect.run) return { kind: "failed", result: { status: "error", error: "UncertainEffect", message: effect.message } };
   const { mailbox } = services;
-  const result = mailbox && isMailboxTool(call.name) ? runMailboxTool(call.name, call.args, mailbox) : await deadline.race(() => perform(services, deadline, call));
-  if (isStopped(result)) return { kind: "stopped", stopped: result.stopped };
-  if (effect?.run) effect.ended();
+  if (mailbox && isMailboxTool(call.name)) return settle(call, runMailboxTool(call.name, call.args, mailbox));
+  if (isHostTool(call.name) || isCapabilityTool(call.name)) {
+    const result = await deadline.race(() => perform(services, deadline, call));
+    if (isStopped(result)) return { kind: "stopped", stopped: result.stopped };
+    if (effect?.run) effect.ended();
+    return settle(call, result);
+  }
+  // A frame op: interrupted when it outlives tool_timeout or the deadline (SPEC §9, tool-clock.ts).
+  const clock = startToolClock(deadline, services.settings.toolTimeoutSeconds);
+  try {
+    let sent = false;
+    const result = await deadline.race(() => {
+      sent = true;
+      return services.frame.op(call.name as OpName, opArguments(call), clock.signal);
+    });
+    if (isStopped(result)) return sent ? { kind: "stopped", stopped: result.stopped, tool: call.name } : { kind: "stopped", stopped: result.stopped };
+    if (effect?.run) effect.ended();
+    if (!result.ok && result.error.type === "ToolInterrupted" && services.settings.toolTimeoutSeconds !== undefined) {
+      return { kind: "failed", result: toolTimeoutResult(call.name, services.settings.toolTimeoutSeconds) };
+    }
+    return settle(call, result);
+  } finally {
+    clock.dispose();
+  }
+}
+
+/** What a served call's result means: the end a capability asked for, a tool error, or its value. */
+function settle(call: ParsedCall, result: Awaited<ReturnType<typeof perform>>): CallOutcome {
   if ("end" in result) return { kind: "end", end: result.end, toolError: true };
   if (!result.ok) {
     const error: ToolResult & { status: "error" } = { status: "error", error: result.error.type, message: result.error.message };
@@ -81,7 +108,7 @@ function startEffect(services: CallServices, call: ParsedCall, exchange: Exchang
   return (services.effects as EffectJournalPort).starting({ tool: call.name, callId: call.id, block: `${file}:${line}`, exchange });
 }
 
-/** A frame op, a code-reading tool (host side), or a capability tool (SPEC §10) through the capability port. */
+/** A code-reading tool (host side), or a capability tool (SPEC §10) through the capability port. */
 function perform(services: CallServices, deadline: Deadline, call: ParsedCall) {
   const { capabilities, frame, hostTools } = services;
   if (isHostTool(call.name) && hostTools) return hostTools.run(call.name, call.args);

@@ -30,6 +30,11 @@ export class Deadline {
     return this.stopper.signal;
   }
 
+  /** Milliseconds until the deadline (negative once past). */
+  remainingMs(): number {
+    return this.at - this.now();
+  }
+
   /** Why waiting stopped: the caller cancelled, else the deadline passed. */
   reason(): StopReason {
     return this.outer?.aborted ? "cancelled" : "timeout";

@@ -256,7 +256,7 @@ class InvocationLoop {
   private afterCall(call: ParsedCall, outcome: CallOutcome): Step | "failed" | null {
     switch (outcome.kind) {
       case "stopped":
-        return endWith(this.stopEnd(outcome.stopped));
+        return endWith(this.stopEnd(outcome.stopped, outcome.tool));
       case "end":
         countToolCall(this.stats, call.name, outcome.toolError);
         return endWith(outcome.end);
@@ -293,8 +293,13 @@ class InvocationLoop {
     if (this.args.onEvent) this.emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
   }
 
-  private stopEnd(stopped: StopReason): InvocationEnd {
+  /** `tool`: the frame op that was running when the invocation stopped (the bridge interrupts it). */
+  private stopEnd(stopped: StopReason, tool?: string): InvocationEnd {
     if (stopped === "cancelled") return failed("cancelled");
+    const seconds = this.args.settings.timeoutSeconds;
+    if (tool !== undefined) {
+      return failed(`the ${tool} tool did not return within the ${seconds} s timeout and was interrupted; raise timeout in aiython.toml or make the instruction simpler`);
+    }
     return failed(`the model did not finish within the ${this.args.settings.timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler`);
   }
 

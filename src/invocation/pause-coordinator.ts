@@ -7,7 +7,14 @@
 // the next turn of the event loop: a pause that arrives in the same read as the previous block's
 // terminal result then starts after that invocation has finished its bookkeeping (its outcome
 // is traced and recorded first, so the events of consecutive blocks stay in order, SPEC §11).
+//
+// A tool that runs past its time (SPEC §9) is interrupted: the op's abort signal sends
+// `interrupt`, and an op still unanswered TOOL_INTERRUPT_GRACE_MS later (a call that cannot be
+// cut short, or code that catches the interruption) is reported to `onStuck`, which ends the run:
+// nothing else would ever resume that thread. An interpreter that ends while an op runs (the
+// tool ended the process) is reported by `bridgeEnded()`.
 
+import { TOOL_INTERRUPT_GRACE_MS } from "../defaults.js";
 import type { InvocationEnd, InvocationMode } from "../invocation-record.js";
 import type { FrameOpResult, FramePort } from "./ports.js";
 import type { BridgeMessage, HostMessage, OpArguments, OpMessage, OpName, PauseMessage, PauseRequest } from "../bridge/protocol.js";
@@ -25,7 +32,9 @@ export type InvocationRunner = (context: PauseContext) => Promise<InvocationEnd>
 
 interface Live {
   controller: AbortController;
-  ops: Map<string, { resolve: (result: FrameOpResult) => void; terminal: boolean }>;
+  /** Where the pause is (`file:line`), for messages. */
+  where: string;
+  ops: Map<string, { resolve: (result: FrameOpResult) => void; terminal: boolean; name: OpName }>;
   ended: boolean;
   /** A terminal op (finish, resume, fail) was answered ok: the frame is done with this invocation. */
   done: boolean;
@@ -45,6 +54,8 @@ export class PauseCoordinator {
     private readonly send: (message: HostMessage) => void,
     private readonly run: InvocationRunner,
     private readonly onFailure: (error: unknown) => void,
+    /** An interrupted op did not stop (see the header); `message` says which and where. */
+    private readonly onStuck: (message: string) => void = () => undefined,
   ) {}
 
   /** Returns false for messages that are not about pauses. */
@@ -77,9 +88,16 @@ export class PauseCoordinator {
    * is cancelled, ops still waiting answer PauseEnded and no `fail` is sent: nothing would ever
    * answer them, and an invocation waiting on one would never settle (with nothing else left to
    * wait for, Node would exit 0 before the run's outcome, e.g. SIGTERM during a model request).
+   * Returns the op that was running then (`file:line: the execute tool`), if one was: the
+   * interpreter ended inside a tool (SPEC §9 says a tool cannot end the run).
    */
-  bridgeEnded(): void {
-    for (const pause of [...this.live.keys()]) this.end(pause);
+  bridgeEnded(): string | null {
+    let running: string | null = null;
+    for (const [pause, live] of [...this.live]) {
+      for (const op of live.ops.values()) if (!op.terminal && running === null) running = `${live.where}: the ${op.name} tool`;
+      this.end(pause);
+    }
+    return running;
   }
 
   async settled(): Promise<void> {
@@ -104,19 +122,36 @@ export class PauseCoordinator {
 
   private frameFor(pause: string, live: Live): FramePort {
     return {
-      op: <K extends OpName>(op: K, args: OpArguments[K]) =>
+      op: <K extends OpName>(op: K, args: OpArguments[K], signal?: AbortSignal) =>
         new Promise<FrameOpResult>((resolve) => {
           if (live.ended) return resolve(PAUSE_ENDED);
           const id = `o${++this.nextOp}`;
-          live.ops.set(id, { resolve, terminal: TERMINAL_OPS.has(op) });
+          let stuck: NodeJS.Timeout | undefined;
+          // Past its time (SPEC §9): the bridge interrupts the thread running the op, which then answers.
+          const interrupt = () => {
+            if (!live.ops.has(id) || live.ended) return;
+            this.send({ type: "interrupt", pause, id });
+            stuck = setTimeout(() => {
+              if (live.ops.has(id) && !live.ended) this.onStuck(stuckMessage(live.where, op, TOOL_INTERRUPT_GRACE_MS));
+            }, TOOL_INTERRUPT_GRACE_MS);
+            stuck.unref();
+          };
+          const settle = (result: FrameOpResult) => {
+            signal?.removeEventListener("abort", interrupt);
+            clearTimeout(stuck);
+            resolve(result);
+          };
+          live.ops.set(id, { resolve: settle, terminal: TERMINAL_OPS.has(op), name: op });
           this.send({ type: "op", pause, id, op, args } as OpMessage);
+          signal?.addEventListener("abort", interrupt, { once: true });
+          if (signal?.aborted) interrupt();
         }),
     };
   }
 
   private start(message: PauseMessage): void {
     const { pause, mode, request } = message;
-    const live: Live = { controller: new AbortController(), ops: new Map(), ended: false, done: false };
+    const live: Live = { controller: new AbortController(), where: `${request.location.file}:${request.location.line}`, ops: new Map(), ended: false, done: false };
     this.live.set(pause, live);
     const frame = this.frameFor(pause, live);
     const task = this.turn()
@@ -143,4 +178,11 @@ export class PauseCoordinator {
   private turn(): Promise<void> {
     return this.running.size > 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve();
   }
+}
+
+function stuckMessage(where: string, op: OpName, graceMs: number): string {
+  return (
+    `${where}: the ${op} tool ran past its time and was still running ${graceMs / 1000} s after it was interrupted ` +
+    "(a call that cannot be cut short, or code that catches the interruption); nothing could resume the program there, so the run was ended"
+  );
 }

@@ -11,7 +11,8 @@ export type { FrameOpResult, OpName };
 
 /** Operations on one paused frame, served by the bridge on the frame's own thread. */
 export interface FramePort {
-  op<K extends OpName>(name: K, args: OpArguments[K]): Promise<FrameOpResult>;
+  /** `signal`: aborted when the op has run past its time; the bridge then interrupts it (SPEC §9). */
+  op<K extends OpName>(name: K, args: OpArguments[K], signal?: AbortSignal): Promise<FrameOpResult>;
 }
 
 export interface InvocationSettings {
@@ -19,6 +20,8 @@ export interface InvocationSettings {
   maxRounds: number;
   /** Seconds per invocation, model and tool time included (`timeout`, §7). */
   timeoutSeconds: number;
+  /** Seconds one frame op may run before it is interrupted and the model gets a tool error (`tool_timeout`, §9); default: only `timeout`. */
+  toolTimeoutSeconds?: number;
   /** Granted permissions (§7): `execute_code` and `read_code` gate tools, `write_filesystem` the guard's writes. */
   permissions: ReadonlySet<string>;
   /** The profile, named in the message of a denied permission (default: "default"). */

@@ -42,5 +42,7 @@ function failureLabel(failure: AttemptFailure): string {
       return "aborted";
     case "malformed":
       return "malformed answer";
+    case "too_large":
+      return "answer too large";
   }
 }

@@ -6,6 +6,7 @@
 import type { HeaderSource } from "./retry.js";
 import { safeProviderCode } from "./errors.js";
 import type { ServerHint } from "./server-quirks.js";
+import { ResponseTooLargeError } from "./body-cap.js";
 
 export type AttemptFailure =
   /** `hint`: what the body says about the server (server-quirks.ts); the body itself is gone. */
@@ -15,7 +16,9 @@ export type AttemptFailure =
   | { kind: "network"; reason: string; retryable: boolean }
   /** Our own signal fired: the caller cancelled or the deadline came; the client tells which. */
   | { kind: "aborted" }
-  | { kind: "malformed"; detail: string };
+  | { kind: "malformed"; detail: string }
+  /** The answer's body passed `max_response_mb` and was not read on (http-transport.ts). */
+  | { kind: "too_large"; limitBytes: number };
 
 /** The error classes of the dynamically imported openai module that classification needs. */
 export interface OpenAIErrorClasses {
@@ -70,7 +73,19 @@ function isAbortLike(err: unknown): boolean {
   return err instanceof Error && (err.name === "AbortError" || (err as { code?: unknown }).code === "ABORT_ERR");
 }
 
+/** A ResponseTooLargeError anywhere along the cause chain (the openai client wraps what fetch threw). */
+function tooLarge(err: unknown): AttemptFailure | null {
+  let current: unknown = err;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth += 1) {
+    if (current instanceof ResponseTooLargeError) return { kind: "too_large", limitBytes: current.limitBytes };
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 export function classifyFailure(err: unknown, classes: OpenAIErrorClasses): AttemptFailure | null {
+  const large = tooLarge(err);
+  if (large) return large;
   if (err instanceof classes.APIUserAbortError || isAbortLike(err)) return { kind: "aborted" };
   // The client's own timer is set to the time left, so its timeout is the deadline too.
   if (err instanceof classes.APIConnectionTimeoutError) return { kind: "aborted" };
@@ -89,6 +104,8 @@ export function classifyFailure(err: unknown, classes: OpenAIErrorClasses): Atte
 
 /** What the keep-alive transport (fetch or post) threw: an abort or a failed connection; null for anything else. */
 export function classifyTransportError(err: unknown): AttemptFailure | null {
+  const large = tooLarge(err);
+  if (large) return large;
   if (isAbortLike(err)) return { kind: "aborted" };
   if (err instanceof TypeError && causeChain(err).length > 0 && /fetch failed|terminated/i.test(err.message)) {
     return { kind: "network", ...classifyNetwork(err) };

@@ -122,6 +122,15 @@ export function malformedError(route: ChatRoute, detail: string): ModelCallError
   );
 }
 
+export function tooLargeError(route: ChatRoute, limitBytes: number): ModelCallError {
+  const mb = Math.round((limitBytes / (1024 * 1024)) * 100) / 100;
+  return new ModelCallError(
+    "malformed",
+    `the answer from ${displayBase(route.apiBase)} for route ${route.id} was larger than ${mb} MB and was not read (max_response_mb = ${mb}); ` +
+      "raise max_response_mb in aiython.toml if the model's answers are meant to be that large",
+  );
+}
+
 export function cancelledError(route: ChatRoute): ModelCallError {
   return new ModelCallError("cancelled", `the model request for route ${route.id} was cancelled`);
 }

@@ -15,11 +15,17 @@
 // read at once (post-attempt.ts): the status, a header view and the body text, with the same
 // failures. Building Response/Headers objects and streams costs more than the request itself
 // against a fast server.
+//
+// A body, whole or streamed, larger than `maxBodyBytes` (`max_response_mb`) is not read on
+// (body-cap.ts).
 
 import http, { type IncomingMessage } from "node:http";
 import type * as Https from "node:https";
 import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
+import { capped, type TransportLimits } from "./body-cap.js";
+
+export { ResponseTooLargeError, type TransportLimits } from "./body-cap.js";
 
 type Fetch = typeof fetch;
 export type Protocol = "http:" | "https:";
@@ -60,12 +66,13 @@ function keepAliveAgents(): AgentSource {
 }
 
 /** A fetch and a post whose connections are kept alive between requests, sharing their agents. */
-export function keepAliveTransport(): { fetch: Fetch; post: Post } {
-  return transportWith(keepAliveAgents());
+export function keepAliveTransport(limits: TransportLimits = {}): { fetch: Fetch; post: Post } {
+  return transportWith(keepAliveAgents(), limits);
 }
 
 /** The transport over the given agents (rehearsal.ts gives one whose connection never leaves the process). */
-export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post } {
+export function transportWith(agentFor: AgentSource, limits: TransportLimits = {}): { fetch: Fetch; post: Post } {
+  const cap = limits.maxBodyBytes ?? Number.POSITIVE_INFINITY;
   /** Sends one request; `onResponse` takes the answer, `reject` every failure before it. */
   const send = async (
     url: URL,
@@ -89,12 +96,12 @@ export function transportWith(agentFor: AgentSource): { fetch: Fetch; post: Post
     const url = new URL(input instanceof Request ? input.url : input);
     const options = { method: init.method ?? "GET", headers: headersOf(init.headers), body: bodyOf(init.body), signal: init.signal ?? undefined };
     return new Promise<Response>((resolve, reject) => {
-      send(url, options, (response) => answer(response, resolve, reject), reject).catch(reject);
+      send(url, options, (response) => answer(response, cap, resolve, reject), reject).catch(reject);
     });
   }) as Fetch;
   const post: Post = (url, headers, body, signal) =>
     new Promise<PostReply>((resolve, reject) => {
-      send(url, { method: "POST", headers, body, signal }, (response) => answerWhole(response, resolve, reject), reject).catch(reject);
+      send(url, { method: "POST", headers, body, signal }, (response) => answerWhole(response, cap, resolve, reject), reject).catch(reject);
     });
   return { fetch, post };
 }
@@ -145,7 +152,7 @@ export function keepAliveFetch(): Fetch {
   return keepAliveTransport().fetch;
 }
 
-function answer(response: IncomingMessage, resolve: (r: Response) => void, reject: (e: unknown) => void): void {
+function answer(response: IncomingMessage, cap: number, resolve: (r: Response) => void, reject: (e: unknown) => void): void {
   const status = usableStatus(response, reject);
   if (status === null) return;
   const headers = new Headers();
@@ -159,20 +166,25 @@ function answer(response: IncomingMessage, resolve: (r: Response) => void, rejec
   const terminated = (error: Error) => (isAbort(error) ? error : new TypeError("terminated", { cause: error }));
   if (/^text\/event-stream\b/i.test(headers.get("content-type") ?? "")) {
     const stream = new Readable({ read: () => response.resume() });
-    response.on("data", (chunk: Buffer) => stream.push(chunk) || response.pause());
+    capped(
+      response,
+      cap,
+      (chunk) => stream.push(chunk) || response.pause(),
+      (error) => stream.destroy(error),
+    );
     response.on("end", () => stream.push(null));
-    response.on("error", (error) => stream.destroy(terminated(error)));
+    response.on("error", (error) => stream.destroyed || stream.destroy(terminated(error)));
     resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, init));
     return;
   }
   const chunks: Buffer[] = [];
-  response.on("data", (chunk: Buffer) => chunks.push(chunk));
+  capped(response, cap, (chunk) => chunks.push(chunk), reject);
   response.on("end", () => resolve(new Response(Buffer.concat(chunks), init)));
   response.on("error", (error) => reject(terminated(error)));
 }
 
 /** The whole answer as text, for `post`. */
-function answerWhole(response: IncomingMessage, resolve: (r: PostReply) => void, reject: (e: unknown) => void): void {
+function answerWhole(response: IncomingMessage, cap: number, resolve: (r: PostReply) => void, reject: (e: unknown) => void): void {
   const status = usableStatus(response, reject);
   if (status === null) return;
   const raw = response.headers;
@@ -183,7 +195,7 @@ function answerWhole(response: IncomingMessage, resolve: (r: PostReply) => void,
     },
   };
   const chunks: Buffer[] = [];
-  response.on("data", (chunk: Buffer) => chunks.push(chunk));
+  capped(response, cap, (chunk) => chunks.push(chunk), reject);
   response.on("end", () => resolve({ status, headers, text: Buffer.concat(chunks).toString("utf8") }));
   response.on("error", (error) => reject(isAbort(error) ? error : new TypeError("terminated", { cause: error })));
 }

@@ -13,7 +13,7 @@
 import { assertNever, InternalError } from "../errors.js";
 import { beginAttempt, type AttemptCounter } from "./attempt-report.js";
 import type { AttemptFailure } from "./classify-failure.js";
-import { cancelledError, malformedError, ModelCallError, networkError, rateLimitedError, serverError, statusError, timeoutError } from "./errors.js";
+import { cancelledError, malformedError, ModelCallError, networkError, rateLimitedError, serverError, statusError, timeoutError, tooLargeError } from "./errors.js";
 import { loadOpenAI, type OpenAIModuleType } from "./load-openai.js";
 import { MODEL_CLIENT_DEFAULTS } from "../defaults.js";
 import { abortableSleep } from "./abortable-sleep.js";
@@ -64,7 +64,7 @@ class RoutedClient implements ModelClient {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
     this.random = opts.random ?? Math.random;
-    const transport = keepAliveTransport();
+    const transport = keepAliveTransport({ maxBodyBytes: opts.maxResponseBytes });
     this.fetch = opts.fetch ?? transport.fetch;
     this.post = transport.post;
     this.streams = routes.some((route) => this.streamsOn(route));
@@ -219,6 +219,8 @@ function retryableFailure(route: ChatRoute, failure: AttemptFailure, signal: Abo
       return signal?.aborted ? cancelledError(route) : timeoutError(route, last);
     case "malformed":
       return malformedError(route, failure.detail);
+    case "too_large":
+      return tooLargeError(route, failure.limitBytes);
     case "network":
       return failure.retryable ? { label: failure.reason } : networkError(route, failure.reason);
     case "stream_error":

@@ -7,7 +7,7 @@
 import { loadOpenAI } from "./load-openai.js";
 import { makeRouteClient, runAttempt } from "./run-attempt.js";
 import { hintError, toolCallsFromContent, type ToolChoice } from "./server-quirks.js";
-import { malformedError, ModelCallError, networkError, serverError, statusError, timeoutError } from "./errors.js";
+import { malformedError, ModelCallError, networkError, serverError, statusError, timeoutError, tooLargeError } from "./errors.js";
 import type { AttemptFailure } from "./classify-failure.js";
 import type { ModelRequest, ToolSpec } from "../model-port.js";
 import type { ChatRoute } from "./types.js";
@@ -79,6 +79,8 @@ function failureError(route: ChatRoute, failure: AttemptFailure): ModelCallError
       return malformedError(route, failure.detail);
     case "stream_error":
       return malformedError(route, "an error event came instead of an answer");
+    case "too_large":
+      return tooLargeError(route, failure.limitBytes);
   }
 }
 

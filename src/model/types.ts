@@ -40,6 +40,8 @@ export interface ModelClientOptions {
   random?: () => number;
   /** The run's per-route admission (rate_limit, shared 429 backoff); none: every attempt goes at once. */
   gate?: RouteGate;
+  /** Bytes of one answer's body (`max_response_mb`); a larger one fails the request. Default none. */
+  maxResponseBytes?: number;
 }
 
 /** What the model client asks of the limiter around each HTTP attempt (model-client.ts). */

@@ -64,7 +64,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
       const live = () => {
         const missing = missingKeyReason(profile);
         if (missing) return refusingModel(missing);
-        const client = createModelClient(profile.routes, { gate });
+        const client = createModelClient(profile.routes, { gate, maxResponseBytes: profile.maxResponseMb * 1024 * 1024 });
         // A failure to load is the first call's to report, with its own message.
         client.preload().catch(() => undefined);
         return limitedPort(client, inFlight, profile.maxConcurrency);
@@ -112,7 +112,13 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
       const { end, stats } = await runInvocation({
         id,
         request: { ...request, hints: { prompts } },
-        settings: { maxRounds: profile.maxRounds, timeoutSeconds: profile.timeoutSeconds, permissions: profile.permissions, profile: profileRef(config, profile) },
+        settings: {
+          maxRounds: profile.maxRounds,
+          timeoutSeconds: profile.timeoutSeconds,
+          toolTimeoutSeconds: profile.toolTimeoutSeconds,
+          permissions: profile.permissions,
+          profile: profileRef(config, profile),
+        },
         model: held(modelOf(profile), wiring.holdClock),
         frame: restricted(mode === "recovery" ? notices.frame(aware, request) : aware, profile),
         capabilities,
@@ -193,13 +199,13 @@ function restricted(frame: FramePort, profile: ProfileSettings): FramePort {
   if (profile.permissions.has("write_filesystem")) return frame;
   let restricted = false;
   return {
-    op(name, args) {
+    op(name, args, signal) {
       // Ops of one pause are served in order, so restrict needs no answer before the next one.
       if (name !== "fail" && !restricted) {
         restricted = true;
         void frame.op("restrict", { denied: ["write_filesystem"] });
       }
-      return frame.op(name, args);
+      return frame.op(name, args, signal);
     },
   };
 }
@@ -228,10 +234,10 @@ function usableProfile(config: ResolvedConfig, directiveProfile: string | null):
  */
 function spinnerAware(frame: FramePort, spinner: Spinner, stop: () => void): FramePort {
   return {
-    op(name, args) {
+    op(name, args, signal) {
       if (name === "finish" || name === "recover" || name === "fail") stop();
       spinner.erase();
-      return frame.op(name, args);
+      return frame.op(name, args, signal);
     },
   };
 }

@@ -35,6 +35,11 @@ export function sharedInvocationRunner(config: ResolvedConfig, observers: Observ
   };
 }
 
-export function pauseCoordinator(runner: InvocationRunner, send: (message: HostMessage) => void, onFailure: (error: unknown) => void): PauseCoordinator {
-  return new PauseCoordinator(send, runner, onFailure);
+export function pauseCoordinator(
+  runner: InvocationRunner,
+  send: (message: HostMessage) => void,
+  onFailure: (error: unknown) => void,
+  onStuck: (message: string) => void,
+): PauseCoordinator {
+  return new PauseCoordinator(send, runner, onFailure, onStuck);
 }

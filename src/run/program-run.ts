@@ -22,7 +22,7 @@ import type { RunCommand } from "./run-command.js";
 import { scriptPathOf } from "./target.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";
-import { internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
+import { endedInTool, internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
 import { PlanAnswers } from "./plan-answers.js";
 import type { EndedHow } from "../journal/index.js";
 
@@ -45,7 +45,8 @@ export class ProgramRun {
   private readonly clock = new RunClock();
   private limits: RunLimits = { time: null, memory: null };
   private timeLimit: TimeLimit | null = null;
-  private killTimer: NodeJS.Timeout | null = null;
+  /** The time limit's end of the program and what it started, once under way (SPEC §9). */
+  private ending: Promise<void> | null = null;
   private readonly mailbox = new RunMailbox();
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
   private relay: SignalRelay | null = null;
@@ -116,7 +117,12 @@ export class ProgramRun {
       });
       this.warmUp = shared.warmUp;
       this.coordinatorFor = (send) => {
-        const coordinator = pauseCoordinator(shared.runner, send, (error) => this.stop(internalOutcome((error as Error).message)));
+        const coordinator = pauseCoordinator(
+          shared.runner,
+          send,
+          (error) => this.stop(internalOutcome((error as Error).message)),
+          (message) => this.stop({ kind: "status", status: ExitStatus.uncaughtException, message }),
+        );
         this.coordinators.add(coordinator);
         return coordinator;
       };
@@ -162,13 +168,22 @@ export class ProgramRun {
     this.timeLimit?.start();
   }
 
-  /** The time limit is reached: the program is ended as by SIGTERM, then SIGKILL (SPEC §2). */
+  /**
+   * The time limit is reached: the program and every process it started are ended as by
+   * SIGTERM, then SIGKILL after the grace period (SPEC §2, §9): a worker left running would
+   * hold the caller's pipes open.
+   */
   private timeUp(limit: NonNullable<RunLimits["time"]>): void {
     this.cutShort ??= "time_limit";
     this.problem ??= { kind: "status", status: TIME_LIMIT_STATUS, message: timeLimitMessage(limit) };
-    this.bridge.kill("SIGTERM");
-    this.killTimer = setTimeout(() => this.bridge.kill("SIGKILL"), KILL_GRACE_MS);
-    this.killTimer.unref();
+    const tree = this.bridge.tree();
+    if (!tree) return;
+    tree.signal("SIGTERM");
+    this.ending = (async () => {
+      const until = Date.now() + KILL_GRACE_MS;
+      while (tree.alive() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+      tree.signal("SIGKILL");
+    })();
   }
 
   private onMessage(message: BridgeMessage): void {
@@ -215,18 +230,18 @@ export class ProgramRun {
 
   private stop(outcome: RunOutcome): void {
     this.problem ??= outcome;
-    this.bridge.kill("SIGKILL");
+    this.bridge.tree()?.signal("SIGKILL");
   }
 
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
     this.timeLimit?.dispose();
-    if (this.killTimer) clearTimeout(this.killTimer);
-    this.coordinator?.bridgeEnded();
+    await this.ending;
+    const inTool = this.coordinator?.bridgeEnded() ?? null;
     this.mailbox.close();
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
-    const outcome = this.problem ?? this.budgetOutcome(end) ?? this.plans.refusedOutcome(end.code) ?? outcomeOf(end, relayed);
+    const outcome = this.problem ?? this.budgetOutcome(end) ?? this.plans.refusedOutcome(end.code) ?? endedInTool(inTool, end, relayed) ?? outcomeOf(end, relayed);
     const exit = { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null };
     await this.observers?.finish({ ...exit, how: this.endedHow(outcome, end) }, this.clock.timings());
     return outcome;

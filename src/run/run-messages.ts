@@ -2,7 +2,8 @@
 // request that starts the program in the bridge (from the configuration and the command line, the
 // preparation cache's place and bounds included, SPEC §4.1), and the RunOutcome made of how the
 // interpreter ended (SPEC §2): its exit status, a signal it died of (relayed from the user, quiet,
-// or unexpected: 128+n with a message), or a fault (a protocol violation, a fatal host error).
+// or unexpected: 128+n with a message), or a fault (a protocol violation, a fatal host error),
+// and the end of an interpreter that ended while a model's tool ran (SPEC §9).
 
 import os from "node:os";
 import path from "node:path";
@@ -52,4 +53,16 @@ export function outcomeOf(end: BridgeEnd, relayed: NodeJS.Signals | null): RunOu
     return { kind: "status", status: 128 + number, message: `the Python process ended unexpectedly (signal ${number})` };
   }
   return { kind: "status", status: end.code ?? ExitStatus.internal };
+}
+
+/**
+ * The interpreter ended while a model's tool ran (SPEC §9: a tool cannot end the run; what the
+ * guard could not refuse, e.g. `_exit` through ctypes): never silent, and never a success.
+ */
+export function endedInTool(inTool: string | null, end: BridgeEnd, relayed: NodeJS.Signals | null): RunOutcome | null {
+  if (inTool === null || relayed !== null || end.fatal || end.protocolError) return null;
+  const how = end.signal ? `signal ${end.signal}` : `exit status ${end.code}`;
+  const message = `${inTool} was running when the Python process ended (${how}); the rest of the program did not run`;
+  if (end.signal) return { ...outcomeOf(end, relayed), message };
+  return { kind: "status", status: end.code ? end.code : ExitStatus.uncaughtException, message };
 }

@@ -20,6 +20,7 @@ import {
   ignoreAiythonFolder,
   loadConfig,
   profileFor,
+  readConfigText,
   storeCredential,
   type RouteKeys,
 } from "../config/index.js";
@@ -45,7 +46,7 @@ export interface SetupContext {
 export async function runSetup(given: SetupFlags, ctx: SetupContext): Promise<RunOutcome> {
   checkFlags(given);
   const target = configTarget(given, ctx.cwd);
-  const text = fs.existsSync(target.file) ? fs.readFileSync(target.file, "utf8") : null;
+  const text = fs.existsSync(target.file) ? readConfigText(target.file, target.shown) : null;
   const existing = await existingServer(text, given.profile ?? null, given.capability ?? null);
   const flags = keepServer(given, existing, target.shown);
   const say = (line: string) => ctx.out(`${line}\n`);
@@ -66,25 +67,24 @@ export async function runSetup(given: SetupFlags, ctx: SetupContext): Promise<Ru
   }
   const keys = routeKeys(answers, flags);
   const next = await editConfigText(text, { profile: flags.profile ?? null, capability: flags.capability ?? null, keys }, target.shown);
+  const elsewhere = "run aiython setup in a folder you can write to, or name another file with --config PATH";
+  // The key first: a key that cannot be stored (.aiython not a folder, not writable) leaves aiython.toml as it was.
+  const credentials = displayPath(path.join(target.root, CREDENTIALS_FILE), ctx.cwd);
+  const storing = answers.key !== null && answers.apiKeyEnv !== null;
+  if (storing) {
+    const failedKey = writeFailure(() => storeCredential(target.root, answers.apiKeyEnv as string, answers.key as string), credentials, `nothing was saved; ${elsewhere}`);
+    if (failedKey) return failedKey;
+  }
   const failed = writeFailure(
     () => writeAtomically(target.file, next),
     target.shown,
-    "nothing was saved; run aiython setup in a folder you can write to, or name another file with --config PATH",
+    storing ? `only the key was saved (in ${credentials}); ${elsewhere}` : `nothing was saved; ${elsewhere}`,
   );
   if (failed) return failed;
   say(`${text === null ? "Created" : "Updated"} ${target.shown}: ${where(flags)} model = "${configuredModelId(answers.provider, answers.model)}"`);
   const removed = removedBaseLine(existing, keys.api_base, answers.baseUrl);
   if (removed) say(removed);
-  if (answers.key !== null && answers.apiKeyEnv !== null) {
-    const credentials = displayPath(path.join(target.root, CREDENTIALS_FILE), ctx.cwd);
-    const failedKey = writeFailure(
-      () => storeCredential(target.root, answers.apiKeyEnv as string, answers.key as string),
-      credentials,
-      `${target.shown} was saved, the key was not; set ${answers.apiKeyEnv} in the environment instead`,
-    );
-    if (failedKey) return failedKey;
-    say(`Stored the key as ${answers.apiKeyEnv} in ${credentials} (readable by you only).`);
-  }
+  if (storing) say(`Stored the key as ${answers.apiKeyEnv} in ${credentials} (readable by you only).`);
   const gitignore = displayPath(path.join(target.root, ".gitignore"), ctx.cwd);
   let ignored = false;
   const failedIgnore = writeFailure(() => (ignored = ignoreAiythonFolder(target.root)), gitignore, "add .aiython/ to it yourself");

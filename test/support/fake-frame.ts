@@ -1,9 +1,10 @@
 // A fake FramePort for orchestrator tests: records every op with its arguments and answers from
-// per-op handlers (default: ok with a small descriptor for value ops, {"ok": true} otherwise).
+// per-op handlers (default: ok with a small descriptor for value ops, {"ok": true} otherwise),
+// and the ops whose abort signal fired (the host would have sent `interrupt`).
 
 import type { FrameOpResult, FramePort } from "../../src/invocation/ports.js";
 
-export type OpHandler = (args: Record<string, unknown>) => FrameOpResult | Promise<FrameOpResult>;
+export type OpHandler = (args: Record<string, unknown>, signal?: AbortSignal) => FrameOpResult | Promise<FrameOpResult>;
 
 export interface RecordedOp {
   name: string;
@@ -16,6 +17,8 @@ export const opError = (type: string, message: string): FrameOpResult => ({ ok: 
 export class FakeFrame implements FramePort {
   readonly rawArguments: string[] = [];
   readonly ops: RecordedOp[] = [];
+  /** Names of the ops interrupted while they ran. */
+  readonly interrupted: string[] = [];
   private nextHandle = 1;
 
   constructor(private readonly handlers: Partial<Record<string, OpHandler>> = {}) {}
@@ -24,13 +27,14 @@ export class FakeFrame implements FramePort {
     return this.ops.map((op) => op.name);
   }
 
-  async op(name: string, args: Record<string, unknown>): Promise<FrameOpResult> {
+  async op(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<FrameOpResult> {
+    signal?.addEventListener("abort", () => this.interrupted.push(name), { once: true });
     // `raw_arguments` of terminal ops (the model's own text) is kept apart so tests compare args plainly.
     const { raw_arguments: raw, ...rest } = args;
     if (typeof raw === "string") this.rawArguments.push(raw);
     this.ops.push({ name, args: structuredClone(rest) });
     const handler = this.handlers[name];
-    if (handler) return handler(args);
+    if (handler) return handler(args, signal);
     if (name === "evaluate" || name === "get_binding") {
       return ok({ handle: `object-${this.nextHandle++}`, type: "str", module: "builtins", qualname: "str", value: "x" });
     }

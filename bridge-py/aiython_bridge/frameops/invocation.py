@@ -14,9 +14,10 @@ from .. import contracts, describe, paths, pycompat
 from ..errors import TypeContractError
 from .context import code_context
 from .frame_listing import FrameListing
+from .interrupt import ToolInterrupted
 from .scope import run_code, write_locals
 from .tool_error import ToolError
-from .typed_names import TypedNames
+from .typed_names import TypedNames, source_globals
 
 __all__ = ["Invocation"]
 
@@ -182,8 +183,10 @@ class Invocation(FrameListing):
     # ---- internals ----
 
     def _declared_globals(self) -> frozenset[str]:
+        """Names the frame's function declares `global`: those it assigns (its bytecode) and those
+        it only reads (its source), so `x = 5` reaches the module as it would in the function."""
         if self._frame_globals is None:
-            self._frame_globals = pycompat.declared_globals(self.frame.f_code)
+            self._frame_globals = pycompat.declared_globals(self.frame.f_code) | source_globals(self.frame)
         return self._frame_globals
 
     def _resolve(self, name: str) -> tuple[object, str]:
@@ -207,21 +210,37 @@ class Invocation(FrameListing):
                 return value, scope
         raise ToolError("NameError", f"name {name!r} is not defined in the frame, its globals or builtins")
 
+    def check_typed_names_before_end(self) -> None:
+        """A block or a recovery may not end while a typed name holds a value an op of this
+        invocation changed in place to a wrong one (a ToolError naming each)."""
+        if self._typed_names is None:
+            return
+        problems = self._typed_names.still_spoiled()
+        if problems:
+            raise ToolError("TypeContractError", "typed names still hold values of the wrong type after a change in place: "
+                            + "; ".join(problems) + "; put them right first (or end the block with an error outcome)")
+
     def typed_names(self) -> TypedNames:
         if self._typed_names is None:
             self._typed_names = TypedNames(self.frame)
         return self._typed_names
 
     def _run_checked(self, source, mode: str, tool: str):
-        """_run, then typed names the code rebound to wrong-typed values are put back (SPEC §6)."""
+        """_run, then typed names the code rebound to wrong-typed values or deleted are put back,
+        and those it changed in place to wrong values are reported (SPEC §6, typed_names.py)."""
         typed = self.typed_names()
         before = typed.snapshot() if typed else None
+        held = typed.mutable_and_valid(before) if before is not None else frozenset()
         failure = value = None
         try:
             value = self._run(source, mode)
         except ToolError as exc:
             failure = exc
-        problems = typed.restore_violations(before) if before is not None else []
+        except ToolInterrupted:  # cut short (SPEC §9): its typed names are put back all the same
+            if before is not None:
+                typed.restore_violations(before, held)
+            raise
+        problems = typed.restore_violations(before, held) if before is not None else []
         if problems:
             also = f" (the code also raised {failure.error_type}: {failure.message})" if failure is not None else ""
             what = "a typed name with a value" if len(problems) == 1 else "typed names with values"

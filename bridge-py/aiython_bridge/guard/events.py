@@ -1,104 +1,143 @@
 """What each audited action asks of the source guard (SPEC §9), by audit event name.
 
-Each check takes the thread's Watch and the event's arguments (CPython's audit events table)
-and returns a Refusal, or None to let the action happen:
-- file writes: `open` for writing (a mode with w/a/x/+, or os.open's write flags), `os.truncate`,
-  `os.remove`, `os.rmdir`, `os.rename` (also os.replace), `os.link` / `os.symlink` (the new
-  name), `os.mkdir`, `os.chmod`: refused on the program's source (protected.py); with
-  `deny_writes`, refused everywhere but /dev and CPython's own __pycache__;
+Each check takes the event's arguments (CPython's audit events table) and `acting()`, which gives
+the Watch the event is judged by (None: the program's own code, never refused); it reads its
+arguments first and asks `acting()` only for an action it would refuse. It returns a Refusal,
+or None to let the action happen:
+- files: `open` for writing (a mode with w/a/x/+, or os.open's write flags), `os.truncate`,
+  `os.remove`, `os.rmdir`, `os.rename` (also os.replace), `os.link` (either name: a hard link to
+  `main.py` is `main.py`) / `os.symlink`, `os.mkdir`, `os.chmod`, `os.chown`, `os.utime`,
+  `sqlite3.connect`: refused on the program's source (protected.py); with `deny_writes`, refused
+  everywhere but /dev. Writes into `__pycache__` are allowed to the import system alone
+  (importlib's `_write_atomic`), so a tool cannot plant bytecode that python3 would run later.
+  Opening the descriptor of aiython's state folder, or one of `keep_fds` by number, is refused;
 - processes: `subprocess.Popen`, `os.system`, `os.exec`, `os.spawn`, `os.posix_spawn`,
-  `os.fork`, `os.forkpty`, `pty.spawn`, `os.startfile`: always refused.
-multiprocessing's spawn and forkserver start methods start interpreters through
-_posixsubprocess, which raises no audit event; its fork method raises `os.fork`.
+  `os.fork`, `os.forkpty`, `pty.spawn`, `os.startfile`: always refused (patches.py covers
+  `_posixsubprocess.fork_exec`, which multiprocessing calls without an event);
+- the run itself (patches.py covers `os._exit` and closing descriptors, which raise no event):
+  signalling this process, its parent or its process group (`os.kill`, `os.killpg`,
+  `signal.pthread_kill`);
+- the guard's reach (reach.py): ctypes' foreign functions and raw memory, gc's views of every
+  object, a bridge function's code or defaults, threads a tool starts, code a tool makes.
 Nothing here imports at run time: the bridge's modules are out of sys.modules while the program
 runs (modules.py).
 """
 
 from __future__ import annotations
 
-import os
+import posix
 
-from . import protected
+from . import protected, reach
+from .refusal import Refusal
 
-__all__ = ["CHECKS", "Refusal"]
+__all__ = ["CHECKS"]
 
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
-
-
-class Refusal:
-    """One refused action: `kind` is "source", "process" or "permission" (write_filesystem)."""
-
-    def __init__(self, kind: str, message: str):
-        self.kind = kind
-        self.message = message
+_WRITE_FLAGS = posix.O_WRONLY | posix.O_RDWR | posix.O_APPEND | posix.O_CREAT | posix.O_TRUNC
+_SOURCE_ADVICE = "AI tools may not change the program's source, its configuration, installed packages or aiython's state; leave the file as it is"
 
 
-_refusal = Refusal
-
-
-def _writes(mode, flags) -> bool:
-    if isinstance(mode, str):
-        return any(c in mode for c in "wax+")
-    return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
-
-
-def _judge(watch, action: str, path, dir_fd=None, *, folder: bool = False):
+def _judge(acting, action: str, path, dir_fd=None, *, folder: bool = False, importer=False):
+    watch = acting()
+    if watch is None:
+        return None
     target = protected.resolve(path, dir_fd)
+    if importer and protected.in_bytecode_cache(target) and reach.quietly_refused():
+        return Refusal(watch, "source", "a tool's import does not write CPython's bytecode cache", quiet=True)
     reason = protected.why_protected(watch, target, path, folder=folder)
-    shown = protected.shown(watch, target, path)
+    if reason is None and protected.linked_to_protected(watch, target):
+        reason = "another name of a project module"
     if reason is not None:
-        return _refusal("source", f"the source guard refused {action} {shown} ({reason}): AI tools may not change the "
-                                  "program's source, its configuration or aiython's state; leave the file as it is")
+        shown = protected.shown(watch, target, path)
+        return Refusal(watch, "source", f"the source guard refused {action} {shown} ({reason}): {_SOURCE_ADVICE}")
     if watch.deny_writes and not protected.harmless_write(target):
-        return _refusal("permission", f"{action} {shown} needs the write_filesystem permission")
+        return Refusal(watch, "permission", f"{action} {protected.shown(watch, target, path)} needs the write_filesystem permission")
     return None
 
 
-def _open(watch, args):
+def _open(args, acting, _flags=_WRITE_FLAGS, _state=protected.STATE_DIR, _state_bytes=protected.STATE_DIR.encode()):
     path, mode, flags = args[0], args[1], args[2]
-    if not _writes(mode, flags):
+    # Inline, not _writes(): every open() of the program comes here once a tool has run.
+    if type(mode) is str:
+        writes = "w" in mode or "a" in mode or "+" in mode or "x" in mode
+    else:
+        writes = type(flags) is int and flags & _flags != 0
+    if type(path) is int:
+        watch = acting()
+        if watch is not None and path in watch.keep_fds:
+            return Refusal(watch, "run", f"the source guard refused opening descriptor {path} by number: it is the program's "
+                           "standard stream or aiython's channel, which no tool may close; use sys.stdout or print")
+    if writes:
+        return _judge(acting, "writing", path, importer=True)
+    # A descriptor of the state folder would reach the journal by a bare name.
+    if (type(path) is str and _state in path) or (type(path) is bytes and _state_bytes in path):
+        return _state_folder(acting, "opening", path)
+    return None
+
+
+def _chdir(args, acting):
+    return _state_folder(acting, "changing the directory to", args[0]) if protected.names_state(args[0]) else None
+
+
+def _state_folder(acting, action, path):
+    target = protected.resolve(path)
+    if not (protected.is_folder(target) and protected.STATE_DIR in target.split("/")):
         return None
-    return _judge(watch, "writing", path)
+    watch = acting()
+    if watch is None:
+        return None
+    return Refusal(watch, "source", f"the source guard refused {action} {protected.shown(watch, target, path)} (aiython's project "
+                   f"state): {_SOURCE_ADVICE}")
 
 
-def _remove(watch, args):
-    return _judge(watch, "deleting", args[0], args[1])
+def _remove(args, acting):
+    return _judge(acting, "deleting", args[0], args[1], importer=True)
 
 
-def _rmdir(watch, args):
-    return _judge(watch, "deleting", args[0], args[1], folder=True)
+def _rmdir(args, acting):
+    return _judge(acting, "deleting", args[0], args[1], folder=True)
 
 
-def _rename(watch, args):
+def _rename(args, acting):
     src, dst, src_fd, dst_fd = args[0], args[1], args[2], args[3]
-    return _judge(watch, "renaming", src, src_fd, folder=True) or _judge(watch, "replacing", dst, dst_fd)
+    return (_judge(acting, "renaming", src, src_fd, folder=True, importer=True)
+            or _judge(acting, "replacing", dst, dst_fd, importer=True))
 
 
-def _truncate(watch, args):
-    return _judge(watch, "truncating", args[0])
+def _truncate(args, acting):
+    return _judge(acting, "truncating", args[0])
 
 
-def _link(watch, args):
-    return _judge(watch, "creating a link at", args[1], args[3] if len(args) > 3 else None)
+def _link(args, acting):
+    src_fd, dst_fd = (args[2], args[3]) if len(args) > 3 else (None, None)
+    return _judge(acting, "linking", args[0], src_fd) or _judge(acting, "creating a link at", args[1], dst_fd)
 
 
-def _symlink(watch, args):
-    return _judge(watch, "creating a link at", args[1], args[2] if len(args) > 2 else None)
+def _symlink(args, acting):
+    return _judge(acting, "creating a link at", args[1], args[2] if len(args) > 2 else None)
 
 
-def _mkdir(watch, args):
-    return _judge(watch, "creating the folder", args[0], args[2] if len(args) > 2 else None)
+def _at_path(action, fd_index):
+    def check(args, acting):
+        return _judge(acting, action, args[0], args[fd_index] if len(args) > fd_index else None)
+    return check
 
 
-def _chmod(watch, args):
-    return _judge(watch, "changing the mode of", args[0], args[2] if len(args) > 2 else None)
+def _sqlite_connect(args, acting):
+    database = args[0]
+    if type(database) is str and database.startswith("file:"):
+        database = database[5:].partition("?")[0]
+    if database in (":memory:", "", b""):
+        return None
+    return _judge(acting, "opening the database", database)
 
 
 def _process(event):
-    def check(watch, args):
-        shown = _command(event, args)
-        return _refusal("process", f"the source guard refused starting a process ({event}{shown}): AI tools may not "
-                                   "start processes; compute the result in Python in the frame instead")
+    def check(args, acting):
+        watch = acting()
+        if watch is None:
+            return None
+        return Refusal(watch, "process", f"the source guard refused starting a process ({event}{_command(event, args)}): "
+                                         "AI tools may not start processes; compute the result in Python in the frame instead")
     return check
 
 
@@ -114,14 +153,34 @@ def _command(event, args) -> str:
         else:
             return ""
         if type(argv) in (list, tuple):
-            text = " ".join(os.fsdecode(a) if type(a) in (str, bytes) else "…" for a in argv[:8])
+            text = " ".join(protected.decode(a) if type(a) in (str, bytes) else "…" for a in argv[:8])
         elif type(argv) in (str, bytes):
-            text = os.fsdecode(argv)
+            text = protected.decode(argv)
         else:
             return ""
         return ": " + (text if len(text) <= 120 else text[:117] + "…")
     except Exception:
         return ""
+
+
+def _signals_run(event):
+    """Signals that would end or break the run: to this process, its parent, its group, or all."""
+    def check(args, acting):
+        target, signal = args[0], args[1]
+        if signal == 0:
+            return None
+        if event == "signal.pthread_kill":
+            hits = True
+        elif event == "os.killpg":
+            hits = target in (0, posix.getpgrp())
+        else:
+            hits = target <= 0 or target in (posix.getpid(), posix.getppid())
+        watch = acting() if hits else None
+        if watch is None:
+            return None
+        return Refusal(watch, "run", f"the source guard refused sending signal {signal} ({event}): a tool may not end or "
+                                     "interrupt the run; return from the tool instead")
+    return check
 
 
 _PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork",
@@ -135,7 +194,15 @@ CHECKS = {
     "os.truncate": _truncate,
     "os.link": _link,
     "os.symlink": _symlink,
-    "os.mkdir": _mkdir,
-    "os.chmod": _chmod,
+    "os.mkdir": _at_path("creating the folder", 2),
+    "os.chmod": _at_path("changing the mode of", 2),
+    "os.chown": _at_path("changing the owner of", 3),
+    "os.utime": _at_path("changing the times of", 3),
+    "sqlite3.connect": _sqlite_connect,
+    "os.chdir": _chdir,
+    "os.kill": _signals_run("os.kill"),
+    "os.killpg": _signals_run("os.killpg"),
+    "signal.pthread_kill": _signals_run("signal.pthread_kill"),
     **{event: _process(event) for event in _PROCESS_EVENTS},
+    **reach.CHECKS,
 }

@@ -11,7 +11,7 @@ are pause.py's.
 
 from aiython_bridge import contracts, guard, json_codec, protocol
 from aiython_bridge.errors import AIBudgetError, AIError, TypeContractError
-from aiython_bridge.frameops import ToolError, plan_values
+from aiython_bridge.frameops import ToolError, interrupt, plan_values
 
 __all__ = ["Failed", "NO_TYPE", "PauseOps", "failure_error"]
 
@@ -45,6 +45,9 @@ class PauseOps:
             return self._answer(message, ok=False, error={"type": "TypeContractError", "message": str(exc)})
         except (KeyError, TypeError, ValueError) as exc:
             return self._answer(message, ok=False, error={"type": type(exc).__name__, "message": "bad arguments for %s: %s" % (op, exc)})
+        except RecursionError:  # the bridge's own recursion over a deep value (SPEC §9: a tool error, never a crash)
+            return self._answer(message, ok=False, error={"type": "RecursionError", "message": (
+                "the value nests too deeply to read or check here; send a flatter value, or build it with code in the frame")})
         if done:
             # The terminal op's result and the pause's end go in one write: one wake-up of the host.
             self.end_sent = True
@@ -56,10 +59,15 @@ class PauseOps:
     def _guarded_run(self, op, args):
         """run_op with the source guard watching this thread (SPEC §9): a refused action fails the
         op with the refusal, even when the model's code caught the exception."""
-        watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied)
+        server = self.server
+        channel_fds = (getattr(server.channel, "fd", None), getattr(server, "signal_fd", None))
+        watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied,
+                            keep_fds=tuple(fd for fd in channel_fds if type(fd) is int))
         try:
-            with guard.watching(watch):
+            with guard.watching(watch), interrupt.running(self.id):
                 outcome = self.run_op(op, args)
+        except interrupt.ToolInterrupted:
+            raise ToolError("ToolInterrupted", f"{op} was interrupted: it ran past its time (effects it made before stay)") from None
         except guard.GuardUnavailable as exc:
             raise ToolError("GuardUnavailable", str(exc)) from None
         except Exception:
@@ -110,6 +118,7 @@ class PauseOps:
         if op == "hold_values":
             return False, None, plan_values.hold_values(inv, args["values_json"])
         if op == "finish":
+            inv.check_typed_names_before_end()
             value = self.outcome_value(args)
             return True, value, {"ok": True}
         if op == "fail":

@@ -23,7 +23,7 @@ from queue import Empty, SimpleQueue
 
 from aiython_bridge import contracts, modules, protocol
 from aiython_bridge.errors import AIError, UnsupportedAnnotation
-from aiython_bridge.frameops import Invocation
+from aiython_bridge.frameops import Invocation, interrupt
 from aiython_bridge.paths import display_path
 from aiython_bridge.pauses.ops import NO_TYPE, Failed, PauseOps
 
@@ -42,7 +42,10 @@ RESUME_WAIT_SECONDS = 0.5  # at most this long for the host's `resume` after an 
 def route(server, message):
     """Reader-thread entry: hand a pause message to its pause, or answer that it has ended."""
     pause = _open_pauses.get(message.get("pause"))
-    if pause is not None:
+    if message.get("type") == protocol.INTERRUPT:
+        if pause is not None:  # served here, on the reader thread: the pause's own thread is busy
+            interrupt.interrupt(pause.id)
+    elif pause is not None:
         pause.deliver(message)
     elif message.get("type") == protocol.OP:
         server.channel.send({

@@ -114,6 +114,8 @@ class RecoveryPause(Pause):
             raise ToolError("ValueError", f'action must be "complete", "retry" or "reraise", got {action!r}')
         if outcome is not None and action != "complete":
             raise ToolError("ValueError", f'{action} takes no outcome; only complete does')
+        if action != "reraise":
+            self.invocation.check_typed_names_before_end()
         if action == "retry":
             if not self.retry_allowed:
                 raise ToolError("RetryNotAllowed", self._retry_refusal())

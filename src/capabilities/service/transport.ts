@@ -54,6 +54,8 @@ export async function viaOpenAI<T>(route: Route, env: AttemptEnv, run: (client: 
         throw new AttemptError({ kind: "network", reason: "the provider ended the answer early", sent: true });
       case "network":
         throw new AttemptError(networkFailure(err));
+      case "too_large": // only the chat client's transport caps answers (max_response_mb)
+        throw new AttemptError({ kind: "malformed", detail: "the answer is too large" });
       default:
         throw new AttemptError(failure);
     }

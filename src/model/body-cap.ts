@@ -1,0 +1,34 @@
+// The cap on a model answer's body (`max_response_mb`): a body, whole or streamed, larger than
+// `maxBodyBytes` is not read on — the connection is dropped and the request fails with
+// ResponseTooLargeError — so an answer of tens of megabytes never sits in the host's memory.
+// http-transport.ts reads bodies through `capped`; classify-failure.ts names the error to the
+// user (errors.ts's tooLargeError), and it is not retried: the same request would bring the same
+// answer.
+
+import type { IncomingMessage } from "node:http";
+
+/** A body past the transport's cap (see the header). */
+export class ResponseTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`the response body is larger than ${limitBytes} bytes`);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
+/** What a transport holds an answer to. */
+export interface TransportLimits {
+  /** Bytes of one response body; default none. */
+  maxBodyBytes?: number;
+}
+
+/** Calls `onChunk` for each chunk until the body passes `cap`, then drops the connection and calls `tooLarge`. */
+export function capped(response: IncomingMessage, cap: number, onChunk: (chunk: Buffer) => void, tooLarge: (error: ResponseTooLargeError) => void): void {
+  let received = 0;
+  response.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= cap) return onChunk(chunk);
+    if (received - chunk.length > cap) return;
+    response.destroy();
+    tooLarge(new ResponseTooLargeError(cap));
+  });
+}

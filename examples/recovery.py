@@ -3,7 +3,10 @@
 #
 #   aiython examples/recovery.py          (needs a model; see the README)
 #
-# Expected output with the demo's stand-in model (it skips records it cannot read):
+# Expected output with the demo's stand-in model (it skips records it cannot read), and on stderr
+# what each decision changed:
+#   aiython: recovery.py:18: ValueError recovered: completed, skipping the rest of the statement (model: "skipped a record without a readable age")
+#   aiython: recovery.py:18: KeyError recovered: completed, skipping the rest of the statement (model: "skipped a record without a readable age")
 #   ages: [31, 42]
 #   average age: 36.5
 import json

@@ -27,6 +27,9 @@ export const DEFAULT_PROFILE = "default";
 /** Written by `aiython setup --set-key`, relative to the project root. */
 export const CREDENTIALS_FILE = ".aiython/credentials.env";
 
+/** `recovery_notice` (SPEC §4.2): each decision said as it happens, one line at the end, or nothing. */
+export const RECOVERY_NOTICE_MODES = ["each", "summary", "off"] as const;
+
 export const CONFIG_DEFAULTS = {
   prompt: "",
   timeoutSeconds: 120,
@@ -36,6 +39,7 @@ export const CONFIG_DEFAULTS = {
   maxResponseMb: 32,
   maxRounds: 16,
   contextValues: true,
+  recoveryNotice: "each" as (typeof RECOVERY_NOTICE_MODES)[number],
   permissions: PERMISSIONS as readonly (typeof PERMISSIONS)[number][],
   journal: true,
   cache: true,

@@ -54,17 +54,33 @@ test("an error outcome raises AIError with the model's reason", async () => {
   assertAIError(run, /AIError: not enough information about the crash/);
 });
 
-test("no model configured: a reached block raises AIError at its line", async () => {
+test("no model configured: the program does not start; python3's SyntaxError, then what is not Python (SPEC §4.3)", async () => {
   const run = await runFixture("one_block.py", null);
-  assertAIError(run, /AIError: no model configured \(set AIYTHON_MODEL or run 'aiython setup'\)/);
-  assert.match(run.stderr, /File ".*one_block.py", line 4, in <module>/);
+  assert.equal(run.exitCode, 1);
+  assert.equal(run.stdout, "");
+  assert.match(run.stderr, /^ {2}File ".*one_block\.py", line 4\n.*\n.*\nSyntaxError: invalid syntax\n/);
+  assert.match(run.stderr, /\naiython: one_block\.py: 1 span is not Python \(line 4\); fix it, or configure a model \(aiython setup\) to run it as an AI block\n$/);
 });
 
-test("no model configured: an unreached block costs nothing", async () => {
+test("no model configured: an unreached block does not run either, as under python3", async () => {
   const run = await runFixture("unreached.py", null);
-  assert.equal(run.exitCode, 0, run.stderr);
-  assert.equal(run.stdout, "done without a model\n");
-  assert.equal(run.stderr, "");
+  assert.equal(run.exitCode, 1);
+  assert.equal(run.stdout, "", "nothing ran");
+  assert.match(run.stderr, /SyntaxError: invalid syntax\naiython: unreached\.py: 1 span is not Python \(line 5\)/);
+});
+
+test("a route that needs a key and has none: nothing is sent; the AIError names the variable and the setup command", async () => {
+  const toml = 'version = 3\nmodel = { model = "openai/gpt-4.1-mini", api_base = "$URL", api_key_env = "MY_MISSING_KEY" }\n';
+  const run = await runFixture("one_block.py", { script: [finishCall({ kind: "literal", value: "high" })] }, { toml });
+  assertAIError(
+    run,
+    /AIError: openai\/gpt-4\.1-mini needs an API key and MY_MISSING_KEY is not set \(looked in the environment, \.aiython\/credentials\.env\); nothing was sent\. Set MY_MISSING_KEY, or store the key with: aiython setup --set-key --model openai\/gpt-4\.1-mini\n/,
+  );
+  assert.equal(run.requests.length, 0, "no request was sent");
+  // The environment form, at OpenAI's own base: the same, before any connection is tried.
+  const cloud = await runFixture("one_block.py", null, { env: { AIYTHON_MODEL: "openai/gpt-4.1-mini", OPENAI_API_KEY: "" } });
+  assertAIError(cloud, /AIError: openai\/gpt-4\.1-mini needs an API key and OPENAI_API_KEY is not set/);
+  assert.ok(cloud.seconds < 10);
 });
 
 test("the model server is down: AIError naming the connection problem", async () => {

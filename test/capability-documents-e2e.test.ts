@@ -20,19 +20,24 @@ test("a PDF is read page by page and Markdown by heading, locally, with no reque
   const model = await startPlanModel({
     "read the guide": [runPlan([{ id: "c", capability: "document_understanding", params: { document: { $asset: "guide.pdf" } } }]), finishWith("c")],
     "read the notes": [runPlan([{ id: "c", capability: "document_understanding", params: { document: { $asset: "notes.md" } } }]), finishWith("c")],
+    "read the memo": [runPlan([{ id: "c", capability: "document_understanding", params: { document: { $asset: "memo.pdf" } } }]), finishWith("c")],
   });
   try {
-    const program = "pdf = read the guide\nprint([(c['page'], c['text']) for c in pdf])\nmd = read the notes\nprint([(c['heading'], c['text']) for c in md])\n";
+    const program =
+      "pdf = read the guide\nprint([(c['page'], c['text']) for c in pdf])\nmd = read the notes\nprint([(c['heading'], c['text']) for c in md])\n" +
+      "memo = read the memo\nprint([(c['page'], c['text']) for c in memo])\n";
     const root = tempProject({
       "aiython.toml": capabilityConfig(fakes.url, model.url, ["embedding"]),
       "p.py": program,
       "notes.md": "# Shipping\n\nShipping is free over 50 euros.\n",
     });
     fs.writeFileSync(path.join(root, "guide.pdf"), tinyPdf(["Refunds take five days.", "Shipping is free."]));
+    fs.writeFileSync(path.join(root, "memo.pdf"), tinyPdf(["One page only."]));
     const ran = await aiython(["p.py"], { cwd: root, env });
     assert.equal(ran.stderr, "");
-    const [pdfLine, mdLine] = ran.stdout.split("\n");
+    const [pdfLine, mdLine, memoLine] = ran.stdout.split("\n");
     assert.equal(pdfLine, "[(1, 'Refunds take five days.'), (2, 'Shipping is free.')]");
+    assert.equal(memoLine, "[(1, 'One page only.')]", "a one-page PDF's chunks are on page 1");
     assert.match(mdLine, /^\[\('Shipping', '.*Shipping is free over 50 euros\.'\)\]$/);
     assert.equal(fakes.requests.length, 0);
   } finally {

@@ -179,3 +179,13 @@ test("a route answering 429 falls through to the next route of the capability", 
     await Promise.all([busy.close(), spare.close(), model.close()]);
   }
 });
+
+test("a plan of 12 steps prints nothing of Node's own on the program's stderr (no MaxListenersExceededWarning)", async () => {
+  const steps = Array.from({ length: 12 }, (_, i) => embed(`e${i}`, `text ${i}`));
+  const { ran, fakes } = await runBlocks({ "embed them all": [runPlan(steps), finishWith("e11")] }, "x = embed them all\nprint(len(x))\n", {
+    fakes: { delayMs: { "/v1/embeddings": 50 } },
+  });
+  assert.equal(ran.stderr, "");
+  assert.equal(ran.stdout, "64\n");
+  assert.equal(fakes.count("/v1/embeddings"), 12);
+});

@@ -39,6 +39,12 @@ test("no program and piped stdin runs stdin", async () => {
   assert.equal(ours.exitCode, 0);
 });
 
+test("no program and piped stdin: sys.argv is [''] as under python3 (with -, ['-'])", async () => {
+  const program = "import sys; print(sys.argv, sys.orig_argv[1:], __file__ if '__file__' in dir() else None)\n";
+  const ours = await assertSame([], { input: program });
+  assert.equal(ours.stdout, "[''] [] <stdin>\n");
+});
+
 test("a program reading stdin with input() gets every line", async () => {
   const ours = await assertSame(["read_stdin.py"], { input: "alpha\nbeta\ngamma\n" });
   assert.match(ours.stdout, /3 \['alpha', 'beta', 'gamma'\]/);

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
+import { execa } from "execa";
+import { aiython, cleanEnv, CLI, ROOT } from "./support/run-cli.js";
 import { tempProject } from "./support/temp-project.js";
 
 function copyToTemp(source: string, name = path.basename(source)): { dir: string; file: string } {
@@ -52,8 +53,20 @@ test("--explain for people: blocks highlighted with kind, target and type, and a
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /block 1: expression, target kind, type Literal\['bug', 'billing'\]/);
   assert.match(result.stdout, /\^{20}/);
-  assert.match(result.stdout, /2 AI blocks, \d+ checkpoints\n$/);
-  assert.doesNotMatch(result.stdout, /\x1b\[/, "no colour when NO_COLOR is set");
+  assert.match(result.stdout, /2 AI blocks, \d+ checkpoints \(● marks where each starts\)\n$/);
+  assert.doesNotMatch(result.stdout, /\x1b\[/, "no colour on a pipe");
+});
+
+test("--explain on a terminal: colour, unless NO_COLOR is set (which beats FORCE_COLOR)", { skip: !fs.existsSync("/usr/bin/script") && "needs script(1)" }, async () => {
+  const tickets = path.join(ROOT, "examples", "tickets.py");
+  const onTerminal = async (extra: Record<string, string>) =>
+    String((await execa("script", ["-qec", `${CLI} --explain ${tickets}`, "/dev/null"], { env: cleanEnv({ TERM: "xterm-256color", ...extra }), extendEnv: false })).stdout);
+  assert.match(await onTerminal({}), /\x1b\[/, "colour on a terminal");
+  for (const extra of [{ NO_COLOR: "1" }, { NO_COLOR: "1", FORCE_COLOR: "1" }] as Record<string, string>[]) {
+    const screen = await onTerminal(extra);
+    assert.doesNotMatch(screen, /\x1b\[/, JSON.stringify(extra));
+    assert.match(screen, /\^{20}/, "blocks underlined with carets instead");
+  }
 });
 
 test("--explain of a valid file says it has no blocks", async () => {
@@ -64,12 +77,21 @@ test("--explain of a valid file says it has no blocks", async () => {
 
 test("a malformed directive is a file:line error before anything runs (exit 78)", async () => {
   const dir = tempProject({ "bad.py": 'print("ran")\n# aiython: colour="blue"\nx = pick a colour\n' }, { git: false, prefix: "aiython-directive-" });
-  for (const args of [["--explain", "bad.py"], ["bad.py"]]) {
-    const result = await aiython(args, { cwd: dir, env: cleanEnv() });
+  const withModel = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+  for (const [args, env] of [
+    [["--explain", "bad.py"], cleanEnv()],
+    [["--no-journal", "bad.py"], withModel],
+  ] as const) {
+    const result = await aiython([...args], { cwd: dir, env });
     assert.equal(result.exitCode, 78, result.stderr);
     assert.equal(result.stdout, "", "the program did not run");
     assert.match(result.stderr, /^aiython: bad\.py:2: /);
   }
+  // Without a model the program is refused as python3 refuses it (SPEC §4.3): its SyntaxError first.
+  const plain = await aiython(["bad.py"], { cwd: dir, env: cleanEnv() });
+  assert.equal(plain.exitCode, 1);
+  assert.equal(plain.stdout, "");
+  assert.match(plain.stderr, /^ {2}File ".*bad\.py", line 3\n/);
 });
 
 test("--explain needs a readable file", async () => {

@@ -60,6 +60,26 @@ for (const who of ["aiython", "python3"] as const) {
   });
 }
 
+test("Ctrl-C at any moment of start-up ends the run as by SIGINT (130), never as an interpreter that did not start", async () => {
+  const dir = tempProject({ "sleeps.py": "import time\ntime.sleep(30)\n", "planned.py": "import time\ntime.sleep(30)\nsummary = summarize the tickets\n" });
+  const configured = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+  const cases: [string[], NodeJS.ProcessEnv][] = [
+    [["sleeps.py"], cleanEnv()],
+    [["--no-journal", "planned.py"], configured], // interrupted while the frontend plans it, too
+  ];
+  for (const [args, env] of cases) {
+    for (let delay = 0; delay <= 300; delay += 30) {
+      const run = start(CLI, args, env, dir);
+      await new Promise((r) => setTimeout(r, delay));
+      process.kill(-run.pid, "SIGINT");
+      const result = await run.done;
+      const ended = result.signal ?? result.code;
+      assert.ok(ended === "SIGINT" || ended === 130, `${args.join(" ")} after ${delay} ms: ended ${ended}\n${result.stderr}`);
+      assert.doesNotMatch(result.stderr, /did not start|internal error/, `${args.join(" ")} after ${delay} ms`);
+    }
+  }
+});
+
 test("SIGINT sent to aiython alone is relayed to the program", async () => {
   const run = start(CLI, ["sleep_interrupt.py"]);
   const programPid = await run.programPid;

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
+import { execa } from "execa";
+import { aiython, cleanEnv, CLI, ROOT } from "./support/run-cli.js";
 import { VERSION } from "../src/version.js";
 import { tempProject } from "./support/temp-project.js";
 
@@ -104,4 +105,28 @@ test("--help describes the usage", async () => {
   assert.equal(result.exitCode, 0);
   assert.match(result.stdout, /Usage: aiython \[options\] SCRIPT \[ARGS\.\.\.\]/);
   assert.match(result.stdout, /--python <path>/);
+});
+
+test("help says --stats[=json] and --replay[=RUN_ID][,fill]; runs, jobs and config take --help; a closed pipe ends help quietly", async () => {
+  const help = await aiython(["--help"]);
+  assert.equal(help.exitCode, 0);
+  assert.match(help.stdout, /\n {2}--stats\[=json\] +print per-invocation statistics/);
+  assert.match(help.stdout, /\n {2}--replay\[=RUN_ID\]\[,fill\] +answer model requests from the journal/);
+  assert.doesNotMatch(help.stdout, /--stats \[format\]/);
+  for (const [name, usage] of [
+    ["runs", "Usage: aiython runs list [--limit N] [--json]\n       aiython runs show ID [--json]\n"],
+    ["jobs", "Usage: aiython jobs list [--json]\n       aiython jobs resume ID\n"],
+    ["config", "Usage: aiython config show\n"],
+  ]) {
+    for (const flag of ["--help", "-h"]) {
+      const ran = await aiython([name, flag]);
+      assert.equal(ran.exitCode, 0, `${name} ${flag}: ${ran.stderr}`);
+      assert.ok(ran.stdout.startsWith(usage), ran.stdout);
+      assert.equal(ran.stderr, "");
+    }
+  }
+  for (const args of [["--help"], ["--version"], ["runs", "--help"]]) {
+    const piped = await execa("sh", ["-c", `'${CLI}' ${args.join(" ")} | true`], { env: cleanEnv(), extendEnv: false, reject: false });
+    assert.equal(piped.stderr, "", `${args.join(" ")} | true`);
+  }
 });

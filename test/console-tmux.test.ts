@@ -157,16 +157,48 @@ describe("AI syntax at the console", () => {
     keep("console-ai-syntax", t.screen());
   });
 
-  test("without a model a block says how to configure one, and the session goes on", async () => {
+  test("without a model the console is python3's: CPython's SyntaxError, and once a line on how to run text as an AI block", async () => {
     const dir = tempProject({});
-    const t = open(CLI, dir, baseEnv(dir));
+    const hint = "aiython: input that is not Python runs as an AI block once a model is configured (aiython setup)\n";
+    const [theirs, ours] = await session("", dir, baseEnv(dir), async (t) => {
+      for (const line of ["x = pick a number", "if x = 2:", "summarize the tickets", "while there are items left:", "1 + 1"]) await t.line(line);
+      t.keys("C-d");
+    });
+    keep("console-no-model-python3", theirs);
+    keep("console-no-model-aiython", ours);
+    assert.match(ours, /SyntaxError: invalid syntax\naiython: input that is not Python/);
+    assert.equal(ours.split(hint).length, 2, "the line is said once");
+    assert.equal(ours.replace(hint, ""), theirs);
+  });
+
+  test("with a model, input that reads as mistyped Python is CPython's SyntaxError, not an AI block", async () => {
+    const dir = tempProject({});
+    const env = await modelEnv(dir);
+    const [theirs, ours] = await session("", dir, env, async (t) => {
+      for (const line of ['print "hi"', "x = 1 +* 2", "1 + 1"]) await t.line(line);
+      t.keys("C-d");
+    });
+    const hint = "aiython: this reads as mistyped Python, not natural language, so it is not an AI block\n";
+    assert.match(ours, /Missing parentheses in call to 'print'/);
+    assert.equal(ours.split(hint).length, 2, "the line is said once");
+    assert.equal(ours.replace(hint, ""), theirs);
+    assert.equal(servers.at(-1)?.requests.length, 0, "no model request");
+  });
+
+  test("Ctrl-C while a block waits for the model: the spinner is gone, then KeyboardInterrupt and the prompt, as for any statement", async () => {
+    const slow = await startLoopbackModel({ responder: async (request, index) => ({ ...(await sevens(request, index)), delayMs: 10_000 }) });
+    servers.push(slow);
+    const dir = tempProject({});
+    const t = open(CLI, dir, baseEnv(dir, { AIYTHON_MODEL: "loopback-model", OPENAI_BASE_URL: slow.url }));
     await t.prompt();
-    const screen = await t.line("x = pick a number");
-    assert.match(
-      screen,
-      />>> x = pick a number\nTraceback \(most recent call last\):\n {2}File "<stdin>", line 1, in <module>\naiython\.AIError: no model configured \(set AIYTHON_MODEL or run 'aiython setup'\)\n>>>$/,
-    );
-    await t.line("1 + 1");
+    t.keys("-l", "x = pick a number");
+    t.keys("Enter");
+    await t.waitFor((s) => /aiython: <stdin>:1 \d+\.\ds$/.test(s), "the spinner");
+    t.keys("C-c");
+    await t.prompt(); // the next line only at the prompt: typed ahead, it is echoed before the traceback
+    const screen = await t.line("1 + 1");
+    assert.match(screen, />>> x = pick a number\nTraceback \(most recent call last\):\n {2}File "<stdin>", line 1, in <module>\nKeyboardInterrupt\n>>> 1 \+ 1\n2\n>>>$/);
+    assert.doesNotMatch(screen, /aiython: <stdin>/, "no spinner left on the screen");
     t.keys("C-d");
     assert.equal(await t.exit(), 0);
   });
@@ -215,6 +247,23 @@ describe("aiython setup at its prompts", () => {
     assert.match(screen, /tool_choice "required": +honoured/);
     assert.match(screen, /Created aiython\.toml: top level model = "loopback-model"/);
     assert.equal(fs.readFileSync(path.join(dir, "aiython.toml"), "utf8"), `version = 3\nmodel = "loopback-model"\napi_base = "${model.url}"\n`);
+  });
+
+  test("the model picker takes a model id the server does not list, as typed", async () => {
+    const model = await startLoopbackModel({ models: ["llama-3.1-8b-instruct", "qwen2.5-7b"] });
+    servers.push(model);
+    const dir = tempProject({});
+    const t = open(`${CLI} setup --base-url ${model.url}`, dir, baseEnv(dir));
+    await t.waitFor((s) => s.includes("Does the server need an API key?"), "the key question");
+    t.keys("Enter");
+    await t.waitFor((s) => s.includes("Model"), "the model search");
+    t.keys("-l", "my-private-model");
+    await t.waitFor((s) => /❯ my-private-model/.test(s) && s.includes("as typed: the server does not list it"), "the typed id offered");
+    t.keys("Enter");
+    await t.waitFor((s) => s.includes("Send one tiny request to check the server?"), "the check question");
+    t.keys("n", "Enter");
+    assert.equal(await t.exit(), 0);
+    assert.equal(fs.readFileSync(path.join(dir, "aiython.toml"), "utf8"), `version = 3\nmodel = "my-private-model"\napi_base = "${model.url}"\n`);
   });
 
   test("a key typed without echo goes to .aiython/credentials.env (0600) and is sent; words of a name find the model", async () => {

@@ -81,8 +81,8 @@ describe("--explain for people", () => {
     assert.equal(lines[at + 1].trim(), "^".repeat("classify this ticket".length));
     assert.match(lines[at + 2], /block 1: expression, target kind, type Literal\['bug', 'billing'\]/);
     assert.match(lines[lines.indexOf(" 2")], /^ 2$/); // a blank line, no checkpoint mark
-    assert.equal(lines.filter((l) => l.includes("●")).length, checkpoints.length);
-    assert.match(text, /\n2 AI blocks, 8 checkpoints\n$/);
+    assert.equal(lines.filter((l) => /^ *\d+ ●/.test(l)).length, checkpoints.length);
+    assert.match(text, /\n2 AI blocks, 8 checkpoints \(● marks where each starts\)\n$/);
   });
 
   test("with colour: blocks are highlighted instead of underlined", () => {
@@ -96,7 +96,7 @@ describe("--explain for people", () => {
     const valid = await analyzeSource({ source, filename: "/tmp/v.py", displayName: "v.py", oracle, capabilityNames: CAPABILITY_NAMES });
     assert.match(
       renderExplainText(valid, await oracle.checkpoints(source, valid), source, { color: false }),
-      /\nno AI blocks \(CPython compiles the file as it is\), 2 checkpoints\n$/,
+      /\nno AI blocks \(CPython compiles the file as it is\), 2 checkpoints \(● marks where each starts\)\n$/,
     );
   });
 });

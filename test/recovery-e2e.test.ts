@@ -16,12 +16,14 @@ function project(files: string[]): string {
   return tempProject(Object.fromEntries(files.map((file) => [file, { copy: path.join(FIXTURES, file) }])), { prefix: "aiython-recovery-" });
 }
 
-async function run(files: string[], script: ScriptedReply[] | null) {
+async function run(files: string[], script: ScriptedReply[] | null, options: { config?: string; args?: string[] } = {}) {
   const dir = project(files);
   const server = script ? await startLoopbackModel({ script }) : null;
+  // An aiython.toml holds the model itself (the environment's is for runs without one).
+  if (options.config) fs.writeFileSync(path.join(dir, "aiython.toml"), `version = 3\nmodel = { model = "test-model", api_base = "${server?.url}" }\n${options.config}`);
   try {
     const env = server ? cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url }) : cleanEnv();
-    const result = await aiython(["--no-journal", files[0]], { cwd: dir, env });
+    const result = await aiython(["--no-journal", ...(options.args ?? []), files[0]], { cwd: dir, env });
     const requests = server?.requests.filter((r) => r.path.endsWith("/chat/completions")) ?? [];
     return { ...result, requests, dir };
   } finally {
@@ -51,11 +53,49 @@ test("a loop repaired by execute + retry on each of 3 iterations appends exactly
   assert.equal(result.exitCode, 0, result.stderr);
   assert.equal(result.stdout, "A\nB\nC\nappended 3 times\n");
   assert.equal(result.requests.length, 3);
+  assert.equal(result.stderr, "aiython: loop_retry.py:11: AttributeError recovered: retrying the statement\n".repeat(3));
+});
+
+// SPEC §4.2: recovery is never silent.
+const explained = (args: object) => recover({ ...args, explanation: "x is not\na number" });
+const LOOP_NOTICE =
+  'aiython: with_in_loop.py:10: ValueError recovered: completed, skipping the rest of the for loop of line 8, its remaining iterations included (model: "x is not a number")\n';
+
+test("complete at a loop enclosing a with body skips the rest of the loop, and says so before the program writes again", async () => {
+  const result = await run(["with_in_loop.py"], [explained({ action: "complete" })]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stdout, "[1]\n");
+  assert.equal(result.stderr, `${LOOP_NOTICE}after the loop\n`);
+  // The model is told before it decides what completing would skip.
+  assert.equal(live(result.requests[0]).recovery.complete_skips, "the rest of the for loop of line 8, its remaining iterations included");
+  assert.equal(live(result.requests[0]).recovery.line, 10);
+});
+
+test("a completed value is said with its target; --stats counts the decisions", async () => {
+  const result = await run(["name_error.py"], [recover({ action: "complete", outcome: { kind: "literal", value: 0.25 } })], { args: ["--stats=json"] });
+  assert.equal(result.exitCode, 0, result.stderr);
+  const [notice, stats] = result.stderr.trimEnd().split("\n");
+  assert.equal(notice, "aiython: name_error.py:2: NameError recovered: completed with a value for rate");
+  assert.deepEqual(JSON.parse(stats.slice("aiython stats: ".length)).run.recovered, { completed: 1, retried: 0 });
+});
+
+test('recovery_notice = "summary" says it once at the end; "off" says nothing', async () => {
+  const summary = await run(["with_in_loop.py"], [explained({ action: "complete" })], { config: 'recovery_notice = "summary"\n' });
+  assert.equal(summary.exitCode, 0, summary.stderr);
+  assert.equal(
+    summary.stderr,
+    "after the loop\naiython: recovery changed the program's course once: with_in_loop.py:10: ValueError recovered: completed, skipping the rest of the for loop of line 8, its remaining iterations included\n",
+  );
+  const off = await run(["with_in_loop.py"], [explained({ action: "complete" })], { config: 'recovery_notice = "off"\n' });
+  assert.equal(off.exitCode, 0, off.stderr);
+  assert.equal(off.stderr, "after the loop\n");
+  assert.equal(off.stdout, "[1]\n");
 });
 
 test("reraise: the original exception propagates with the model's explanation as a note", async () => {
   const result = await run(["reraise.py"], [recover({ action: "reraise", explanation: "the key 'b' is missing from the input; add it" })]);
   assert.equal(result.exitCode, 1);
+  assert.doesNotMatch(result.stderr, /^aiython: \S+:\d+: .* recovered:/m, "a re-raise changes nothing, so no notice");
   assert.match(result.stderr, /KeyError: 'b'\n.*the key 'b' is missing from the input; add it/s);
   assert.doesNotMatch(result.stderr, /aiython_bridge/);
 });
@@ -96,6 +136,24 @@ test("a recovery request lists the frame's values, and none of its modules, func
     listed.map((o: { name: string }) => o.name),
     ["labels"],
   );
+});
+
+test("a route that needs a key and has none: nothing is sent, one line says why, then python3's traceback", async () => {
+  const dir = project(["reraise.py"]);
+  const server = await startLoopbackModel({ script: [recover({ action: "complete" })] });
+  try {
+    fs.writeFileSync(path.join(dir, "aiython.toml"), `version = 3\nmodel = { model = "openai/gpt-4.1-mini", api_base = "${server.url}", api_key_env = "MY_MISSING_KEY" }\n`);
+    const [ours, theirs] = await Promise.all([aiython(["--no-journal", "reraise.py"], { cwd: dir, env: cleanEnv() }), python(["reraise.py"], { cwd: dir, env: cleanEnv() })]);
+    assert.equal(ours.exitCode, theirs.exitCode);
+    assert.equal(
+      ours.stderr,
+      "aiython: recovery could not ask the model: openai/gpt-4.1-mini needs an API key and MY_MISSING_KEY is not set (looked in the environment, .aiython/credentials.env); nothing was sent. Set MY_MISSING_KEY, or store the key with: aiython setup --set-key --model openai/gpt-4.1-mini\n" +
+        theirs.stderr,
+    );
+    assert.equal(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
 });
 
 test("unconfigured: an uncaught exception is exactly python3's", async () => {

@@ -83,6 +83,8 @@ describe("tool calls written as JSON in content", () => {
     const read = (content: string) => toolCallsFromContent(content, tools)?.map((c) => [c.function.name, JSON.parse(c.function.arguments)]);
     assert.deepEqual(read('{"name": "finish", "parameters": {"outcome": {"kind": "none"}}}'), [["finish", { outcome: { kind: "none" } }]]);
     assert.deepEqual(read('```json\n{"name": "evaluate", "arguments": {"code": "1"}}\n```'), [["evaluate", { code: "1" }]]);
+    // A lead-in sentence (and a closing one) around the fence, as small local models write it.
+    assert.deepEqual(read('I will evaluate it first.\n\n```json\n{"name": "evaluate", "arguments": {"code": "1"}}\n```\nThen I finish.'), [["evaluate", { code: "1" }]]);
     assert.deepEqual(
       read(
         '<tool_call>\n{"name": "evaluate", "arguments": {"code": "1"}}\n</tool_call>\n<tool_call>\n{"name": "finish", "arguments": "{\\"outcome\\": {\\"kind\\": \\"none\\"}}"}\n</tool_call>',
@@ -104,7 +106,8 @@ describe("tool calls written as JSON in content", () => {
       '{"name": "execute", "arguments": {"code": "x = 1"}}',
       '[{"name": "finish", "arguments": {}}, {"name": "delete_everything"}]',
       '{"name": "finish", "arguments": {',
-      'Here you go: ```json\n{"name": "finish"}\n``` done',
+      'Here you go: ```json\n{"name": "finish"}\n``` done', // a fence that opens inside a line is prose
+      'Two fences:\n```json\n{"name": "finish", "arguments": {}}\n```\n```\nprint(1)\n```', // one of them not a call
     ]) {
       assert.equal(toolCallsFromContent(content, tools), null, content);
     }

@@ -10,11 +10,12 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { editConfigText } from "../src/config/edit-config.js";
 import { ConfigError } from "../src/errors.js";
-import { searchModels } from "../src/setup/model-search.js";
+import { modelChoices, searchModels } from "../src/setup/model-search.js";
 import { startStandInModel } from "../examples/demo/stand-in-model.js";
 import { startLoopbackModel, type ScriptedReply } from "./support/loopback-model.js";
 import { TICKETS_STDOUT } from "./support/observe-e2e.js";
 import { aiython, cleanEnv, ROOT } from "./support/run-cli.js";
+import { makeUnwritable } from "./support/journal-helpers.js";
 import { tempProject } from "./support/temp-project.js";
 
 const KEY = "sk-setup-TYPED-KEY-91fe27";
@@ -92,6 +93,43 @@ describe("setup by flags against the loopback model", () => {
     );
     const shown = JSON.parse((await aiython(["config", "show"], { cwd: dir, env: cleanEnv() })).stdout);
     assert.equal(shown.profiles.local.routes[0].api_base, "http://127.0.0.1:8080/v1");
+  });
+
+  test("a new model keeps the file's server: unprefixed it stays, a provider prefix alone is refused, an explicit switch is said", async () => {
+    const local = 'version = 3\nmodel = "llama3"\napi_base = "http://127.0.0.1:8080/v1"\napi_key_env = "LOCAL_KEY"\n';
+    const dir = ticketsProject({ "aiython.toml": local });
+    const prefixed = await aiython(["setup", "--model", "openai/gpt-4.1"], { cwd: dir, env: cleanEnv() });
+    assert.equal(prefixed.exitCode, 2);
+    assert.equal(
+      prefixed.stderr,
+      'aiython: aiython.toml sends requests to api_base = "http://127.0.0.1:8080/v1"; --model openai/gpt-4.1 would send them to OpenAI (https://api.openai.com/v1) instead. To switch, add --provider openai; to keep the server, give the model without the prefix: --model gpt-4.1\n',
+    );
+    assert.equal(read(dir, "aiython.toml"), local, "nothing written");
+    const kept = await aiython(["setup", "--model", "qwen3"], { cwd: dir, env: cleanEnv() });
+    assert.equal(kept.exitCode, 0, kept.stderr);
+    assert.equal(read(dir, "aiython.toml"), 'version = 3\nmodel = "qwen3"\napi_base = "http://127.0.0.1:8080/v1"\napi_key_env = "LOCAL_KEY"\n');
+    const switched = await aiython(["setup", "--provider", "openai", "--model", "gpt-4.1"], { cwd: dir, env: cleanEnv() });
+    assert.equal(switched.exitCode, 0, switched.stderr);
+    assert.match(switched.stdout, /\nRemoved api_base = "http:\/\/127\.0\.0\.1:8080\/v1": requests now go to https:\/\/api\.openai\.com\/v1\.\n/);
+    assert.equal(read(dir, "aiython.toml"), 'version = 3\nmodel = "openai/gpt-4.1"\n');
+  });
+
+  test("a folder setup cannot write in: one line naming the file and the fix, exit 1, nothing left behind", async (t) => {
+    const dir = ticketsProject();
+    const undo = makeUnwritable(dir);
+    if (!undo) return t.skip("this folder stays writable here");
+    try {
+      const ran = await aiython(["setup", "--model", "openai/gpt-4.1-mini"], { cwd: dir, env: cleanEnv() });
+      assert.equal(ran.exitCode, 1);
+      assert.match(
+        ran.stderr,
+        /^aiython: setup: cannot write aiython\.toml: (permission denied \(EACCES\)|operation not permitted \(EPERM\)|the file system is read-only \(EROFS\)); nothing was saved; run aiython setup in a folder you can write to, or name another file with --config PATH\n$/,
+      );
+      assert.doesNotMatch(ran.stderr, /internal error/);
+    } finally {
+      undo();
+    }
+    assert.deepEqual(fs.readdirSync(dir).sort(), [".git", "tickets.py"]);
   });
 
   test("--check that fails saves nothing: no new file, an existing one untouched, exit 1 with the reason", async () => {
@@ -193,5 +231,21 @@ describe("model search by word prefixes", () => {
     assert.deepEqual(searchModels(ids, "Instr llama"), ["meta-llama/Llama-3.1-8B-Instruct"]);
     assert.deepEqual(searchModels(ids, "ini"), [], "prefixes, not substrings");
     assert.deepEqual(searchModels(ids, "  "), ids);
+  });
+
+  test("the picker also offers the typed id when the server does not list it", () => {
+    const shown = (id: string) => `openai/${id}`;
+    assert.deepEqual(modelChoices(ids, "gpt-5-nano", shown), [{ name: "openai/gpt-5-nano", value: "gpt-5-nano", description: "as typed: the server does not list it" }]);
+    assert.deepEqual(
+      modelChoices(ids, "gpt-4.1", shown).map((c) => c.value),
+      ["gpt-4.1", "gpt-4.1-mini"],
+      "a listed id is not offered twice",
+    );
+    assert.deepEqual(
+      modelChoices(ids, "gpt 4 mini", shown).map((c) => c.value),
+      ["gpt-4.1-mini", "gpt-4o-mini"],
+      "words of a search are not an id",
+    );
+    assert.deepEqual(modelChoices(ids, "", shown).length, ids.length);
   });
 });

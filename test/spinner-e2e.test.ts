@@ -66,3 +66,30 @@ test("not a terminal: no spinner at all", async () => {
     await server.close();
   }
 });
+
+test("on a terminal, while other threads of the program may print: no spinner in front of their output", { skip: !hasScript && "needs script(1)" }, async () => {
+  const server = await startLoopbackModel({ script: [{ ...finishCall({ kind: "literal", value: "done" }), delayMs: 900 }] });
+  try {
+    const ticking = [
+      "import threading, time",
+      "def tick():",
+      "    for n in range(8):",
+      "        print('tick', n, flush=True)",
+      "        time.sleep(0.1)",
+      "worker = threading.Thread(target=tick)",
+      "worker.start()",
+      "answer = say that the work is done",
+      "worker.join()",
+      "print(answer)",
+    ].join("\n");
+    const dir = tempProject({ "ticks.py": `${ticking}\n` }, { prefix: "aiython-spinner-" });
+    const env = cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url, TERM: "xterm" });
+    const result = await execa("script", ["-qec", `${CLI} --no-journal ticks.py`, "/dev/null"], { cwd: dir, env, extendEnv: false, reject: false, stripFinalNewline: false });
+    const screen = String(result.stdout);
+    assert.equal(result.exitCode, 0, screen);
+    assert.doesNotMatch(screen, /aiython: ticks\.py:8/, "no spinner");
+    assert.equal(screen.replaceAll("\r", ""), `${Array.from({ length: 8 }, (_, n) => `tick ${n}\n`).join("")}done\n`);
+  } finally {
+    await server.close();
+  }
+});

@@ -43,6 +43,7 @@ test("--stats=json: one line per run with every invocation; stdout untouched", a
       "total_tokens",
       "cost_usd",
       "unpriced_routes",
+      "recovered",
       "total_seconds",
       "parse_seconds",
       "prepare_seconds",

@@ -50,6 +50,7 @@ test("--stats=json is one line with exactly the §11 invocation fields and the r
     total_tokens: 1840,
     cost_usd: 0.00252,
     unpriced_routes: [],
+    recovered: { completed: 0, retried: 0 },
     total_seconds: 1.25,
     parse_seconds: 0.05,
     prepare_seconds: 0.1,
@@ -97,4 +98,20 @@ test("a failure reason (program data) never appears in stats", () => {
 test("a run without AI invocations still reports its phases", () => {
   assert.equal(statsText([], run, display), "aiython stats: no AI invocations\naiython stats: run 1.250 s total; parse 0.050 s, prepare 0.100 s, execution 1.000 s\n");
   assert.deepEqual(JSON.parse(statsJsonLine([], run, display).slice(15)).invocations, []);
+});
+
+test("--stats counts the recovery decisions that changed the program's course (SPEC §4.2), in both forms", () => {
+  const decided = (line: number, action: "complete" | "retry" | "reraise"): InvocationRecord => ({
+    id: `inv-${line}`,
+    filename: "/p/report.py",
+    line,
+    mode: "recovery",
+    stats: counters({ model_calls: 1 }),
+    end: { status: "finished", action },
+  });
+  const records = [invocations[0], decided(7, "complete"), decided(9, "retry"), decided(9, "complete"), decided(12, "reraise")];
+  assert.ok(statsText(records, run, display).includes("aiython stats: recovery changed the program's course 3 times: 2 completed, 1 retried\n"));
+  const body = JSON.parse(statsJsonLine(records, run, display).slice("aiython stats: ".length));
+  assert.deepEqual(body.run.recovered, { completed: 2, retried: 1 });
+  assert.doesNotMatch(statsText(invocations, run, display), /recovery changed/, "no line when nothing was recovered");
 });

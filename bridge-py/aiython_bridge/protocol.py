@@ -66,12 +66,14 @@ PAYLOADS = {
     "RunFolder": ("dir", "secret"),
     "PauseRequest": (
         "mode", "block_id", "statement", "location", "target", "output_type", "output_schema", "requires_result",
-        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?", "mailbox?",
+        "code_context", "related_objects", "frame_objects", "hints", "directive?", "recovery?", "mailbox?", "concurrent?",
     ),
     "PauseLocation": ("file", "line", "column", "end_line", "end_column", "function"),
-    "RecoveryDetails": ("exception_type", "message", "origin", "attempt", "retry_allowed", "target", "origin_context?"),
+    "RecoveryDetails": (
+        "exception_type", "message", "origin", "attempt", "retry_allowed", "target", "line", "complete_skips?", "origin_context?",
+    ),
     "SourceWindow": ("file", "start_line", "end_line", "source"),
-    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "diagnostics"),
+    "Plan": ("filename", "displayName", "rewritten", "runtimeName", "blocks", "diagnostics", "typos"),
     "BlockInfo": (
         "id", "index", "statement", "kind", "span", "target", "output_type", "requires_result", "directive",
         "is_async", "function",
@@ -80,7 +82,7 @@ PAYLOADS = {
     "ErrorInfo": ("type", "message"),
 }
 
-# op -> its arguments (the terminal ops: finish, recover, fail; the host's own: fail, restrict)
+# op -> its arguments (the terminal ops: finish, resume, fail; the host's own: resume, fail, restrict)
 OPS = {
     "evaluate": ("code", "result_id?", "call_id"),
     "execute": ("code", "call_id"),
@@ -93,6 +95,7 @@ OPS = {
     "hold_values": ("values_json", "call_id"),
     "finish": ("outcome", "call_id", "raw_arguments"),
     "recover": ("action", "outcome?", "explanation?", "call_id", "raw_arguments"),
+    "resume": (),
     "fail": ("reason", "budget?"),
     "restrict": ("denied",),
 }

@@ -32,6 +32,7 @@ class Server:
         self._pending = {}  # bridge request id -> [lock to release or callback, message]
         self._pending_lock = _thread.allocate_lock()
         self.pause_router = None  # set by the runtime when pauses exist (route(message))
+        self.reader_ident = None  # the reader thread's, once it runs: not one of the program's threads
         self.imported_sources = []  # project sources imported since the last pause, sent with it (SPEC §11.2)
 
     # -- requests the bridge makes of the host (e.g. plans for imported modules) ----------------
@@ -107,6 +108,7 @@ class Server:
         _thread.start_new_thread(self._read_loop, ())
 
     def _read_loop(self):
+        self.reader_ident = _thread.get_ident()
         try:
             while True:
                 message = self.channel.recv()

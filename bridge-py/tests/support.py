@@ -43,9 +43,11 @@ class LocalDecisions:
                 args["raw_arguments"] = json.dumps(args)
             message = {"type": "op", "pause": pause.id, "id": f"t{next(ids)}", "op": name, "args": args}
             done, value = pause.handle(message)
+            results = [reply for reply in replies if reply.get("type") == "result"]
+            if name == "recover" and results[-1]["ok"]:  # as the host does, after its notice
+                done, value = pause.handle({"type": "op", "pause": pause.id, "id": f"t{next(ids)}", "op": "resume", "args": {}})
             if done:
                 final.append(value)
-            results = [reply for reply in replies if reply.get("type") == "result"]
             replies.clear()
             return results[-1]
 

@@ -7,6 +7,7 @@ Run under 3.11, 3.12 and 3.13.
 
 import unittest
 
+from aiython_bridge.recovery.completion import skipped_by_complete
 from tests.support import complete
 from tests.program_harness import Program, program_traceback
 
@@ -30,8 +31,9 @@ class Decisions(unittest.TestCase):
         self.assertEqual(request["location"]["line"], 3)
         self.assertEqual(request["recovery"], {
             "exception_type": "NameError", "message": "name 'user_name' is not defined",
-            "origin": {"file": "prog.py", "line": 3}, "attempt": 1, "retry_allowed": True, "target": "name",
+            "origin": {"file": "prog.py", "line": 3}, "attempt": 1, "retry_allowed": True, "target": "name", "line": 3,
         })
+        self.assertNotIn("complete_skips", request["recovery"])
         self.assertIn("def greet():", request["code_context"]["source"])
 
     def test_loop_repaired_with_execute_and_retry_on_each_iteration(self):
@@ -166,6 +168,40 @@ class Decisions(unittest.TestCase):
         self.assertEqual(replies[0]["ok"], False)
         self.assertEqual(replies[0]["error"]["type"], "RetryNotAllowed")
         self.assertTrue(replies[1]["ok"])
+
+    def test_complete_at_a_loop_says_it_skips_the_rest_of_the_loop(self):
+        """A failure in a `with` body inside a top-level loop is decided at the loop (SPEC §4.2):
+        the request says what `complete` skips there, and completing does skip it."""
+        program = Program(self, """
+            import io
+            rows = []
+            for raw in ["1", "x", "3"]:
+                with io.StringIO(raw) as f:
+                    rows.append(int(f.read()))
+            print(rows)
+        """, complete())
+        out, error = program.run()
+        self.assertIsNone(error)
+        self.assertEqual(out, "[1]\n")  # "3" was never read: the rest of the loop was skipped
+        [request] = program.requests
+        self.assertEqual(request["location"]["line"], 4)
+        self.assertEqual(request["recovery"]["line"], 6)
+        self.assertEqual(request["recovery"]["complete_skips"],
+                         "the rest of the for loop of line 4, its remaining iterations included")
+
+    def test_complete_skips_in_words_for_each_compound_statement(self):
+        cases = [
+            ("for x in xs:\n    f(x)", 4, "the rest of the for loop of line 3, its remaining iterations included"),
+            ("async for x in xs:\n    f(x)", 3, "all of the for loop of line 3 (it failed in its first line)"),
+            ("with open(p) as f:\n    f.read()", 4, "the rest of the with body of line 3"),
+            ("if ready:\n    go()", 4, "the rest of the if statement of line 3"),
+            ("try:\n    go()\nfinally:\n    stop()", 4, "the rest of the try statement of line 3"),
+            ("@cache\ndef load(path=default()):\n    pass", 3, "the rest of the def statement of line 3: load stays unbound"),
+            ("class Report(Base):\n    x = 1 / 0", 4, "the rest of the class statement of line 3: Report stays unbound"),
+        ]
+        for statement, failed, words in cases:
+            with self.subTest(statement=statement):
+                self.assertEqual(skipped_by_complete(statement, 3, failed), words)
 
     def test_retry_refused_when_the_traceback_passes_through_another_project_function(self):
         def decide(request, op):

@@ -1,12 +1,14 @@
-// `npm run demo [-- SCRIPT [--latency-ms N]]`: starts the stand-in model on 127.0.0.1 and runs
-// examples/tickets.py (or SCRIPT) with the built CLI against it, exactly as a user would with a
-// real OpenAI-compatible server. `--latency-ms` makes each answer take that long, as a hosted
-// model's would (e.g. to watch examples/parallel.py's blocks go out together). A script that needs capability routes (its header names a
-// `[capabilities.…]` table, as examples/notes_search.py and examples/transcribe.py do) runs in a
-// fresh project folder holding a copy of examples/ and an aiython.toml that routes every
-// capability to loopback fakes of the endpoints (demo-project.ts). `npm run demo -- --serve`
-// only serves the model, until Ctrl-C, printing the `aiython setup` line that points a project
-// at it (to try setup and the console by hand).
+// `npm run demo [-- [--latency-ms N] [AIYTHON OPTIONS] [SCRIPT [ARGS...]]]`: starts the stand-in
+// model on 127.0.0.1 and runs examples/tickets.py (or SCRIPT, the first argument ending in .py)
+// with the built CLI against it, exactly as a user would with a real OpenAI-compatible server.
+// Options before SCRIPT are aiython's (`--stats`, `--trace FILE`, …) and go to it; ARGS go to the
+// program. `--latency-ms N` (anywhere) makes each answer take that long, as a hosted model's would
+// (e.g. to watch examples/parallel.py's blocks go out together). A script that needs capability routes
+// (its header names a `[capabilities.…]` table, as examples/notes_search.py and
+// examples/transcribe.py do) runs in a fresh project folder holding a copy of examples/ and an
+// aiython.toml that routes every capability to loopback fakes of the endpoints
+// (demo-project.ts). `npm run demo -- --serve` only serves the model, until Ctrl-C, printing the
+// `aiython setup` line that points a project at it (to try setup and the console by hand).
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -16,13 +18,31 @@ import { capabilityProject } from "./demo-project.js";
 import { startStandInModel } from "./stand-in-model.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const latencyAt = process.argv.indexOf("--latency-ms");
-const latencyMs = latencyAt >= 0 ? Number(process.argv.splice(latencyAt, 2)[1]) : 0;
-const model = await startStandInModel(latencyMs);
+const args = demoArguments(process.argv.slice(2));
+if (args.script !== null && !fs.existsSync(args.script)) {
+  process.stderr.write(`demo: no such script: ${args.script} (npm run demo -- [AIYTHON OPTIONS] [SCRIPT [ARGS...]])\n`);
+  process.exit(2);
+}
+const model = await startStandInModel(args.latencyMs);
 process.stderr.write(`demo: stand-in model at ${model.url}\n`);
 
-if (process.argv[2] === "--serve") serve();
-else await runScript(path.resolve(process.argv[2] ?? path.join(root, "examples", "tickets.py")));
+if (args.serve) serve();
+else await runScript(path.resolve(args.script ?? path.join(root, "examples", "tickets.py")));
+
+/** The demo's own options, aiython's options, the script and the program's arguments. */
+function demoArguments(argv: string[]) {
+  const parsed = { latencyMs: 0, serve: false, options: [] as string[], script: null as string | null, programArgs: [] as string[] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--latency-ms")
+      parsed.latencyMs = Number(argv[++i]); // the demo's own, wherever it stands
+    else if (parsed.script !== null) parsed.programArgs.push(arg);
+    else if (arg === "--serve") parsed.serve = true;
+    else if (arg.endsWith(".py")) parsed.script = arg;
+    else parsed.options.push(arg);
+  }
+  return parsed;
+}
 
 function serve(): void {
   process.stderr.write(`demo: aiython setup --base-url ${model.url} --model stand-in --check\n`);
@@ -34,7 +54,7 @@ function serve(): void {
   ] as const) {
     process.once(signal, async () => {
       await model.close();
-      process.stderr.write(`demo: ${model.requests.length} model requests\n`);
+      process.stderr.write(`demo: ${plural(model.requests.length, "model request")}\n`);
       process.exit(128 + n);
     });
   }
@@ -50,13 +70,18 @@ async function runScript(script: string): Promise<void> {
     delete env.OPENAI_BASE_URL;
     process.stderr.write(`demo: capability fakes at ${project.fakesUrl}; project ${project.dir} (its aiython.toml routes to them)\n`);
   }
-  const args = project ? [path.basename(script)] : [script];
-  process.stderr.write(`demo: bin/aiython ${project ? args[0] : (process.argv[2] ?? "examples/tickets.py")}\n`);
-  const child = spawn(path.join(root, "bin", "aiython"), args, { stdio: "inherit", env, cwd: project?.dir ?? process.cwd() });
+  const cliArgs = [...args.options, project ? path.basename(script) : script, ...args.programArgs];
+  const shown = [...args.options, project ? path.basename(script) : (args.script ?? "examples/tickets.py"), ...args.programArgs];
+  process.stderr.write(`demo: bin/aiython ${shown.join(" ")}\n`);
+  const child = spawn(path.join(root, "bin", "aiython"), cliArgs, { stdio: "inherit", env, cwd: project?.dir ?? process.cwd() });
   child.on("close", async (code, signal) => {
     await model.close();
     await project?.close();
-    process.stderr.write(`demo: ${model.requests.length} model requests${project ? `, ${project.requests()} capability requests` : ""}\n`);
+    process.stderr.write(`demo: ${plural(model.requests.length, "model request")}${project ? `, ${plural(project.requests(), "capability request")}` : ""}\n`);
     process.exitCode = code ?? (signal ? 1 : 0);
   });
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

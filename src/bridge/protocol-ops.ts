@@ -28,8 +28,10 @@ export interface OpArguments {
   hold_values: { values_json: string[]; call_id: string };
   /** Terminal: the block's value. `raw_arguments` is the model's JSON text (3.0 stays a float). */
   finish: { outcome: Outcome; call_id: string; raw_arguments: string };
-  /** Terminal in recovery mode. */
+  /** Recovery mode: the decision, checked and kept; the pause goes on until `resume`. */
   recover: { action: RecoverAction; outcome?: Outcome; explanation?: string; call_id: string; raw_arguments: string };
+  /** Terminal, the host's own, after an accepted `recover`: the host has said what the decision changes, the program may go on. */
+  resume: Record<string, never>;
   /** Terminal, the host's own: the invocation failed; `budget`: a budget refused a request (AIBudgetError, SPEC §13). */
   fail: { reason: string; budget?: boolean };
   /** The host's own: permissions the profile does not grant that the bridge enforces (SPEC §9). */
@@ -51,6 +53,7 @@ export interface OpValues {
   hold_values: { descriptors: Descriptor[] };
   finish: { ok: true };
   recover: { ok: true };
+  resume: { ok: true };
   fail: { ok: true };
   restrict: { ok: true };
 }

@@ -17,7 +17,8 @@ export type RunTarget =
   | { kind: "directory"; path: string }
   | { kind: "module"; name: string }
   | { kind: "code"; code: string }
-  | { kind: "stdin" }
+  /** `unnamed`: no `-` on the command line (`cmd | aiython`), so sys.argv[0] is "" as under python3. */
+  | { kind: "stdin"; unnamed?: true }
   /** `aiython` on a terminal: the console (SPEC §2), as `python3` with no arguments. */
   | { kind: "console" };
 
@@ -95,6 +96,10 @@ export interface RecoveryDetails {
   attempt: number;
   retry_allowed: boolean;
   target: string | null;
+  /** The line of the checkpoint's frame the failure passed (in a compound statement's body, the body's line). */
+  line: number;
+  /** For a compound statement: what `complete` skips, in words (SPEC §4.2). */
+  complete_skips?: string;
   origin_context?: SourceWindow;
 }
 
@@ -124,6 +129,8 @@ export interface PauseRequest {
   recovery?: RecoveryDetails;
   /** The thread or task that paused has joined a mailbox (SPEC §8): its member handle. */
   mailbox?: { member: string };
+  /** The program may write while this pause waits (other threads alive, or a coroutine's event loop): no spinner. */
+  concurrent?: boolean;
 }
 
 /** A checkpoint the bridge selects (SPEC §4.2), as it answers `checkpoints`: what `--explain` shows. */

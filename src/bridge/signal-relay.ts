@@ -13,6 +13,8 @@ import { KILL_GRACE_MS, SIGINT_NOTICE_WAIT_MS } from "../defaults.js";
 export interface SignalRelay {
   /** The signal that ended the run from outside (SIGTERM/SIGHUP relayed), if any. */
   readonly relayed: NodeJS.Signals | null;
+  /** A SIGINT reached the host (Ctrl-C at the terminal reaches the whole process group). */
+  readonly interrupted: boolean;
   dispose(): void;
 }
 
@@ -27,9 +29,11 @@ const RELAYED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 export function relaySignals(bridge: BridgeProcess, options: RelayOptions = {}): SignalRelay {
   const graceMs = options.graceMs ?? KILL_GRACE_MS;
   let relayed: NodeJS.Signals | null = null;
+  let interrupted = false;
   let killTimer: NodeJS.Timeout | null = null;
 
   const onInt = () => {
+    interrupted = true;
     if (Date.now() - bridge.lastSigintNotice < 2 * SIGINT_NOTICE_WAIT_MS) return;
     void bridge.waitForSigintNotice(SIGINT_NOTICE_WAIT_MS).then((delivered) => {
       if (!delivered) bridge.kill("SIGINT");
@@ -52,6 +56,9 @@ export function relaySignals(bridge: BridgeProcess, options: RelayOptions = {}):
   return {
     get relayed() {
       return relayed;
+    },
+    get interrupted() {
+      return interrupted;
     },
     dispose() {
       for (const signal of listened) process.off(signal, listeners[signal]);

@@ -44,6 +44,11 @@ async function dispatch(split: SplitArgs, early: BridgeProcess | undefined, igno
 }
 
 async function subcommand(command: { name: string; args: string[] }, options: CliOptions, ignoredSignals: number[]): Promise<RunOutcome> {
+  if (command.name !== "setup") {
+    const { subcommandHelp } = await import("./commands/help.js");
+    const help = await subcommandHelp(command.name, command.args);
+    if (help) return help;
+  }
   switch (command.name) {
     case "config": {
       const { configCommand } = await import("./commands/config.js");

@@ -7,6 +7,7 @@ import { UsageError } from "../errors.js";
 
 const MEMORY_LIMIT_MIN_MB = CONFIG_BOUNDS.memoryLimitMb.min;
 import { VERSION } from "../version.js";
+import { writeStdout } from "./stdout.js";
 
 export interface CliOptions {
   config?: string;
@@ -36,34 +37,42 @@ mixed with the options above: -b, -bb, -B, -d, -E, -i (the console after the pro
 --help-all print Python's help.`;
 
 function buildCommand(): Command {
-  return new Command("aiython")
-    .usage(
-      "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython resume [RUN_ID] [--force]\n       aiython recheck [RUN_ID...] [--last N]\n       aiython jobs list | jobs resume ID",
-    )
-    .description("Run a Python program on your own CPython; lines CPython cannot parse become model calls against the live frame.")
-    .option("--config <file>", "use this aiython.toml instead of searching for one")
-    .option("--profile <name>", "configuration profile to use")
-    .option("--force-profile <name>", "profile that overrides every directive")
-    .option("--model <id>", "model id, e.g. openai/gpt-4.1-mini")
-    .option("--python <path>", "Python interpreter (default: AIYTHON_PYTHON, $VIRTUAL_ENV/bin/python, python3)")
-    .option("--stats [format]", "print per-invocation statistics at exit (--stats=json for one JSON line)")
-    .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
-    .option("--replay [mode]", "answer model requests from the journal, offline (=RUN_ID: from that run; ,fill: call and record what it lacks)")
-    .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
-    .option("--budget-calls <n>", "send at most N model requests in this run (retries included)")
-    .option("--budget-tokens <n>", "use at most N tokens in this run")
-    .option("--budget-cost <usd>", "spend at most USD on model requests in this run (needs price in aiython.toml)")
-    .option("--approve", "ask on the terminal before each model tool call that changes the program's state")
-    .option("--time-limit <seconds>", "end the run after SECONDS (time waiting for the model not counted); exit 124", positiveNumber("--time-limit"))
-    .option("--memory-limit <mb>", "cap the program's address space at MB megabytes (RLIMIT_AS): past it, MemoryError", positiveInteger("--memory-limit"))
-    .option("--explain", "show AI blocks and checkpoints of PATH; runs nothing")
-    .option("--json", "with --explain: print JSON")
-    .version(VERSION, "--version", "print the version")
-    .helpOption("-h, --help", "show this help")
-    .addHelpText("after", PYTHON_OPTIONS_HELP)
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined, outputError: () => undefined });
+  return (
+    new Command("aiython")
+      .usage(
+        "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython resume [RUN_ID] [--force]\n       aiython recheck [RUN_ID...] [--last N]\n       aiython jobs list | jobs resume ID",
+      )
+      .description("Run a Python program on your own CPython; lines CPython cannot parse become model calls against the live frame.")
+      .option("--config <file>", "use this aiython.toml instead of searching for one")
+      .option("--profile <name>", "configuration profile to use")
+      .option("--force-profile <name>", "profile that overrides every directive")
+      .option("--model <id>", "model id, e.g. openai/gpt-4.1-mini")
+      .option("--python <path>", "Python interpreter (default: AIYTHON_PYTHON, $VIRTUAL_ENV/bin/python, python3)")
+      .option("--stats [format]", "print per-invocation statistics at exit (--stats=json for one JSON line)")
+      .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
+      .option("--replay [mode]", "answer model requests from the journal, offline (=RUN_ID: from that run; ,fill: call and record what it lacks)")
+      .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
+      .option("--budget-calls <n>", "send at most N model requests in this run (retries included)")
+      .option("--budget-tokens <n>", "use at most N tokens in this run")
+      .option("--budget-cost <usd>", "spend at most USD on model requests in this run (needs price in aiython.toml)")
+      .option("--approve", "ask on the terminal before each model tool call that changes the program's state")
+      .option("--time-limit <seconds>", "end the run after SECONDS (time waiting for the model not counted); exit 124", positiveNumber("--time-limit"))
+      .option("--memory-limit <mb>", "cap the program's address space at MB megabytes (RLIMIT_AS): past it, MemoryError", positiveInteger("--memory-limit"))
+      .option("--explain", "show AI blocks and checkpoints of PATH; runs nothing")
+      .option("--json", "with --explain: print JSON")
+      .version(VERSION, "--version", "print the version")
+      .helpOption("-h, --help", "show this help")
+      .addHelpText("after", PYTHON_OPTIONS_HELP)
+      .exitOverride()
+      // --stats and --replay never take the next argument (split-argv.ts): their values follow `=`.
+      .configureHelp({ optionTerm: (option) => OPTION_TERMS[option.long ?? ""] ?? option.flags })
+      // Help and version go through the EPIPE guard: `aiython --help | head -3` ends quietly.
+      .configureOutput({ writeOut: (text) => void writeStdout(text), writeErr: () => undefined, outputError: () => undefined })
+  );
 }
+
+/** How help writes the options whose value is attached with `=`. */
+const OPTION_TERMS: Record<string, string> = { "--stats": "--stats[=json]", "--replay": "--replay[=RUN_ID][,fill]" };
 
 function positiveNumber(flag: string): (value: string) => number {
   return (value) => {

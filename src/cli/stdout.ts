@@ -7,9 +7,10 @@ export function writeStdout(text: string): Promise<void> {
     const onError = (error: NodeJS.ErrnoException) => {
       if (error.code === "EPIPE") resolve();
     };
-    process.stdout.once("error", onError);
-    process.stdout.write(text, () => {
-      process.stdout.off("error", onError);
+    process.stdout.on("error", onError);
+    process.stdout.write(text, (error) => {
+      // A failed write's callback runs before the stream emits 'error': the listener stays for it.
+      if (!error) process.stdout.off("error", onError);
       resolve();
     });
   });

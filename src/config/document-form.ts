@@ -111,6 +111,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     maxResponseMb: pick("max_response_mb")?.value ?? CONFIG_DEFAULTS.maxResponseMb,
     maxRounds: pick("max_rounds")?.value ?? CONFIG_DEFAULTS.maxRounds,
     contextValues: pick("context_values")?.value ?? CONFIG_DEFAULTS.contextValues,
+    recoveryNotice: pick("recovery_notice")?.value ?? CONFIG_DEFAULTS.recoveryNotice,
     permissions: new Set((pick("permissions")?.value as Permission[] | undefined) ?? CONFIG_DEFAULTS.permissions),
     journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
     budget: budgetOf(pick("budget")?.value),

@@ -52,6 +52,22 @@ export async function editConfigText(text: string | null, edit: ConfigEdit, disp
   return next;
 }
 
+/** The `api_base` and `api_key_env` the table an edit would change holds now (null: none, or no such table or file). */
+export async function currentServer(text: string | null, edit: Omit<ConfigEdit, "keys">): Promise<{ apiBase: string | null; apiKeyEnv: string | null }> {
+  const none = { apiBase: null, apiKeyEnv: null };
+  if (text === null) return none;
+  const toml = await import("@decimalturn/toml-patch");
+  let doc: Table;
+  try {
+    doc = toml.parse(text) as Table;
+  } catch {
+    return none; // editConfigText names the broken file
+  }
+  const table = lookup(doc, tablePath({ ...edit, keys: { model: "" } }));
+  const text_ = (value: unknown) => (typeof value === "string" ? value : null);
+  return table === undefined ? none : { apiBase: text_(table.api_base), apiKeyEnv: text_(table.api_key_env) };
+}
+
 /** Where the keys go: [], ["profiles", NAME], ["capabilities", CAP], or ["profiles", NAME, "capabilities", CAP]. */
 function tablePath(edit: ConfigEdit): string[] {
   const base = edit.profile === null ? [] : ["profiles", edit.profile];

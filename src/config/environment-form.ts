@@ -46,6 +46,7 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     maxResponseMb: CONFIG_DEFAULTS.maxResponseMb,
     maxRounds: CONFIG_DEFAULTS.maxRounds,
     contextValues: CONFIG_DEFAULTS.contextValues,
+    recoveryNotice: CONFIG_DEFAULTS.recoveryNotice,
     permissions: new Set(CONFIG_DEFAULTS.permissions),
     journal: CONFIG_DEFAULTS.journal,
     budget: {},

@@ -7,7 +7,7 @@ export { KNOWN_PROVIDERS, checkApiBase } from "./providers.js";
 export { CredentialLookup } from "./credentials.js";
 export { discoverConfigFile } from "./discover.js";
 export { displayPath } from "./display-path.js";
-export { editConfigText, type ConfigEdit, type RouteKeys } from "./edit-config.js";
+export { currentServer, editConfigText, type ConfigEdit, type RouteKeys } from "./edit-config.js";
 export { storeCredential, ignoreAiythonFolder } from "./store-credential.js";
 export { readConfigText } from "./parse-toml.js";
 export { CONFIG_DEFAULTS, CONFIG_FILE_NAME, CREDENTIALS_FILE } from "../defaults.js";

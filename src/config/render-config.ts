@@ -64,6 +64,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
     max_response_mb: profile.maxResponseMb,
     max_rounds: profile.maxRounds,
     context_values: profile.contextValues,
+    recovery_notice: profile.recoveryNotice,
     permissions: PERMISSIONS.filter((p) => profile.permissions.has(p)),
     journal: profile.journal,
     budget: {

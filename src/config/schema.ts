@@ -4,7 +4,7 @@
 // cannot express well (credentials inside api_base, the reserved profile name, env_file outside
 // the project) live in load-config.ts.
 
-import { CONFIG_BOUNDS, CONFIG_VERSION, ROUTED_CAPABILITIES } from "../defaults.js";
+import { CONFIG_BOUNDS, CONFIG_VERSION, RECOVERY_NOTICE_MODES, ROUTED_CAPABILITIES } from "../defaults.js";
 import { PERMISSIONS } from "./types.js";
 
 /** Matches a POSIX-style environment variable name; a pasted key (`sk-...`) fails it. */
@@ -87,6 +87,7 @@ const settings = {
   max_response_mb: { type: "number", exclusiveMinimum: 0 },
   max_rounds: { type: "integer", minimum: CONFIG_BOUNDS.maxRounds.min, maximum: CONFIG_BOUNDS.maxRounds.max },
   context_values: { type: "boolean" },
+  recovery_notice: { type: "string", enum: [...RECOVERY_NOTICE_MODES] },
   permissions: { type: "array", uniqueItems: true, items: { type: "string", enum: [...PERMISSIONS] } },
   capabilities: ref("capabilities"),
   journal: { type: "boolean" },
@@ -179,6 +180,7 @@ export interface SettingsTable {
   max_response_mb?: number;
   max_rounds?: number;
   context_values?: boolean;
+  recovery_notice?: (typeof RECOVERY_NOTICE_MODES)[number];
   permissions?: string[];
   capabilities?: Record<string, CapabilityTable>;
   journal?: boolean;

@@ -79,6 +79,8 @@ export interface ProfileSettings {
   maxResponseMb: number;
   maxRounds: number;
   contextValues: boolean;
+  /** `recovery_notice` (SPEC §4.2): how recovery decisions are said on stderr. */
+  recoveryNotice: "each" | "summary" | "off";
   permissions: Set<Permission>;
   journal: boolean;
   /** `budget` (SPEC §13): the limits of a run that selects this profile. */

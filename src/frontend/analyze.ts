@@ -18,7 +18,8 @@
 //      and if that fails too the whole file becomes one statement block. Never a refusal.
 // Types and directives are read from the rewritten program (valid Python). Checkpoints are not the
 // frontend's: the bridge selects them on the rewritten program (SPEC §4.2). Bad input never
-// throws: it becomes blocks or diagnostics.
+// throws: it becomes blocks or diagnostics. Blocks that read as mistyped Python rather than
+// natural language are listed as `typos` (prose.ts); the run, not the frontend, refuses them.
 
 import type { CompileOracle } from "./oracle.js";
 import type { BlockInfo, Plan } from "./plan.js";
@@ -30,6 +31,7 @@ import { chooseRuntimeName, offsetMap, type OffsetMap } from "./render.js";
 import { renderProgram, wholeFileBlock, type Group, type Rendering } from "./render-program.js";
 import { parsePython, type SyntaxTree } from "./syntax-tree.js";
 import { describeBlocks, type CallSite } from "./block-info.js";
+import { readsAsProse } from "./prose.js";
 import { directiveFor, readDirectives, type DirectiveIndex } from "./directives.js";
 import { indexTree, mergeParts, type IndexPart } from "./program-index.js";
 import { planWindows, type Window } from "./windows.js";
@@ -60,7 +62,7 @@ export async function analyzeSource(args: AnalyzeArgs): Promise<Plan> {
   const { source, filename, displayName } = args;
   const runtimeName = chooseRuntimeName(source);
   const index = new LineIndex(source);
-  const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], diagnostics: [] };
+  const plan: Plan = { filename, displayName, rewritten: null, runtimeName, blocks: [], diagnostics: [], typos: [] };
   if (nullByte(source, index, plan)) return plan;
   const phase = args.onPhase ?? (() => {});
   const worker = usesIndexWorker(source.length, args.cores ?? availableParallelism()) ? startIndexWorker() : null; // boots while the windows are planned
@@ -184,6 +186,7 @@ function describe(plan: Plan, rendering: Rendering, groupsParsed: ParsedGroup[],
       function: rendering.scopes[i].function,
     }),
   );
+  plan.typos = plan.blocks.filter((block) => !readsAsProse(block.statement)).map((block) => block.index);
 }
 
 /** Lets pending I/O (oracle answers) run between two pieces of synchronous work. */

@@ -4,7 +4,9 @@
 // the spans that could be the natural-language block, in the order the search tries them:
 //   1. a header ending in `:` with its same-indentation `- ` bullets (one block by rule); when the
 //      header is an assignment, first its right-hand side through the last bullet (an expression
-//      block, the target stays Python), then the whole header with its bullets;
+//      block, the target stays Python), and when it is a `return` or `yield`, its value through
+//      the last bullet (the function returns the block's value); then the whole header with its
+//      bullets;
 //   2. expression positions, innermost first: an f-string field; the part of a bracketed item
 //      (keyword value, dict key or value, comprehension element, iterable or condition, lambda
 //      body, slice part) and then the whole item, bracket by bracket outwards; then the statement's
@@ -37,6 +39,7 @@ export function candidatesAt(scan: Scan, p: number, message: string): Candidate[
     const header = lines[bullets.header];
     const assigns = assignmentOperators(scan.tokens, header.first, header.last);
     if (assigns.length > 0) c.addTokens(assigns[assigns.length - 1] + 1, header.last, bullets.end);
+    else if ((header.head === "return" || header.head === "yield") && header.last > header.first) c.addTokens(header.first + 1, header.last, bullets.end);
     c.add(bullets.start, bullets.end, "statement");
   }
 

@@ -4,3 +4,4 @@
 export { analyzeSource, type AnalyzeArgs } from "./analyze.js";
 export type { CompileItem, CompileOracle, CompileVerdict } from "./oracle.js";
 export type { BlockDirective, BlockInfo, BlockKind, Diagnostic, Plan, Span } from "./plan.js";
+export { readsAsProse } from "./prose.js";

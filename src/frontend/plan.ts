@@ -54,4 +54,6 @@ export interface Plan {
   blocks: BlockInfo[];
   /** Faults that stop the run before it starts (malformed directives, null bytes): `file:line: message`, exit 78. */
   diagnostics: Diagnostic[];
+  /** `index` of each block that reads as mistyped Python, not natural language (prose.ts): CPython's SyntaxError stands there. */
+  typos: number[];
 }

@@ -36,11 +36,12 @@ interface Live {
   where: string;
   ops: Map<string, { resolve: (result: FrameOpResult) => void; terminal: boolean; name: OpName }>;
   ended: boolean;
-  /** A terminal op (finish, recover, fail) was answered ok: the frame is done with this invocation. */
+  /** A terminal op (finish, resume, fail) was answered ok: the frame is done with this invocation. */
   done: boolean;
 }
 
-const TERMINAL_OPS: ReadonlySet<OpName> = new Set<OpName>(["finish", "recover", "fail"]);
+/** `recover` is not among them: the bridge keeps an accepted decision until the host's `resume` (SPEC §4.2's notice goes first). */
+const TERMINAL_OPS: ReadonlySet<OpName> = new Set<OpName>(["finish", "resume", "fail"]);
 
 const PAUSE_ENDED: FrameOpResult = { ok: false, error: { type: "PauseEnded", message: "the program resumed without this block" } };
 
@@ -64,7 +65,7 @@ export class PauseCoordinator {
         this.start(message);
         return true;
       case "pause_end":
-        this.end(message.pause);
+        this.end(message.pause, message.interrupted);
         return true;
       case "result": {
         if (message.pause === undefined) return false;
@@ -103,8 +104,12 @@ export class PauseCoordinator {
     await Promise.allSettled([...this.running]);
   }
 
-  /** The paused thread resumed without a terminal op from us: stop its invocation. */
-  private end(pause: string): void {
+  /**
+   * The paused thread resumed without a terminal op from us: stop its invocation. Interrupted
+   * (Ctrl-C), the bridge waits for `resume` before the exception goes on: the abort has already
+   * erased the spinner (its listeners run now), so the traceback and the prompt stay whole.
+   */
+  private end(pause: string, interrupted = false): void {
     const live = this.live.get(pause);
     if (!live) return;
     live.ended = true;
@@ -112,6 +117,7 @@ export class PauseCoordinator {
     for (const { resolve } of live.ops.values()) resolve(PAUSE_ENDED);
     live.ops.clear();
     this.live.delete(pause);
+    if (interrupted) this.send({ type: "op", pause, id: `o${++this.nextOp}`, op: "resume", args: {} });
   }
 
   private frameFor(pause: string, live: Live): FramePort {

@@ -113,13 +113,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The JSON texts a content string holds: `<tool_call>` bodies, a fenced block, or the whole. */
+/**
+ * The JSON texts a content string holds: `<tool_call>` bodies, the fenced blocks that open at the
+ * start of a line (small local models often write a lead-in sentence first: "I'll finish now.",
+ * then the call in a ```json fence), or the whole.
+ */
 function jsonCandidates(content: string): string[] {
   const tagged = [...content.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>/g)].map((m) => m[1].trim());
   if (tagged.length > 0) return tagged;
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(content);
-  const text = (fenced ? fenced[1] : content).trim();
-  return text.startsWith("{") || text.startsWith("[") ? [text] : [];
+  const fenced = [...content.matchAll(/(?:^|\n)[ \t]*```(?:json)?[ \t]*\n([\s\S]*?)\n[ \t]*```/g)].map((m) => m[1].trim());
+  const texts = fenced.length > 0 ? fenced : [content.trim()];
+  return texts.every((text) => text.startsWith("{") || text.startsWith("[")) ? texts : [];
 }
 
 function asCall(entry: unknown, offered: Set<string>): ToolCall | null {

@@ -3,6 +3,8 @@
 // form is one line `aiython stats: {"invocations": [...], "run": {...}}` whose invocation fields
 // are the §11 list plus `replayed`, `cost_usd` (null when unknown) and `unpriced_routes`. Model
 // calls are HTTP requests sent (retries included); answers from the journal count as replayed.
+// Recovery decisions that changed the program's course (SPEC §4.2: completed, retried) are
+// counted for the run: a line of the text form, `recovered` in the JSON.
 
 import type { InvocationRecord } from "../invocation-record.js";
 import { costCell, costLabel, totalCost } from "./cost.js";
@@ -83,6 +85,11 @@ export function statsText(invocations: readonly InvocationRecord[], run: RunTimi
     const header = ["block", "mode", "outcome", "model calls", ...(replayed > 0 ? ["replayed"] : []), "tool calls", "request", "tokens", "cost", "seconds"];
     lines.push(...table(header, rows, 3));
   }
+  const recovered = recoveredCounts(invocations);
+  if (recovered.completed + recovered.retried > 0) {
+    const times = recovered.completed + recovered.retried;
+    lines.push(`aiython stats: recovery changed the program's course ${times === 1 ? "once" : `${times} times`}: ${recovered.completed} completed, ${recovered.retried} retried`);
+  }
   const capabilities = capabilityLine(invocations);
   if (capabilities) lines.push(capabilities);
   lines.push(
@@ -154,7 +161,19 @@ function runTotals(invocations: readonly InvocationRecord[]) {
     total_tokens: total((i) => i.stats.token_usage.total_tokens),
     cost_usd: usd(cost.cost_usd),
     unpriced_routes: cost.unpriced_routes,
+    recovered: recoveredCounts(invocations),
   };
+}
+
+/** Recovery decisions that changed the program's course (SPEC §4.2); a re-raise changes nothing. */
+function recoveredCounts(invocations: readonly InvocationRecord[]): { completed: number; retried: number } {
+  const counts = { completed: 0, retried: 0 };
+  for (const inv of invocations) {
+    if (inv.mode !== "recovery" || inv.end.status !== "finished") continue;
+    if (inv.end.action === "complete") counts.completed++;
+    else if (inv.end.action === "retry") counts.retried++;
+  }
+  return counts;
 }
 
 /** USD to the nearest billionth (a millionth of a cent): exact sums of per-million prices, no float noise. */

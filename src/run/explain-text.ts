@@ -1,8 +1,9 @@
 // `aiython --explain` for people (SPEC §3.4): the source with every block of the frontend's plan
 // highlighted and described (kind, target, output type, directive settings), a gutter mark on
-// each line where a checkpoint the bridge selects starts (run/explain.ts), then a one-line summary.
-// Colour is the caller's decision (chalk's rules: NO_COLOR, FORCE_COLOR, TTY); without colour,
-// blocks are underlined with carets instead.
+// each line where a checkpoint the bridge selects starts (run/explain.ts), then a one-line summary
+// that says what the mark means. A block that reads as mistyped Python (the plan's typos) says it
+// is refused when run. Colour is the caller's decision (cli/commands/explain.ts: NO_COLOR, then
+// FORCE_COLOR and the terminal); without colour, blocks are underlined with carets instead.
 
 import { Chalk } from "chalk";
 import type { CheckpointInfo } from "../bridge/protocol.js";
@@ -35,14 +36,15 @@ export function renderExplainText(plan: Plan, checkpoints: readonly CheckpointIn
     out.push((c.dim(gutter.slice(0, width + 1)) + gutter.slice(width + 1) + highlight(raw, marks, c, options.color)).trimEnd());
     const pad = " ".repeat(width + 3);
     if (!options.color && marks.length > 0) out.push(pad + carets(raw, marks));
-    for (const b of endingOn.get(line) ?? []) out.push(pad + c.cyan(describe(b)));
+    for (const b of endingOn.get(line) ?? []) out.push(pad + c.cyan(describe(b, plan.typos.includes(b.index))));
   }
   out.push("", summary(plan, checkpoints.length));
   for (const d of plan.diagnostics) out.push(c.red(`${plan.displayName}:${d.line}: ${d.message}`));
   return `${out.join("\n")}\n`;
 }
 
-function describe(b: BlockInfo): string {
+function describe(b: BlockInfo, typo: boolean): string {
+  if (typo) return `└ block ${b.index}: reads as mistyped Python, not natural language: a run stops here with CPython's SyntaxError`;
   const parts = [`└ block ${b.index}: ${b.kind}`];
   if (b.target) parts.push(`target ${b.target}`);
   if (b.output_type) parts.push(`type ${b.output_type}`);
@@ -58,7 +60,8 @@ function describe(b: BlockInfo): string {
 function summary(plan: Plan, k: number): string {
   const n = plan.blocks.length;
   const blocks = n === 0 ? "no AI blocks (CPython compiles the file as it is)" : `${n} AI block${n === 1 ? "" : "s"}`;
-  return `${blocks}, ${k} checkpoint${k === 1 ? "" : "s"}`;
+  const legend = k === 0 ? "" : ` (${CHECKPOINT_MARK} marks where each starts)`;
+  return `${blocks}, ${k} checkpoint${k === 1 ? "" : "s"}${legend}`;
 }
 
 /** Code-point column ranges of `line` covered by blocks. */

@@ -21,6 +21,8 @@ import { directiveCapabilityEnd, missingCapabilityHint } from "./capability-hint
 import { RouteLimiter } from "../model/rate-limiter.js";
 import { CONFIG_DEFAULTS } from "../defaults.js";
 import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
+import { RecoveryNotices } from "./recovery-notice.js";
+import { missingKeyReason, refusingModel } from "./missing-key.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -36,6 +38,8 @@ export interface InvocationWiring {
   approve?: boolean;
   /** SPEC §8: the mailbox of a joined thread or task, by the member handle its pause carries. */
   mailboxFor?: (member: string) => MailboxPort | undefined;
+  /** SPEC §4.2: what each recovery decision changes, said on stderr (default: each, as it happens). */
+  notices?: RecoveryNotices;
   /** SPEC §11.2: the journal's record of calls with effects. */
   effects?: EffectJournalPort;
 }
@@ -58,6 +62,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     let model = clients.get(profile.name);
     if (!model) {
       const live = () => {
+        const missing = missingKeyReason(profile);
+        if (missing) return refusingModel(missing);
         const client = createModelClient(profile.routes, { gate, maxResponseBytes: profile.maxResponseMb * 1024 * 1024 });
         // A failure to load is the first call's to report, with its own message.
         client.preload().catch(() => undefined);
@@ -69,6 +75,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     return model;
   };
   const hintsShown = new Set<string>();
+  let keyWarned = false;
   const hinted = (end: InvocationEnd): InvocationEnd => {
     missingCapabilityHint(end, hintsShown);
     return end;
@@ -78,6 +85,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     [...config.profiles.values()].flatMap((p) => (p.envFile ? [p.envFile] : [])),
   );
   const approver = wiring.approve ? runApprover(wiring) : null;
+  // Always in recovery mode: the bridge resumes the program only once the notice is out.
+  const notices = wiring.notices ?? new RecoveryNotices("each");
   const run: InvocationRunner = async ({ mode, request, frame, signal }) => {
     const profile = usableProfile(config, request.directive?.profile ?? null);
     if (typeof profile === "string") return failed(profile);
@@ -86,7 +95,19 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     const missing = directiveCapabilityEnd(profile, request);
     if (missing) return hinted(missing);
     const capabilities = (await wiring.capabilities?.sessionFor(profile, request)) ?? undefined;
-    const stop = wiring.spinner.start(`${request.location.file}:${request.location.line}`);
+    // No spinner while the program may write (other threads, a coroutine's loop): it would land in
+    // front of that output. An interrupted pause erases it at once (the abort), before the bridge
+    // lets the traceback be printed.
+    const stop = request.concurrent ? () => undefined : wiring.spinner.start(`${request.location.file}:${request.location.line}`);
+    signal.addEventListener(
+      "abort",
+      () => {
+        stop();
+        wiring.spinner.erase();
+      },
+      { once: true },
+    );
+    const aware = spinnerAware(frame, wiring.spinner, stop);
     try {
       const { end, stats } = await runInvocation({
         id,
@@ -99,7 +120,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
           profile: profileRef(config, profile),
         },
         model: held(modelOf(profile), wiring.holdClock),
-        frame: restricted(spinnerAware(frame, wiring.spinner, stop), profile),
+        frame: restricted(mode === "recovery" ? notices.frame(aware, request) : aware, profile),
         capabilities,
         hostTools: profile.permissions.has("read_code") ? (codeReader satisfies HostToolPort) : undefined,
         approval: approver
@@ -120,6 +141,11 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
       // A recovery whose profile denies a permission lets the exception propagate as it is; the
       // user still learns what to set (SPEC §9). An AI block's AIError carries the reason itself.
       if (mode === "recovery" && end.status === "failed" && end.permission) process.stderr.write(`aiython: ${end.reason}\n`);
+      // Nor does a recovery that could not ask for want of a key stay silent (said once per run).
+      if (mode === "recovery" && end.status === "failed" && !keyWarned && end.reason.includes(missingKeyReason(profile) ?? "\0")) {
+        keyWarned = true;
+        process.stderr.write(`aiython: recovery could not ask the model: ${missingKeyReason(profile)}\n`);
+      }
       return hinted(end);
     } finally {
       stop();

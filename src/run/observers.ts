@@ -11,7 +11,7 @@
 // none of it.
 
 import path from "node:path";
-import type { ResolvedConfig } from "../config/index.js";
+import { profileFor, type ResolvedConfig } from "../config/index.js";
 import { UsageError } from "../errors.js";
 import type { InvocationRecord } from "../invocation-record.js";
 import type { InvocationEvent } from "../invocation-record.js";
@@ -26,6 +26,7 @@ import { CapabilityRuntime } from "./capability-runtime.js";
 import { runBudget } from "./budget-setup.js";
 import type { InvocationWiring } from "./invocation-runner.js";
 import { profileModel } from "./model-wiring.js";
+import { RecoveryNotices } from "./recovery-notice.js";
 import type { RunCommand } from "./run-command.js";
 import { effectJournal } from "./effect-journal.js";
 import { scriptLabel } from "./target.js";
@@ -34,7 +35,7 @@ import { journalSession, recordsJournal } from "./journal-run.js";
 export type { RunExit, RunTimings };
 
 export interface Observers {
-  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities" | "effects">;
+  wiring: Pick<InvocationWiring, "onInvocation" | "onEvent" | "modelFor" | "capabilities" | "effects" | "notices">;
   /** The interpreter said hello: the journal keeps which one ran the program. */
   interpreter(python: { executable: string; version: string }): void;
   /** Project source files the program's processes imported (absolute paths, from their pauses): the journal keeps their digests. */
@@ -60,6 +61,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
   const strict = command.replay != null && !command.replay.fill;
   const capabilities = new CapabilityRuntime(config, { replay: strict, record: recordsJournal(config, command), env: command.env, cwd, warn });
   const shown = (file: string) => relativeInside(file, cwd);
+  const notices = new RecoveryNotices(config.modelConfigured ? profileFor(config, null).recoveryNotice : "each");
   const sinks = [trace, otel].filter((sink) => sink !== null);
   const onEvent = (event: InvocationEvent) => {
     for (const sink of sinks) sink.write(event);
@@ -76,6 +78,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
       },
       ...(sinks.length > 0 ? { onEvent } : {}),
       capabilities,
+      notices,
       ...(session ? { effects: effectJournal(session) } : {}),
     },
     interpreter: (python) => session?.recordInterpreter(python),
@@ -88,6 +91,8 @@ export async function startObservers({ config, command }: { config: ResolvedConf
       // The journal first: its file may open only now (its rows are written in batches), and a
       // warning that it cannot be comes before the run's summary, as it would in the middle of the run.
       await session?.finish({ endedAt: new Date(), status: exit.status, signal: exit.signal, how: exit.how, ...timings });
+      const summary = notices.summary();
+      if (summary) process.stderr.write(summary);
       if (command.stats) {
         const { statsJsonLine, statsText } = await import("../observe/stats-render.js");
         process.stderr.write(command.stats === "json" ? statsJsonLine(invocations, timings, shown) : statsText(invocations, timings, shown));

@@ -1,19 +1,19 @@
 // One program run, from the configuration to the exit (SPEC §2, §4): load the configuration and
-// the observers (§11), send `run`, answer the bridge's `plan` requests (the entry program and
+// the observers (§11), send `run`, answer the bridge's `plan` requests (plan-answers.ts: the entry program and
 // imported project modules, §4.1) and hand pauses to the coordinator (§4.3, §4.2), then turn how
 // the interpreter ended into a RunOutcome. A fault found on the way (a malformed directive, a
 // protocol violation, a bug) ends the run by killing the interpreter and is reported instead of
 // the program's exit.
 
 import { loadConfig, type ResolvedConfig } from "../config/index.js";
-import { ConfigError, ExitStatus, type RunOutcome } from "../errors.js";
+import { ExitStatus, type RunOutcome } from "../errors.js";
 import { KILL_GRACE_MS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../bridge/bridge-process.js";
 import type { ChildLink } from "../bridge/child-link.js";
 import type { PauseCoordinator } from "../invocation/pause-coordinator.js";
-import type { BridgeMessage, HostMessage, MailRequest, PlanRequest, RunOptions, RunRequest, RunTarget } from "../bridge/protocol.js";
-import { relaySignals } from "../bridge/signal-relay.js";
+import type { BridgeMessage, HostMessage, MailRequest, RunOptions, RunRequest, RunTarget } from "../bridge/protocol.js";
+import { relaySignals, type SignalRelay } from "../bridge/signal-relay.js";
 import { ChildProcesses } from "./child-processes.js";
 import type { PlanLink } from "./plan-source.js";
 import type { Observers } from "./observers.js";
@@ -23,6 +23,7 @@ import { scriptPathOf } from "./target.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";
 import { endedInTool, internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
+import { PlanAnswers } from "./plan-answers.js";
 import type { EndedHow } from "../journal/index.js";
 
 /** Exit status of a run ended by its time limit (SPEC §2). */
@@ -48,20 +49,31 @@ export class ProgramRun {
   private ending: Promise<void> | null = null;
   private readonly mailbox = new RunMailbox();
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
+  private relay: SignalRelay | null = null;
+  private readonly plans: PlanAnswers;
 
   constructor(
     private readonly command: RunCommand,
     private readonly bridge: BridgeProcess,
     private readonly target: RunTarget,
-  ) {}
+  ) {
+    this.plans = new PlanAnswers({
+      target,
+      clock: this.clock,
+      config: () => this.config,
+      warmUp: () => this.warmUp?.(),
+      interrupted: () => this.relay?.interrupted ?? false,
+      stop: (outcome) => this.stop(outcome),
+    });
+  }
 
   async execute(): Promise<RunOutcome> {
     this.bridge.handlers = { onMessage: (message) => this.onMessage(message) };
-    const relay = relaySignals(this.bridge, { ignored: this.command.ignoredSignals });
+    const relay = (this.relay = relaySignals(this.bridge, { ignored: this.command.ignoredSignals }));
     try {
       const config = await this.setUp();
       this.bridge.send(this.runRequest(config));
-      await this.programStarted();
+      await this.programStarted(relay);
       return await this.finish(await this.bridge.ended, relay.relayed);
     } finally {
       relay.dispose();
@@ -129,15 +141,25 @@ export class ProgramRun {
    * Waits for the interpreter's hello; an unusable interpreter ends the run here. One that exits
    * with a failure status before saying hello while it was given CPython's own options refused
    * them with its own message (python3's usage error, `Unknown option: -z`): its status is the
-   * run's, as under python3.
+   * run's, as under python3. One that ended because Ctrl-C reached it while it started (it died of
+   * SIGINT, or raised KeyboardInterrupt before the bridge was up) was interrupted, not unusable:
+   * the run ends as by SIGINT (130), with nothing more said (SPEC §2).
    */
-  private async programStarted(): Promise<void> {
+  private async programStarted(relay: SignalRelay): Promise<void> {
     try {
       const python = await this.bridge.hello;
       this.observers?.interpreter({ executable: python.executable, version: python.version });
     } catch (error) {
       this.bridge.kill("SIGKILL");
       const end = await this.bridge.ended;
+      // A Ctrl-C that reached the interpreter reached the host too: let its listener run first
+      // (a busy event loop may see the interpreter's end before the signal).
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (end.signal === "SIGINT" || relay.interrupted) {
+        this.problem ??= { kind: "signal", signal: "SIGINT" };
+        return;
+      }
       if (this.command.interpreter.args.length === 0 || !end.code) throw error;
       this.problem ??= { kind: "status", status: end.code };
       return;
@@ -175,7 +197,7 @@ export class ProgramRun {
   private serve(link: PlanLink, message: BridgeMessage, first: boolean): boolean {
     switch (message.type) {
       case "plan":
-        void this.answerPlan(link, message, first);
+        void this.plans.answer(link, message, first);
         return true;
       case "children":
         this.children.answer(link, message);
@@ -206,32 +228,6 @@ export class ProgramRun {
     link.send({ type: "result", id: message.id, ...answer });
   }
 
-  /** Plans a source for a process of the run; for the first one's entry program, diagnostics end the run (exit 78). */
-  private async answerPlan(link: PlanLink, message: PlanRequest, first: boolean): Promise<void> {
-    const parsed = this.clock.parsing();
-    let fault: RunOutcome | null = null;
-    try {
-      const { planRequested } = await import("./plan-source.js");
-      const shownAs = message.entry && first && !message.interactive && this.target.kind === "file" ? this.target.path : message.path;
-      const planned = await planRequested(link, message, { shownAs });
-      if (planned.kind === "diagnostics") {
-        link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: planned.message } });
-        fault = { kind: "status", status: ExitStatus.config, message: planned.message };
-      } else {
-        link.send({ type: "result", id: message.id, ok: true, value: planned.plan });
-        // A source with AI blocks will reach one: the model client loads while the program runs
-        // up to it (SPEC §12). A program without blocks never loads it before it needs it.
-        if (planned.plan.blocks.length > 0) this.warmUp?.();
-      }
-    } catch (error) {
-      link.send({ type: "result", id: message.id, ok: false, error: { type: "plan_error", message: (error as Error).message } });
-      fault = error instanceof ConfigError ? { kind: "status", status: error.exitStatus, message: error.message } : internalOutcome((error as Error).message);
-    } finally {
-      parsed();
-    }
-    if (fault && message.entry && first && !message.interactive) this.stop(fault); // the console shows it and goes on
-  }
-
   private stop(outcome: RunOutcome): void {
     this.problem ??= outcome;
     this.bridge.tree()?.signal("SIGKILL");
@@ -245,7 +241,7 @@ export class ProgramRun {
     this.mailbox.close();
     await this.children.close();
     await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
-    const outcome = this.problem ?? this.budgetOutcome(end) ?? endedInTool(inTool, end, relayed) ?? outcomeOf(end, relayed);
+    const outcome = this.problem ?? this.budgetOutcome(end) ?? this.plans.refusedOutcome(end.code) ?? endedInTool(inTool, end, relayed) ?? outcomeOf(end, relayed);
     const exit = { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null };
     await this.observers?.finish({ ...exit, how: this.endedHow(outcome, end) }, this.clock.timings());
     return outcome;

@@ -7,7 +7,13 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 import type { RunTarget } from "../bridge/protocol.js";
 
-export type ProgramSpec = { kind: "script"; path: string } | { kind: "module"; name: string } | { kind: "code"; code: string } | { kind: "stdin" } | { kind: "console" };
+export type ProgramSpec =
+  | { kind: "script"; path: string }
+  | { kind: "module"; name: string }
+  | { kind: "code"; code: string }
+  /** `unnamed`: read from stdin without a `-` (python3's sys.argv[0] is then ""). */
+  | { kind: "stdin"; unnamed?: true }
+  | { kind: "console" };
 
 /** CPython's own options from the command line (src/cli/split-argv.ts reads them). */
 export interface InterpreterOptions {
@@ -32,7 +38,7 @@ export function resolveTarget(spec: ProgramSpec): RunTarget {
     case "code":
       return { kind: "code", code: spec.code };
     case "stdin":
-      return { kind: "stdin" };
+      return spec.unnamed ? { kind: "stdin", unnamed: true } : { kind: "stdin" };
     case "console":
       return { kind: "console" };
     case "script":

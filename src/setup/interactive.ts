@@ -6,7 +6,7 @@
 import { listModels } from "../model/server-check.js";
 import { SETUP_DEFAULTS } from "../defaults.js";
 import { keyEnvFor, providerFromFlags, type SetupAnswers, type SetupFlags } from "./answers.js";
-import { searchModels } from "./model-search.js";
+import { modelChoices } from "./model-search.js";
 import { configuredModelId, SETUP_PROVIDERS, type SetupProvider } from "./providers.js";
 
 /** The key already configured under this variable (environment, env_file, credentials file), if any. */
@@ -68,10 +68,10 @@ async function chooseModel(provider: SetupProvider, baseUrl: string, key: string
       validate: (v) => (v.trim() === "" ? "a model id, e.g. gpt-4.1-mini" : true),
     });
   }
-  say(`The server lists ${ids.length} model${ids.length === 1 ? "" : "s"}; type words of a name to narrow them.`);
+  say(`The server lists ${ids.length} model${ids.length === 1 ? "" : "s"}; type words of a name to narrow them, or a model id it does not list.`);
   return prompts.search<string>({
     message: "Model",
-    source: (term) => searchModels(ids, term ?? "").map((id) => ({ name: configuredModelId(provider, id), value: id })),
+    source: (term) => modelChoices(ids, term ?? "", (id) => configuredModelId(provider, id)),
     pageSize: 12,
   });
 }

@@ -3,7 +3,9 @@
 // terminal), run the --check request when asked — and on its failure save nothing — then write
 // the route into the file (edit-config.ts keeps comments and other keys), store a typed key in
 // .aiython/credentials.env (0600) and keep .aiython/ out of git. `setup --check` alone checks the
-// route already configured. No key is ever printed.
+// route already configured. No key is ever printed. A new model keeps the server the file names
+// unless the user switches it (kept-server.ts); a folder setup cannot write in is one message
+// naming the file and the fix (write-failure.ts), never an internal error.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -22,12 +24,14 @@ import {
   storeCredential,
   type RouteKeys,
 } from "../config/index.js";
-import { SETUP_DEFAULTS } from "../defaults.js";
+import { CREDENTIALS_FILE, SETUP_DEFAULTS } from "../defaults.js";
 import { UsageError, type RunOutcome } from "../errors.js";
 import { answersFromFlags, checkFlags, type SetupAnswers, type SetupFlags } from "./answers.js";
 import { askAnswers } from "./interactive.js";
 import { configuredModelId } from "./providers.js";
 import { renderReport } from "./report.js";
+import { existingServer, keepServer, removedBaseLine } from "./kept-server.js";
+import { writeFailure } from "./write-failure.js";
 
 export interface SetupContext {
   cwd: string;
@@ -39,9 +43,12 @@ export interface SetupContext {
   readKey: () => Promise<string>;
 }
 
-export async function runSetup(flags: SetupFlags, ctx: SetupContext): Promise<RunOutcome> {
-  checkFlags(flags);
-  const target = configTarget(flags, ctx.cwd);
+export async function runSetup(given: SetupFlags, ctx: SetupContext): Promise<RunOutcome> {
+  checkFlags(given);
+  const target = configTarget(given, ctx.cwd);
+  const text = fs.existsSync(target.file) ? readConfigText(target.file, target.shown) : null;
+  const existing = await existingServer(text, given.profile ?? null, given.capability ?? null);
+  const flags = keepServer(given, existing, target.shown);
   const say = (line: string) => ctx.out(`${line}\n`);
   const lookup = new CredentialLookup(ctx.env, target.root, ctx.cwd);
   const existingKey = (name: string) => lookup.find(name, null).value;
@@ -58,14 +65,31 @@ export async function runSetup(flags: SetupFlags, ctx: SetupContext): Promise<Ru
     const report = await checked(route, say);
     if (report === null) return { kind: "status", status: 1, message: `setup: nothing was saved; fix the server or the answers and run aiython setup again` };
   }
-  const text = fs.existsSync(target.file) ? readConfigText(target.file, target.shown) : null;
-  const next = await editConfigText(text, { profile: flags.profile ?? null, capability: flags.capability ?? null, keys: routeKeys(answers, flags) }, target.shown);
-  // The key first: a key that cannot be stored (.aiython not a folder) leaves aiython.toml as it was.
-  const stored = answers.key !== null && answers.apiKeyEnv !== null ? storeCredential(target.root, answers.apiKeyEnv, answers.key) : null;
-  writeAtomically(target.file, next);
+  const keys = routeKeys(answers, flags);
+  const next = await editConfigText(text, { profile: flags.profile ?? null, capability: flags.capability ?? null, keys }, target.shown);
+  const elsewhere = "run aiython setup in a folder you can write to, or name another file with --config PATH";
+  // The key first: a key that cannot be stored (.aiython not a folder, not writable) leaves aiython.toml as it was.
+  const credentials = displayPath(path.join(target.root, CREDENTIALS_FILE), ctx.cwd);
+  const storing = answers.key !== null && answers.apiKeyEnv !== null;
+  if (storing) {
+    const failedKey = writeFailure(() => storeCredential(target.root, answers.apiKeyEnv as string, answers.key as string), credentials, `nothing was saved; ${elsewhere}`);
+    if (failedKey) return failedKey;
+  }
+  const failed = writeFailure(
+    () => writeAtomically(target.file, next),
+    target.shown,
+    storing ? `only the key was saved (in ${credentials}); ${elsewhere}` : `nothing was saved; ${elsewhere}`,
+  );
+  if (failed) return failed;
   say(`${text === null ? "Created" : "Updated"} ${target.shown}: ${where(flags)} model = "${configuredModelId(answers.provider, answers.model)}"`);
-  if (stored !== null) say(`Stored the key as ${answers.apiKeyEnv} in ${displayPath(stored, ctx.cwd)} (readable by you only).`);
-  if (ignoreAiythonFolder(target.root)) say(`Added .aiython/ to ${displayPath(path.join(target.root, ".gitignore"), ctx.cwd)} (keys and the run journal stay out of git).`);
+  const removed = removedBaseLine(existing, keys.api_base, answers.baseUrl);
+  if (removed) say(removed);
+  if (storing) say(`Stored the key as ${answers.apiKeyEnv} in ${credentials} (readable by you only).`);
+  const gitignore = displayPath(path.join(target.root, ".gitignore"), ctx.cwd);
+  let ignored = false;
+  const failedIgnore = writeFailure(() => (ignored = ignoreAiythonFolder(target.root)), gitignore, "add .aiython/ to it yourself");
+  if (failedIgnore?.message) process.stderr.write(`aiython: ${failedIgnore.message}\n`);
+  if (ignored) say(`Added .aiython/ to ${gitignore} (keys and the run journal stay out of git).`);
   say(`Next: aiython ${flags.profile ? `--profile ${flags.profile} ` : ""}your_script.py`);
   return { kind: "status", status: 0 };
 }
@@ -149,6 +173,11 @@ async function pipedKey(ctx: SetupContext): Promise<string> {
 function writeAtomically(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o644;
-  fs.writeFileSync(temp, text, { mode });
-  fs.renameSync(temp, file);
+  try {
+    fs.writeFileSync(temp, text, { mode });
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
 }

@@ -18,13 +18,6 @@ export interface DocumentedDifference {
 
 export const DOCUMENTED: DocumentedDifference[] = [
   {
-    program: "test_exceptions",
-    pythons: ["3.11", "3.12", "3.13"],
-    mode: "configured",
-    failing: ["test_encodings"],
-    readme: "a child's script with a syntax error: a subprocess of sys.executable on a project file plans it as the program is planned",
-  },
-  {
     program: "test_sys_settrace",
     pythons: ["3.12", "3.13"],
     mode: "configured",

@@ -70,6 +70,7 @@ export function checkpoint(options: { retryAllowed?: boolean; target?: string | 
       attempt: 1,
       retry_allowed: options.retryAllowed ?? true,
       target,
+      line: 2,
     },
   };
 }

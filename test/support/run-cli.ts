@@ -29,13 +29,26 @@ function ran(result: Result): Ran {
   };
 }
 
-/** The environment without anything that would configure a model or change the interpreter. */
+/**
+ * Variables that decide colour, in Node (chalk), in Python 3.13+ tracebacks, and in the tools
+ * tests run. `node --test` sets FORCE_COLOR for its test processes whenever its own stdout is a
+ * terminal, and a developer's shell may set the others: none of them reaches a child.
+ */
+const COLOUR_VARIABLES = ["FORCE_COLOR", "NO_COLOR", "NODE_DISABLE_COLORS", "CLICOLOR", "CLICOLOR_FORCE", "PYTHON_COLORS"];
+
+/**
+ * The environment without anything that would configure a model or change the interpreter, and
+ * with a defined colour environment: no colour variable, TERM=dumb (a test about colour or a
+ * terminal sets what it needs in `extra`). The same on a terminal as on a pipe or in CI.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (key.startsWith("AIYTHON_") || key.startsWith("OPENAI_") || key === "VIRTUAL_ENV") delete env[key];
+    if (key.startsWith("AIYTHON_") || key.startsWith("OPENAI_") || key === "VIRTUAL_ENV" || COLOUR_VARIABLES.includes(key)) delete env[key];
   }
-  return { ...env, ...extra };
+  // node --test marks its test processes so; a Node child (the demo, a nested test run) must not think it is one.
+  delete env.NODE_TEST_CONTEXT;
+  return { ...env, TERM: "dumb", ...extra };
 }
 
 export async function aiython(args: string[], options: Options = {}): Promise<Ran> {

@@ -4,9 +4,14 @@ Input CPython compiles runs exactly as in CPython's console. Input it cannot com
 to the host as a `plan` request (docs/protocol.md, `interactive: true`): a plan with AI blocks
 runs in the console's namespace in "single" mode, so an expression block's value is echoed and
 bound to `_` like any expression's, with recovery checkpoints when a model is configured. A
-plan without blocks shows CPython's own SyntaxError. A line that opens a block (`while there are
-items left:`), or compound input a later line of which CPython refused, waits for the blank line
-that ends compound input, as CPython's console does.
+plan without blocks, or with a block that reads as mistyped Python (the plan's `typos`), shows
+CPython's own SyntaxError. A line that opens a block (`while there are items left:`), or
+compound input a later line of which CPython refused, waits for the blank line that ends
+compound input, as CPython's console does.
+
+Without a model (SPEC §4.3) the console is CPython's: input it cannot compile shows CPython's
+SyntaxError at once (nothing waits for a blank line), and the first time that input would have
+been an AI block, one `aiython:` line says how to run such input (`aiython setup`).
 
 Errors are shown as CPython's console shows them: through sys.excepthook, with the console's
 own frames (and the bridge's runtime below an AI block) left out of the traceback.
@@ -57,9 +62,12 @@ def console_class(base):
     class AIConsole(base):
         def __init__(self, namespace, server, options, filename="<stdin>"):
             base.__init__(self, namespace, filename=filename)
-            self.compile = AwaitingCompiler()
+            self._configured = bool(options.get("model_configured"))
+            if self._configured:
+                self.compile = AwaitingCompiler()
             self._server = server
             self._options = options
+            self._hinted = set()
 
         def runsource(self, source, filename="<stdin>", symbol="single"):
             try:
@@ -67,9 +75,12 @@ def console_class(base):
             except (OverflowError, SyntaxError, ValueError):
                 code = _REFUSED  # planned outside this handler, so no error of the input chains to it
             if code is _REFUSED:
-                if self._run_planned(source, filename):
+                if self._configured and self._run_planned(source, filename):
                     return False
-                return base.runsource(self, source, filename, symbol)
+                more = base.runsource(self, source, filename, symbol)  # CPython's own SyntaxError
+                if not self._configured and not more and self._reads_as_prose(source, filename):
+                    self._hint("input that is not Python runs as an AI block once a model is configured (aiython setup)")
+                return more
             if code is None:
                 return True
             if hasattr(base, "_showtraceback"):
@@ -88,6 +99,10 @@ def console_class(base):
             plan = reply.get("value")
             if not isinstance(plan, dict) or not plan.get("blocks"):
                 return False
+            if plan.get("typos"):
+                self.showsyntaxerror_of(source, filename)
+                self._hint("this reads as mistyped Python, not natural language, so it is not an AI block")
+                return True
             try:
                 code = _compile_planned(text, filename, plan, self._server, self._options, self.compile.compiler.flags)
             except (OverflowError, SyntaxError, ValueError):
@@ -100,6 +115,33 @@ def console_class(base):
             finally:
                 linecache.cache.pop(filename, None)  # CPython's console shows no source lines for <stdin>
             return True
+
+        def showsyntaxerror_of(self, source, filename):
+            """CPython's own SyntaxError for `source`, as its console shows it."""
+            try:
+                codeop.compile_command(source, filename, "single")
+            except (OverflowError, SyntaxError, ValueError):
+                self.showsyntaxerror(filename)
+
+        def _reads_as_prose(self, source, filename):
+            """Whether refused input holds a span the frontend reads as natural language (the host's
+            plan: a block that is not among its typos)."""
+            if self._hinted:
+                return False  # said once already: no need to plan
+            text = source if source.endswith("\n") else source + "\n"
+            reply = self._server.request({"type": protocol.PLAN, "path": filename, "source": text, "module": "__main__",
+                                          "entry": True, "interactive": True})
+            plan = reply.get("value") if reply.get("ok") else None
+            if not isinstance(plan, dict):
+                return False
+            typos = plan.get("typos") or ()
+            return any(block.get("index") not in typos for block in plan.get("blocks") or ())
+
+        def _hint(self, text):
+            """One `aiython:` line, the first time it applies in this session."""
+            if text not in self._hinted:
+                self._hinted.add(text)
+                self.write("aiython: %s\n" % text)
 
         def raw_input(self, prompt=""):
             """input() on a terminal (readline edits and keeps history); otherwise the prompt goes

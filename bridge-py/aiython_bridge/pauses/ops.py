@@ -16,7 +16,7 @@ from aiython_bridge.frameops import ToolError, interrupt, plan_values
 __all__ = ["Failed", "NO_TYPE", "PauseOps", "failure_error"]
 
 NO_TYPE = object()
-_UNGUARDED_OPS = ("fail", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs
+_UNGUARDED_OPS = ("fail", "resume", "restrict", "inspect", "frames", "get_frame_code")  # no program code runs
 
 
 def failure_error(args):

@@ -8,10 +8,17 @@ line). Recovery pauses (recovery/pause.py, SPEC §4.2) reuse this machinery thro
 serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in
 flight at once; each has its own id and inbox, and the reader thread routes messages by that id
 (docs/protocol.md). Running and answering one op is ops.py's.
+
+A pause whose program may write while it waits — other threads of the program are alive, or it
+is a coroutine's, whose event loop runs other tasks — says so (`concurrent`), and the host then
+draws no spinner, which would land in front of that output. A pause ended by an exception (Ctrl-C)
+waits, briefly, for the host's `resume` before the exception goes on: the host erases its
+spinner first, so the traceback and the console's prompt are not overwritten.
 """
 
 import _thread
 import itertools
+import sys
 from queue import Empty, SimpleQueue
 
 from aiython_bridge import contracts, modules, protocol
@@ -29,6 +36,7 @@ _ids = itertools.count(1)
 _open_pauses = {}
 _registry_lock = _thread.allocate_lock()
 POLL_SECONDS = 0.25  # a blocked pause wakes this often so signal handlers (Ctrl-C) can run
+RESUME_WAIT_SECONDS = 0.5  # at most this long for the host's `resume` after an interrupted pause
 
 
 def route(server, message):
@@ -54,6 +62,7 @@ class Pause(PauseOps):
     mode = "syntax"  # recovery/pause.py's RecoveryPause: "recovery" (SPEC §4.2)
     denied = frozenset()  # permissions the invocation's profile does not grant (`restrict`)
     end_sent = False  # pause_end is sent once
+    concurrent = False  # a coroutine's pause: its event loop runs other tasks meanwhile
 
     def __init__(self, server, info, frame, options):
         self.server = server
@@ -116,6 +125,8 @@ class Pause(PauseOps):
         member = mailbox.current_member() if mailbox is not None else None
         if member is not None:
             request["mailbox"] = {"member": member}
+        if self.concurrent or _other_threads(self.server):
+            request["concurrent"] = True
         message = {"type": protocol.PAUSE, "pause": self.id, "mode": self.mode, "request": request}
         sources = getattr(self.server, "imported_sources", None)
         if sources:  # what this process imported since its last pause: the journal keeps their digests
@@ -126,16 +137,39 @@ class Pause(PauseOps):
             end_all("the run ended before this finished")
 
     def ended(self, interrupted=False):
+        """Sends pause_end once; True when this call sent it."""
         if self.end_sent:  # with the terminal op's result (handle)
-            return
+            return False
         self.end_sent = True
         try:
             self.server.channel.send(self.end_message(interrupted))
         except OSError:
-            pass
+            return False
+        return True
 
     def end_message(self, interrupted):
         return {"type": protocol.PAUSE_END, "pause": self.id, "interrupted": interrupted}
+
+
+def _other_threads(server):
+    """Whether threads of the program besides the pausing one are alive (the bridge's reader is not
+    the program's)."""
+    return len(sys._current_frames()) > (2 if getattr(server, "reader_ident", None) is not None else 1)
+
+
+def _await_resume(pause, inbox):
+    """After an interrupted pause's end: the host's `resume`, which it sends once its spinner is
+    erased; other messages for the pause are dropped. Never longer than RESUME_WAIT_SECONDS a
+    message, nor at all once the host is gone."""
+    for _ in range(16):
+        if getattr(pause.server, "gone", True):
+            return
+        try:
+            message = inbox.get(timeout=RESUME_WAIT_SECONDS)
+        except Empty:
+            return
+        if message.get("op") == "resume":
+            return
 
 
 def after_fork_in_child():
@@ -182,7 +216,8 @@ def serve(pause):
                 pause.ended()
                 break
     except BaseException:
-        pause.ended(interrupted=True)
+        if pause.ended(interrupted=True):
+            _await_resume(pause, inbox)
         raise
     finally:
         pause.close()
@@ -195,6 +230,7 @@ async def serve_async(pause):
 
     loop = asyncio.get_running_loop()
     future = loop.create_future()
+    pause.concurrent = True
 
     def on_message(message):  # runs on the event loop's thread, between other tasks' steps
         if future.done():

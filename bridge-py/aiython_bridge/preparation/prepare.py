@@ -9,7 +9,9 @@ build it as before, and store it:
 - a source that does not parse is planned by the host (`plan_for(text)`: the host's Plan, or
   None), and its rewritten program gets its checkpoints by the same rule (program_code.py), so
   that a second run of an unchanged program with AI blocks never asks the host, which never
-  loads the frontend or tree-sitter.
+  loads the frontend or tree-sitter. A plan whose blocks include one that reads as mistyped
+  Python rather than natural language (the plan's `typos`, README "A typo stays a SyntaxError")
+  is refused with CPython's own SyntaxError for it, as python3 would refuse it.
 None from a builder means the source is not ours to prepare: the caller compiles it as CPython
 would (and gets CPython's error).
 
@@ -115,6 +117,8 @@ def _build(text, filename, options, entry, plan_for, plain=None):
     if plan is None:
         return None
     _raise_first_diagnostic(plan, filename, text)
+    if plan.get("typos"):
+        modules.load("aiython_bridge.preparation.typos").raise_first_typo(plan, filename, text)
     # The frontend had CPython's parser confirm the rewritten program; a SyntaxError compiling it
     # is one CPython raises after parsing ('return' outside function…): the program's own.
     return program_code.compile_unbound_quietly(text, filename, plan, checkpoints=configured, entry=entry)

@@ -51,7 +51,8 @@ def set_process_view(kind, target, message, compiled=False):
         if not safe_path:
             sys.path.insert(0, os.getcwd())
     else:
-        sys.argv = ["-c" if kind == "code" else "-"] + args
+        # python3 reading a program piped in without `-` names it "" (with `-`: "-").
+        sys.argv = ["-c" if kind == "code" else ("" if target.get("unnamed") else "-")] + args
         _main_namespace(file=None if kind == "code" else "<stdin>")
         if not safe_path:
             sys.path.insert(0, "")

@@ -119,7 +119,9 @@ def prepare_code(server, prepared, source, filename):
     does not compile (an AI block, perhaps) is planned by the host. Prepared code comes from the
     preparation cache when it holds it (preparation/prepare.py). A source CPython refuses before
     parsing it (bytes that are not in its encoding, a NUL byte) is never planned: CPython's own
-    error is raised."""
+    error is raised. Without a model, a source that does not compile is refused as python3
+    refuses it, nothing run (SPEC §4.3); the host plans it only to count its spans that are not
+    Python, for the one line it prints after CPython's SyntaxError."""
     options = prepared.options
     seekable = _seekable(prepared.kind)
     if prepared.kind != "code":
@@ -127,13 +129,26 @@ def prepare_code(server, prepared, source, filename):
     if not options.get("model_configured"):
         try:
             return compile(source, filename, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError):
-            pass  # perhaps an AI block: the host finds out
+        except (SyntaxError, ValueError) as exc:
+            refusal = exc
+        # Bytes CPython refuses before parsing (a NUL, a bad encoding) raise its own words here.
+        text = source if isinstance(source, str) else source_bytes.decoded(source, filename, seekable)
+        _count_blocks(server, text, filename)
+        raise refusal
     text = source if isinstance(source, str) else source_bytes.decoded(source, filename, seekable)
     from aiython_bridge.preparation import prepare
 
     code = prepare.entry_code(server, options, text, filename, lambda planned: _ask_for_plan(server, planned, filename))
     return code if code is not None else compile(text, filename, "exec", dont_inherit=True)  # CPython's own error
+
+
+def _count_blocks(server, text, filename):
+    """Has the host plan a source that will not run (no model configured): the answer is only
+    for the host's count of its spans that are not Python."""
+    try:
+        server.request({"type": protocol.PLAN, "path": filename, "source": text, "module": "__main__", "entry": True})
+    except Exception:  # noqa: BLE001 - CPython's own error is what the program gets, whatever happens here
+        pass
 
 
 def start_program(server, prepared):

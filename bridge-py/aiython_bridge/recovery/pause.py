@@ -1,9 +1,13 @@
 """RecoveryPause (SPEC §4.2, §5.2 `recover`): one consultation about one failed checkpoint statement.
 
-A pause of mode "recovery" served by the same machinery as AI blocks (pauses/pause.py): its request
-adds the `recovery` section (exception, origin, attempt, whether retry is allowed), and its
-terminal op is `recover` (complete, with or without an outcome, retry or reraise) or `fail`. The
-target's expected type is the plan's annotation, else a module or class namespace's
+A pause of mode "recovery" served by the same machinery as AI blocks (pauses/pause.py): its
+request adds the `recovery` section (exception, origin, the line of this statement's frame the
+failure passed, attempt, whether retry is allowed, and for a compound statement what `complete`
+would skip: completion.py). The model ends it with `recover` (complete, with or without an
+outcome, retry or reraise), which the bridge checks and keeps without resuming: the host prints
+what the decision changes (SPEC §4.2: recovery is never silent) and then sends `resume`, the
+terminal op, so the notice is on the terminal before the program writes again. The host's `fail`
+ends it too. The target's expected type is the plan's annotation, else a module or class namespace's
 `__annotations__` entry.
 """
 
@@ -16,6 +20,7 @@ from ..frameops import Invocation, ToolError, program_error
 from ..paths import display_path
 from ..pauses.ops import NO_TYPE, failure_error
 from ..pauses.pause import Pause, new_pause_id
+from .completion import skipped_by_complete
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, describe_exception
 
 __all__ = ["RecoveryPause"]
@@ -36,6 +41,8 @@ class RecoveryPause(Pause):
         self.invocation = Invocation(frame, traceback=exc.__traceback__, line=checkpoint.span["line"],
                                      project_root=runtime.project_root, context_values=runtime.context_values)
         self.expected, self.schema = _expected_type(checkpoint, frame)
+        self.line = _line_in(frame, exc.__traceback__, checkpoint.span["line"])
+        self.decided = None  # the Decision of an accepted `recover`, until `resume`
 
     def request(self) -> dict:
         checkpoint, inv, exc = self.checkpoint, self.invocation, self.exception
@@ -49,7 +56,12 @@ class RecoveryPause(Pause):
             "attempt": self.attempt,
             "retry_allowed": self.retry_allowed,
             "target": self.target,
+            "line": self.line,
         }
+        if checkpoint.compound:
+            skips = skipped_by_complete(checkpoint.statement, span["line"], self.line)
+            if skips:
+                recovery["complete_skips"] = skips
         if inv.origin_frame is not None and inv.origin_frame is not frame:
             recovery["origin_context"] = inv.get_frame_code("origin")
         related, frame_objects = inv.request_objects(checkpoint.statement)
@@ -72,7 +84,14 @@ class RecoveryPause(Pause):
 
     def run_op(self, op, args):
         if op == "recover":
-            return True, self._decide(args), {"ok": True}
+            if self.decided is not None:
+                raise ToolError("ValueError", "this recovery is already decided")
+            self.decided = self._decide(args)
+            return False, None, {"ok": True}
+        if op == "resume":
+            if self.decided is None:
+                raise ToolError("ValueError", "resume follows an accepted recover")
+            return True, self.decided, {"ok": True}
         if op == "fail":
             if args.get("budget"):
                 # A budget refused the consultation's request (SPEC §13): AIBudgetError at this
@@ -122,6 +141,16 @@ class RecoveryPause(Pause):
             return ("retry is not allowed: this checkpoint is a compound statement; use complete or reraise")
         return ("retry is not allowed: the traceback passes through another project function, whose effects "
                 "would run again; use complete or reraise")
+
+
+def _line_in(frame, traceback, default: int) -> int:
+    """The line of `frame` the exception passed (inside a compound statement's body, the body's
+    line), from its traceback."""
+    while traceback is not None:
+        if traceback.tb_frame is frame:
+            return traceback.tb_lineno
+        traceback = traceback.tb_next
+    return default
 
 
 def _expected_type(checkpoint, frame):

@@ -15,13 +15,14 @@ __all__ = ["Checkpoint", "CheckpointTable"]
 
 
 class Checkpoint:
-    __slots__ = ("id", "filename", "statement", "span", "target", "annotation", "retry_allowed")
+    __slots__ = ("id", "filename", "statement", "span", "target", "annotation", "retry_allowed", "compound")
 
     def __init__(self, filename: str, info: dict):
         self.filename = filename
         self.id, self.statement, self.span = info["id"], info["statement"], info["span"]
         self.target, self.annotation = info.get("target"), info.get("annotation")
         self.retry_allowed = bool(info.get("retry_allowed"))
+        self.compound = bool(info.get("compound"))
 
 
 class CheckpointTable:

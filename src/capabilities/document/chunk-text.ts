@@ -12,11 +12,12 @@ export interface Chunk {
   heading: string | null;
 }
 
-export function chunkPages(pages: readonly string[], size: number): Chunk[] {
+/** Chunks of `pages`; `paged` (a PDF, even of one page) gives each chunk its 1-based page. */
+export function chunkPages(pages: readonly string[], size: number, paged = false): Chunk[] {
   const chunks: Chunk[] = [];
   pages.forEach((page, i) => {
     for (const piece of chunkText(page, size)) {
-      chunks.push({ index: chunks.length, text: piece.text, page: pages.length > 1 ? i + 1 : null, heading: piece.heading });
+      chunks.push({ index: chunks.length, text: piece.text, page: paged ? i + 1 : null, heading: piece.heading });
     }
   });
   return chunks;

@@ -45,7 +45,7 @@ async function documentChunks(p: Record<string, unknown>, ctx: StepContext): Pro
   const file = ctx.asset(p.document);
   if (file.kind !== "file") throw new StepError(`$asset "${file.rel}" is a folder; document_understanding reads one file (use indexing for a folder)`);
   const extracted = await extractText(file.rel, ctx.assets.read(file));
-  return { chunks: chunkPages(extracted.pages, size), name: file.rel, key: `sha256:${ctx.assets.contentHash(file)}` };
+  return { chunks: chunkPages(extracted.pages, size, extracted.format === "pdf"), name: file.rel, key: `sha256:${ctx.assets.contentHash(file)}` };
 }
 
 function bounded(chunks: readonly Chunk[]): string {

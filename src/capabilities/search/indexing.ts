@@ -65,8 +65,8 @@ async function readSources(p: Record<string, unknown>, ctx: StepContext, size: n
     const root = ctx.asset(value);
     if (root.kind === "folder") folders.push(root.rel);
     for (const file of ctx.assets.files(root, isDocumentName)) {
-      const { pages } = await extractText(file.rel, ctx.assets.read(file));
-      sources.push({ name: file.rel, chunks: chunkPages(pages, size) });
+      const { pages, format } = await extractText(file.rel, ctx.assets.read(file));
+      sources.push({ name: file.rel, chunks: chunkPages(pages, size, format === "pdf") });
     }
   }
   for (const doc of (p.documents as { id: string; text: string }[] | undefined) ?? []) sources.push({ name: doc.id, chunks: chunkPages([doc.text], size) });

@@ -3,6 +3,9 @@
 // (rerank, video jobs). Both make exactly one attempt, bounded by the time left and the caller's
 // signal, and turn whatever goes wrong into an AttemptError (service-error.ts); retries are
 // call-service.ts's. The key goes only into the Authorization header; nothing here logs.
+// Each attempt gets its own AbortController tied to the caller's signal: the openai client leaves
+// its abort listener on the signal it is given, so a plan of a dozen steps sharing the
+// invocation's signal made Node print MaxListenersExceededWarning on the program's stderr.
 
 import type { Route } from "../../config/index.js";
 import { MODEL_CLIENT_DEFAULTS } from "../../defaults.js";
@@ -33,8 +36,12 @@ export async function viaOpenAI<T>(route: Route, env: AttemptEnv, run: (client: 
   const mod = await loadOpenAI();
   const client = new mod.OpenAI(clientOptions(route.apiKey ?? MODEL_CLIENT_DEFAULTS.placeholderApiKey, route.apiBase));
   const timeout = Math.max(1, Math.min(env.remainingMs, 2 ** 31 - 1));
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  if (env.signal.aborted) controller.abort();
+  else env.signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return await run(client, { signal: env.signal, timeout, maxRetries: 0 }, mod);
+    return await run(client, { signal: controller.signal, timeout, maxRetries: 0 }, mod);
   } catch (err) {
     if (err instanceof AttemptError) throw err;
     if (env.signal.aborted) throw new AttemptError({ kind: "aborted" });
@@ -52,6 +59,8 @@ export async function viaOpenAI<T>(route: Route, env: AttemptEnv, run: (client: 
       default:
         throw new AttemptError(failure);
     }
+  } finally {
+    env.signal.removeEventListener("abort", onAbort);
   }
 }
 

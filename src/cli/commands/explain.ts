@@ -36,9 +36,18 @@ export async function explainCommand(split: SplitArgs, options: CliOptions): Pro
     profile: options.profile,
     forceProfile: options.forceProfile,
     model: options.model,
-    color: Boolean(supportsColor),
+    color: colourWanted(process.env, Boolean(supportsColor)),
     env: process.env,
   });
+}
+
+/**
+ * NO_COLOR (set and not empty, no-color.org) turns colour off whatever else says, as in Python's
+ * own tracebacks; chalk alone ignores it. Otherwise chalk decides: FORCE_COLOR, then a terminal.
+ */
+export function colourWanted(env: NodeJS.ProcessEnv, chalkSupports: boolean): boolean {
+  if (env.NO_COLOR) return false;
+  return chalkSupports;
 }
 
 export async function explainFile(command: ExplainCommand): Promise<RunOutcome> {

@@ -21,7 +21,8 @@ export async function runCommand(split: SplitArgs, options: CliOptions, early: B
 
 /** What the command line asks of a run. */
 export function commandFrom(split: SplitArgs, options: CliOptions, ignoredSignals: readonly number[]): RunCommand {
-  const program = split.program ?? (tty.isatty(0) ? { kind: "console" as const } : { kind: "stdin" as const });
+  // A program piped in without `-` is named "" (sys.argv[0]), as python3 names it.
+  const program = split.program ?? (tty.isatty(0) ? { kind: "console" as const } : { kind: "stdin" as const, unnamed: true as const });
   return {
     program,
     programArgs: split.programArgs,

@@ -68,6 +68,8 @@ def join(ticket):
 
 
 class Group:
+    __module__ = "aiython"
+
     def __init__(self, group_id, token):
         self._group, self._token = group_id, token
 
@@ -82,6 +84,8 @@ class Group:
 
 
 class Member:
+    __module__ = "aiython"
+
     def __init__(self, handle, name):
         self._handle, self.name = handle, name
 

@@ -8,8 +8,8 @@
 // in this process; recheck runs are journaled with mode `recheck`.
 
 import path from "node:path";
-import { Command, CommanderError } from "commander";
 import { isAiythonError, UsageError, type RunOutcome } from "../../errors.js";
+import { parseSubcommand, quietCommand } from "./subcommand-parse.js";
 import type { RunRecord } from "../../journal/index.js";
 import type { ReplayMiss } from "../../run/run-command.js";
 import { protectHostStdio } from "../host-stdio.js";
@@ -98,17 +98,8 @@ function scriptOf(run: RunRecord, projectRoot: string): string {
 }
 
 function parse(args: readonly string[]): { ids: number[]; last: number } {
-  const command = new Command("aiython recheck")
-    .argument("[ids...]")
-    .option("--last <n>", "how many recorded command lines", String(DEFAULT_LAST))
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined, outputError: () => undefined });
-  try {
-    command.parse([...args], { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) throw new UsageError(`${error.message.replace(/^error: /, "")}: ${USAGE}`);
-    throw error;
-  }
+  const command = quietCommand("aiython recheck").argument("[ids...]").option("--last <n>", "how many recorded command lines", String(DEFAULT_LAST));
+  parseSubcommand(command, [...args], USAGE);
   const text = command.opts<{ last: string }>().last;
   const last = Number(text);
   if (!/^\d+$/.test(text) || last < 1) throw new UsageError(`--last takes a positive whole number, not '${text}': ${USAGE}`);

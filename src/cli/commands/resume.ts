@@ -9,8 +9,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { Command, CommanderError } from "commander";
 import { UsageError, type RunOutcome } from "../../errors.js";
+import { parseSubcommand, quietCommand } from "./subcommand-parse.js";
 import type { Journal, RunRecord } from "../../journal/index.js";
 import { digestOf } from "../../observe/source-digests.js";
 import { protectHostStdio } from "../host-stdio.js";
@@ -70,17 +70,8 @@ export async function resumeCommand(args: readonly string[], ctx: ResumeContext)
 }
 
 function parse(args: readonly string[]): { id: number | null; force: boolean } {
-  const command = new Command("aiython resume")
-    .argument("[id]")
-    .option("--force", "resume even when the source changed")
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined, outputError: () => undefined });
-  try {
-    command.parse([...args], { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) throw new UsageError(`${error.message.replace(/^error: /, "")}: ${USAGE}`);
-    throw error;
-  }
+  const command = quietCommand("aiython resume").argument("[id]").option("--force", "resume even when the source changed");
+  parseSubcommand(command, [...args], USAGE);
   const [text] = command.args;
   return { id: text === undefined ? null : runId(text, USAGE), force: Boolean(command.opts<{ force?: boolean }>().force) };
 }

@@ -4,11 +4,11 @@
 // stdout. The journal is found as project-journal.ts finds it, and read even where it cannot be
 // written.
 
-import { Command, CommanderError } from "commander";
 import { journalPath, RUNS_LIST_DEFAULT_LIMIT, type EffectSummary, type InvocationSummary, type RunSummary } from "../../journal/index.js";
 import { costCell, costLabel } from "../../observe/cost.js";
 import { kilobytes, outcomeLabel, table } from "../../observe/stats-render.js";
 import { UsageError } from "../../errors.js";
+import { parseSubcommand, quietCommand } from "./subcommand-parse.js";
 import type { RunOutcome } from "../../errors.js";
 import { writeStdout } from "../stdout.js";
 import { commandLine, exitLabel, localTime, runLabel } from "./run-labels.js";
@@ -55,18 +55,10 @@ export async function runRunsCommand(args: readonly string[], ctx: RunsContext):
 }
 
 function parse(action: "list" | "show", rest: string[]): { limit: number; id: number; json: boolean } {
-  const command = new Command(`aiython runs ${action}`)
-    .option("--json", "print JSON")
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined, outputError: () => undefined });
+  const command = quietCommand(`aiython runs ${action}`).option("--json", "print JSON");
   if (action === "list") command.option("--limit <n>", "how many runs", String(RUNS_LIST_DEFAULT_LIMIT));
   else command.argument("<id>", "run id from aiython runs list");
-  try {
-    command.parse(rest, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) throw new UsageError(`${error.message.replace(/^error: /, "")}: ${USAGE}`);
-    throw error;
-  }
+  parseSubcommand(command, rest, USAGE);
   const opts = command.opts<{ json?: boolean; limit?: string }>();
   const limit = Number(opts.limit ?? RUNS_LIST_DEFAULT_LIMIT);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a positive whole number, not '${opts.limit}'`);

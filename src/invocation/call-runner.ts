@@ -17,20 +17,14 @@ import { isCapabilityTool, runCapabilityTool } from "./capability-tools.js";
 import { guardDenial, type Denial } from "./permissions.js";
 import { DENIED_BY_USER, hasEffects, journaledEffect } from "./effects.js";
 import { isMailboxTool, runMailboxTool } from "./mailbox-tools.js";
-import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
+import type { EffectJournalPort, InvocationServices, InvocationSettings } from "./ports.js";
 import type { ToolResult } from "./prompt.js";
 import { startToolClock, toolTimeoutResult } from "./tool-clock.js";
 
 /** What serves a call: the invocation's ports (orchestrator.ts's InvocationArgs has them all). */
-export interface CallServices {
+export interface CallServices extends InvocationServices {
   request: PauseRequest;
   settings: Pick<InvocationSettings, "toolTimeoutSeconds">;
-  frame: FramePort;
-  capabilities?: CapabilityPort;
-  hostTools?: HostToolPort;
-  approval?: ApprovalPort;
-  mailbox?: MailboxPort;
-  effects?: EffectJournalPort;
 }
 
 /**

@@ -17,10 +17,9 @@ import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason, type Stopped } from "./deadline.js";
 import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../defaults.js";
-import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, InvocationSettings, MailboxPort } from "./ports.js";
+import type { InvocationServices, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
-import type { CapabilityPort } from "../capability-port.js";
 import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, type Denial } from "./permissions.js";
 import { runCall, type CallOutcome } from "./call-runner.js";
 
@@ -28,23 +27,12 @@ export type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocat
 export type { InvocationSettings } from "./ports.js";
 export type { PauseRequest } from "../bridge/protocol.js";
 
-export interface InvocationArgs {
+export interface InvocationArgs extends InvocationServices {
   /** Names this invocation in trace events. */
   id: string;
   request: PauseRequest;
   settings: InvocationSettings;
   model: ModelPort;
-  frame: FramePort;
-  /** SPEC §10: the capabilities of this invocation (run_plan, jobs, resume_job); none when absent. */
-  capabilities?: CapabilityPort;
-  /** Serves the code-reading tools; without it they are not offered. */
-  hostTools?: HostToolPort;
-  /** `--approve`: asked before each call with effects (effects.ts). */
-  approval?: ApprovalPort;
-  /** SPEC §8: the mailbox of the joined thread or task that paused; no mailbox tools without it. */
-  mailbox?: MailboxPort;
-  /** SPEC §11.2: the journal's record of calls with effects (effects.ts); without it they just run. */
-  effects?: EffectJournalPort;
   signal?: AbortSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */

@@ -6,6 +6,7 @@
 import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../bridge/protocol.js";
 import type { ExchangeRef } from "../model-port.js";
 import type { ProfileRef } from "./permissions.js";
+import type { CapabilityPort } from "../capability-port.js";
 
 export type { FrameOpResult, OpName };
 
@@ -74,4 +75,19 @@ export interface EffectCall {
  */
 export interface EffectJournalPort {
   starting(call: EffectCall): Promise<{ run: true; ended(): void } | { run: false; message: string }>;
+}
+
+/** The ports a model's tool calls reach (orchestrator.ts passes them to call-runner.ts). */
+export interface InvocationServices {
+  frame: FramePort;
+  /** SPEC §10: the capabilities of this invocation (run_plan, jobs, resume_job); none when absent. */
+  capabilities?: CapabilityPort;
+  /** Serves the code-reading tools; without it they are not offered. */
+  hostTools?: HostToolPort;
+  /** `--approve`: asked before each call with effects (effects.ts). */
+  approval?: ApprovalPort;
+  /** SPEC §8: the mailbox of the joined thread or task that paused; no mailbox tools without it. */
+  mailbox?: MailboxPort;
+  /** SPEC §11.2: the journal's record of calls with effects (effects.ts); without it they just run. */
+  effects?: EffectJournalPort;
 }

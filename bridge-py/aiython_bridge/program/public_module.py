@@ -1,7 +1,7 @@
 """`import aiython` in the program (AIError and friends), without the bridge on sys.path.
 
-runner.py puts a finder on sys.meta_path that answers for the name `aiython` only and loads this
-module the first time the program imports it: the loader below runs aiython/__init__.py with the
+runner.py has the path finder answer for the name `aiython` when nothing on sys.path holds it,
+and loads this module the first time the program imports it: the loader below runs aiython/__init__.py with the
 bridge's modules visible, so the classes it takes from aiython_bridge.errors are the very classes
 the bridge raises.
 """

@@ -1,0 +1,38 @@
+"""The program never outlives its host (SPEC §2: the child is reaped, never orphaned), without a
+thread of its own where the kernel can do it.
+
+On Linux the kernel sends the interpreter SIGKILL when the host that started it dies
+(prctl PR_SET_PDEATHSIG): nothing runs in the interpreter for it, and nothing of it reaches the
+program (a fork's child does not inherit it). Elsewhere, or if prctl cannot be reached, the
+caller keeps the reader thread, which ends the process when the channel closes without an
+end-of-stream (server.py).
+"""
+
+import os
+import sys
+
+__all__ = ["die_with_host"]
+
+_PR_SET_PDEATHSIG = 1
+_SIGKILL = 9
+
+
+def die_with_host(host_pid):
+    """True when the kernel now ends this process as its host (`host_pid`) dies."""
+    if not sys.platform.startswith("linux"):
+        return False
+    present = frozenset(sys.modules)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0) != 0:
+            return False
+    except (ImportError, OSError, AttributeError):
+        return False
+    finally:
+        for name in [name for name in sys.modules if name not in present]:
+            sys.modules.pop(name)  # ctypes and what it imports: a program that imports them gets its own
+    if os.getppid() != host_pid:  # the host died before the kernel was told
+        os.kill(os.getpid(), _SIGKILL)
+    return True

@@ -29,6 +29,7 @@ from .. import modules
 from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
+from .shipped import reduce_handlers
 from .table import CheckpointTable
 
 __all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
@@ -166,6 +167,8 @@ def _untraced(work, *args, _gettrace=sys.gettrace, _settrace=sys.settrace, _getp
 
 class FileCheckpoints:
     """The calls of one file's generated handlers (see the module docstring); K indexes `table`."""
+
+    __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
 
     def __init__(self, runtime: CheckpointRuntime, table: CheckpointTable):
         self._runtime = runtime

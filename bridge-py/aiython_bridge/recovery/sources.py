@@ -25,6 +25,7 @@ import _thread
 import sys
 
 from .. import modules
+from .shipped import reduce_handlers
 from .table import CheckpointTable
 
 __all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
@@ -111,6 +112,7 @@ class DeferredCheckpoints:
     """One file's handler object (the constant its handlers call) until its runtime is real."""
 
     __slots__ = ("_runtime", "_table", "_ranges", "target")
+    __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
 
     def __init__(self, runtime, table, ranges):
         self._runtime, self._table, self._ranges = runtime, table, ranges

@@ -31,11 +31,15 @@ const INTERPRETERS: [string, string | null][] = [
 
 const DEAD_MODEL = { AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" };
 
-async function both(python: string, script: string, model: Record<string, string> = {}) {
+async function both(python: string, ...args: string[]) {
+  return bothWith(python, args, {});
+}
+
+async function bothWith(python: string, args: string[], model: Record<string, string>) {
   const options = { cwd: FIXTURES, extendEnv: false, reject: false, stripFinalNewline: false, timeout: 60_000 };
   const [ours, theirs] = await Promise.all([
-    execa(CLI, ["--python", python, "--no-journal", script], { ...options, env: cleanEnv(model) }),
-    execa(python, [script], { ...options, env: cleanEnv() }),
+    execa(CLI, ["--python", python, "--no-journal", ...args], { ...options, env: cleanEnv(model) }),
+    execa(python, args, { ...options, env: cleanEnv() }),
   ]);
   return { ours, theirs };
 }
@@ -70,7 +74,7 @@ for (const [version, python] of INTERPRETERS) {
     test(`${version} ${mode}: wakeup fd users, asyncio and trio signals, pass_fds children and os.closerange as under python3`, {
       skip: !python && `needs ${version}`,
     }, async () => {
-      const { ours, theirs } = await both(python!, "signals_fds.py", model);
+      const { ours, theirs } = await bothWith(python!, ["signals_fds.py"], model);
       assert.equal(theirs.exitCode, 0, theirs.stderr);
       assert.match(String(theirs.stdout), /\nprevious wakeup fd -1\nhandler ran 10\nwoken with \[10\]\n/);
       assert.match(String(theirs.stdout), /\nclosed 3\.\. and still here \[0, 1, 2, 3\]\ncaught division by zero\n/);
@@ -80,3 +84,12 @@ for (const [version, python] of INTERPRETERS) {
     });
   }
 }
+
+test("unconfigured: -m trace --trackcalls of a program importing project modules lists python3's calls, none of aiython's", async () => {
+  const { ours, theirs } = await both(INTERPRETERS[0][1]!, "-m", "trace", "--trackcalls", "traced.py");
+  assert.equal(theirs.exitCode, 0, String(theirs.stderr));
+  assert.match(String(theirs.stdout), /calling relationships:/);
+  assert.doesNotMatch(String(ours.stdout), /aiython/);
+  assert.equal(ours.stdout, theirs.stdout);
+  assert.equal(ours.stderr, theirs.stderr);
+});

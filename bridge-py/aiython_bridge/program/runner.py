@@ -272,19 +272,5 @@ def _report_exit(server):
 
 
 def _install_public_module():
-    """Makes `import aiython` (AIError and friends) work without putting the bridge on sys.path
-    and without a finder of its own on sys.meta_path, which the program would see: when the path
-    finder finds no top-level `aiython` (the program's own would win), public_module.py gives
-    the public package's spec."""
-    from _frozen_importlib_external import PathFinder
-
-    path_find_spec = PathFinder.find_spec
-
-    def find_spec(cls, fullname, path=None, target=None):
-        spec = path_find_spec(fullname, path, target)
-        if spec is None and fullname == "aiython" and path is None:
-            return modules.load("aiython_bridge.program.public_module").spec()
-        return spec
-
-    find_spec.__doc__ = path_find_spec.__doc__
-    PathFinder.find_spec = classmethod(find_spec)
+    """`import aiython` works in the program, with nothing of aiython's in the way of other imports."""
+    modules.load("aiython_bridge.program.public_module").install()

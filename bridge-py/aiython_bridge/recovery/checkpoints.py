@@ -30,6 +30,7 @@ from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
 from .shipped import reduce_handlers
+from .untraced import untraced
 from .table import CheckpointTable
 
 __all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
@@ -149,22 +150,6 @@ class CheckpointRuntime:
         return recoverable(exc, frame) and not self.callers.caller_sees_first(frame, exc)
 
 
-def _untraced(work, *args, _gettrace=sys.gettrace, _settrace=sys.settrace, _getprofile=sys.getprofile,
-              _setprofile=sys.setprofile):
-    """work(*args) with the program's trace and profile functions set aside: a debugger or a
-    profiler the program installed sees the handler's one call, not the bridge deciding."""
-    tracer, profiler = _gettrace(), _getprofile()
-    if tracer is None and profiler is None:
-        return work(*args)
-    _settrace(None)
-    _setprofile(None)
-    try:
-        return work(*args)
-    finally:
-        _settrace(tracer)
-        _setprofile(profiler)
-
-
 class FileCheckpoints:
     """The calls of one file's generated handlers (see the module docstring); K indexes `table`."""
 
@@ -179,7 +164,7 @@ class FileCheckpoints:
         runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
         failure = self._pending_failure(checkpoint, frame)
         try:
-            _untraced(runtime.decide, checkpoint, failure, frame)
+            untraced(runtime.decide, checkpoint, failure, frame)
         except BaseException:
             runtime.close(checkpoint, frame, failure)
             raise
@@ -236,7 +221,7 @@ class FileCheckpoints:
         runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
         failure = runtime.open(checkpoint, sys.exception(), frame)
         try:
-            _untraced(runtime.decide, checkpoint, failure, frame)
+            untraced(runtime.decide, checkpoint, failure, frame)
             return failure.decision is not DONE
         finally:
             runtime.close(checkpoint, frame, failure)

@@ -4,7 +4,9 @@
 // fork there gets no DeprecationWarning about a multi-threaded process (3.12+). With or without
 // a model, signal wakeup users (the program's own set_wakeup_fd, asyncio, trio where installed)
 // get python3's answers, a pass_fds child sees no descriptor of aiython's, sys.excepthook is
-// python3's, and os.closerange(3, …) leaves a program that goes on.
+// python3's, and os.closerange(3, …) leaves a program that goes on. Without a model, -m trace
+// --trackcalls lists no call of aiython's in imports; with one, cProfile (a C profiler on 3.11)
+// over handled failures keeps running and counts the program's calls as python3 does.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -92,4 +94,16 @@ test("unconfigured: -m trace --trackcalls of a program importing project modules
   assert.doesNotMatch(String(ours.stdout), /aiython/);
   assert.equal(ours.stdout, theirs.stdout);
   assert.equal(ours.stderr, theirs.stderr);
+});
+
+test("configured: cProfile over statements that fail and are handled keeps running, and counts the program's calls as python3", async () => {
+  const { ours, theirs } = await bothWith(INTERPRETERS[0][1]!, ["profiled.py"], DEAD_MODEL);
+  assert.equal(theirs.exitCode, 0, String(theirs.stderr));
+  assert.equal(ours.exitCode, 0, String(ours.stderr));
+  const program = (out: unknown) =>
+    String(out)
+      .split("\n")
+      .filter((line) => /^(helper|profiled)\.py /.test(line));
+  assert.ok(program(theirs.stdout).includes("helper.py parse 12"));
+  assert.deepEqual(program(ours.stdout), program(theirs.stdout));
 });

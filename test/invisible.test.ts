@@ -96,14 +96,37 @@ test("unconfigured: -m trace --trackcalls of a program importing project modules
   assert.equal(ours.stderr, theirs.stderr);
 });
 
-test("configured: cProfile over statements that fail and are handled keeps running, and counts the program's calls as python3", async () => {
-  const { ours, theirs } = await bothWith(INTERPRETERS[0][1]!, ["profiled.py"], DEAD_MODEL);
-  assert.equal(theirs.exitCode, 0, String(theirs.stderr));
+for (const [version, python] of INTERPRETERS) {
+  test(`${version} configured: cProfile over statements that fail and are handled keeps running, and counts the program's calls as python3`, {
+    skip: !python && `needs ${version}`,
+  }, async () => {
+    const { ours, theirs } = await bothWith(python!, ["profiled.py"], DEAD_MODEL);
+    assert.equal(theirs.exitCode, 0, String(theirs.stderr));
+    assert.equal(ours.exitCode, 0, String(ours.stderr));
+    const program = (out: unknown) =>
+      String(out)
+        .split("\n")
+        .filter((line) => /^(helper|profiled)\.py /.test(line));
+    assert.ok(program(theirs.stdout).includes("helper.py parse 12"));
+    assert.deepEqual(program(ours.stdout), program(theirs.stdout));
+  });
+}
+
+test("configured: a tracer over handled failures sees the handlers' calls into aiython, never the recovery code's import or its deciding", async () => {
+  const { ours, theirs } = await bothWith(INTERPRETERS[0][1]!, ["tracers.py"], DEAD_MODEL);
   assert.equal(ours.exitCode, 0, String(ours.stderr));
-  const program = (out: unknown) =>
-    String(out)
-      .split("\n")
-      .filter((line) => /^(helper|profiled)\.py /.test(line));
-  assert.ok(program(theirs.stdout).includes("helper.py parse 12"));
-  assert.deepEqual(program(ours.stdout), program(theirs.stdout));
+  const seen = (out: unknown) =>
+    new Set(
+      String(out)
+        .split("\n")
+        .map((line) => line.split(" "))
+        .filter((words) => words.length === 4 && ["call", "line", "return"].includes(words[0]) && !["tracers.py", "helper.py"].includes(words[1]))
+        .map((words) => `${words[1]} ${words[2]}`),
+    );
+  assert.deepEqual([...seen(theirs.stdout)], []);
+  const entries = new Set(["sources.py __getattr__", "checkpoints.py retry", "checkpoints.py raising", "checkpoints.py settle", "untraced.py untraced"]);
+  assert.deepEqual(
+    [...seen(ours.stdout)].filter((name) => !entries.has(name)),
+    [],
+  );
 });

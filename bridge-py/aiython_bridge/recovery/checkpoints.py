@@ -159,12 +159,17 @@ class FileCheckpoints:
         self._runtime = runtime
         self._table = table
 
+    # retry, raising and settle (every failure calls two of them) run untraced: a tracer or a
+    # profiler the program set sees the handler's call, not the bridge's work (untraced.py).
     def retry(self, index: int) -> bool:
         """Decide the statement's failure (first, or its retry's); True: run it again."""
-        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        return untraced(self._retry, index, sys._getframe(1))
+
+    def _retry(self, index, frame):
+        runtime, checkpoint = self._runtime, self._table[index]
         failure = self._pending_failure(checkpoint, frame)
         try:
-            untraced(runtime.decide, checkpoint, failure, frame)
+            runtime.decide(checkpoint, failure, frame)
         except BaseException:
             runtime.close(checkpoint, frame, failure)
             raise
@@ -173,7 +178,10 @@ class FileCheckpoints:
 
     def raising(self, index: int) -> bool:
         """The final decision: True to propagate. The state is dropped unless a value waits."""
-        checkpoint, frame = self._table[index], sys._getframe(1)
+        return untraced(self._raising, index, sys._getframe(1))
+
+    def _raising(self, index, frame):
+        checkpoint = self._table[index]
         failure = self._runtime.find(checkpoint, frame)
         if failure is None:
             return True
@@ -218,10 +226,13 @@ class FileCheckpoints:
 
     def settle(self, index: int) -> bool:
         """The whole decision for a statement that can be neither retried nor bound: True: raise."""
-        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        return untraced(self._settle, index, sys._getframe(1))
+
+    def _settle(self, index, frame):
+        runtime, checkpoint = self._runtime, self._table[index]
         failure = runtime.open(checkpoint, sys.exception(), frame)
         try:
-            untraced(runtime.decide, checkpoint, failure, frame)
+            runtime.decide(checkpoint, failure, frame)
             return failure.decision is not DONE
         finally:
             runtime.close(checkpoint, frame, failure)

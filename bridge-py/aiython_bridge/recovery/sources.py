@@ -27,6 +27,7 @@ import sys
 from .. import modules
 from .shipped import reduce_handlers
 from .table import CheckpointTable
+from .untraced import untraced
 
 __all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
 
@@ -125,7 +126,7 @@ class DeferredCheckpoints:
             if _finalizing():
                 return getattr(_PROPAGATING, name)
             try:
-                self._runtime.real()
+                untraced(self._runtime.real)  # the recovery code's import: not the program's to trace
             except Exception:  # noqa: BLE001 - the bridge's fault: the program's exception goes on
                 return getattr(_PROPAGATING, name)
             target = self.target

@@ -1,7 +1,8 @@
 // Without a model configured, aiython adds nothing a program can see of its process (SPEC §2):
 // at the program's first line the threads, signal handlers, the signal wakeup fd, the hooks,
 // the tracers, the import finders and atexit are python3's, on every supported version; a
-// fork there gets no DeprecationWarning about a multi-threaded process (3.12+). With or without
+// fork there gets no DeprecationWarning about a multi-threaded process (3.12+), with a model
+// configured too (nothing has paused: aiython has no thread yet). With or without
 // a model, signal wakeup users (the program's own set_wakeup_fd, asyncio, trio where installed)
 // get python3's answers, a pass_fds child sees no descriptor of aiython's, sys.excepthook is
 // python3's, and os.closerange(3, …) leaves a program that goes on. Without a model, -m trace
@@ -59,13 +60,18 @@ for (const [version, python] of INTERPRETERS) {
     assert.equal(ours.exitCode, theirs.exitCode);
   });
 
-  test(`${version}: os.fork() at the first line warns of no other thread, as under python3`, { skip: !python && `needs ${version}` }, async () => {
-    const { ours, theirs } = await both(python!, "forks.py");
-    assert.equal(theirs.stdout, "child ended 7\n");
-    assert.equal(ours.stdout, theirs.stdout);
-    assert.equal(ours.stderr, theirs.stderr);
-    assert.doesNotMatch(String(ours.stderr), /multi-threaded/);
-  });
+  for (const [mode, model] of [
+    ["unconfigured", {}],
+    ["configured", DEAD_MODEL],
+  ] as const) {
+    test(`${version} ${mode}: os.fork() at the first line warns of no other thread, as under python3`, { skip: !python && `needs ${version}` }, async () => {
+      const { ours, theirs } = await bothWith(python!, ["forks.py"], model);
+      assert.equal(theirs.stdout, "child ended 7\n");
+      assert.equal(ours.stdout, theirs.stdout);
+      assert.equal(ours.stderr, theirs.stderr);
+      assert.doesNotMatch(String(ours.stderr), /multi-threaded/);
+    });
+  }
 }
 
 for (const [version, python] of INTERPRETERS) {

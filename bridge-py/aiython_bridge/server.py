@@ -1,13 +1,14 @@
 """The bridge's control loop: handshake, compile (and `--explain`'s checkpoints) requests, then the program run.
 
 Until the `run` request, the main thread reads the channel itself (init, compile, run). From
-then on a reader thread started with `_thread` owns the channel once the run needs one: with a
-model configured (pauses, imported modules' plans, tool operations), in the console, and at the
-bridge's first request of the host (a plan, the mailbox, the run folder). It answers compile
+then on a reader thread started with `_thread` owns the channel once the run needs one: at the
+bridge's first request of the host (a plan, the mailbox) or pause, and in the console. A fork's
+question for the run folder is answered on the forking thread while no reader runs
+(request_here). It answers compile
 requests, routes answers to the bridge's own requests and pause operations, and if the host
 vanishes (the channel closes without end-of-stream) it ends this process so nothing is left
-behind. A run without a model has no thread at all, as under python3 (a program that forks sees
-one thread): the kernel ends it with its host instead (host_watch.py).
+behind. Until then the run has no thread of aiython's, as under python3 (a program that forks
+sees one thread): the kernel ends it with its host instead (host_watch.py).
 """
 
 import _signal  # the C module under `signal`: built in, so importing it costs nothing (SPEC §12)
@@ -51,13 +52,32 @@ class Server:
         waiter.acquire()
         return slot[1]
 
+    def request_here(self, message):
+        """request(message), answered on this thread when no reader thread runs (none is
+        started for it): a run that has not needed one yet (a fork asking for the run folder)
+        keeps none, so CPython sees no other thread at the fork."""
+        with self._reader_lock:  # a reader started meanwhile waits for this answer
+            if not self.reading and not self.gone:
+                return self._request_unthreaded(message)
+        return self.request(message)
+
+    def _request_unthreaded(self, message):
+        with self._pending_lock:
+            self._next_id += 1
+            request_id = "b%d" % self._next_id
+        self.channel.send(dict(message, id=request_id))
+        while True:
+            reply = self.channel.recv()
+            if reply.get("type") == protocol.RESULT and reply.get("id") == request_id:
+                return reply
+            self._dispatch(reply)
+
     def request_async(self, message, on_reply):
         """Sends a request; `on_reply(reply)` runs on the reader thread when it is answered."""
         self._send_request(message, on_reply)
 
     def _send_request(self, message, waiter):
-        if getattr(self.channel, "connected", True):  # a forked child's starts it once connected
-            self.start_reader()  # the reply comes through the reader
+        self.start_reader()  # the reply comes through the reader
         with self._pending_lock:
             self._next_id += 1
             request_id = "b%d" % self._next_id
@@ -113,7 +133,10 @@ class Server:
 
     # -- the reader thread ------------------------------------------------------------------------
     def start_reader(self):
-        """Starts the reader thread, once; from then on the host hears how the program ends."""
+        """Starts the reader thread, once; from then on the host hears how the program ends. A
+        forked child's channel starts it once connected (processes/forked.py)."""
+        if not getattr(self.channel, "connected", True):
+            return
         with self._reader_lock:
             if self.reading:
                 return
@@ -258,10 +281,10 @@ def _handshake_and_prepare(server):
 
 
 def _needs_reader(server, run_message):
-    """A model configured (pauses, plans of imported modules, the host's interruptions), the
-    console, or no way to end with the host but the reader's (host_watch.py)."""
-    options = run_message.get("options") or {}
-    if options.get("model_configured") or run_message["target"]["kind"] == "console" or server.role != "main":
+    """The console, or no way to end with the host but the reader's (host_watch.py). With a
+    model configured the reader starts at the bridge's first request or pause (a run in which
+    nothing fails and nothing is planned has none)."""
+    if run_message["target"]["kind"] == "console" or server.role != "main":
         return True
     import sys
 

@@ -26,7 +26,6 @@ export type DocumentedDifference =
 
 const ALL = ["3.11", "3.12", "3.13"];
 const FRAME = "one frame under the program: traceback.print_stack() shows it, recursion has less headroom";
-const THREAD = "a thread of aiython's with a model configured: fork warns on 3.12+";
 const TRACERS = "tracers and profilers see the checkpoint handlers' calls (model configured)";
 
 export const DOCUMENTED: DocumentedDifference[] = [
@@ -51,10 +50,9 @@ export const DOCUMENTED: DocumentedDifference[] = [
     program: "process-first-line",
     pythons: ALL,
     modes: ["configured"],
-    shows: /^(threads 1 2|path_hooks \['ProjectModules\.path_hook'|atexit callbacks \d)/,
-    readme: "with a model configured: aiython's thread, atexit handlers and project hook first on sys.path_hooks",
+    shows: /^path_hooks \['aiython_bridge\.preparation\.import_hook\./,
+    readme: "with a model configured, sys.path_hooks starts with the project hook",
   },
-  { kind: "output", program: "process-fork", pythons: ["3.12", "3.13"], modes: ["configured"], shows: /DeprecationWarning: This process .* is multi-threaded/, readme: THREAD },
   {
     kind: "output",
     program: "process-marshal",

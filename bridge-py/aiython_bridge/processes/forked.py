@@ -19,10 +19,12 @@ __all__ = ["ForkedChannel", "after_fork_in_child", "before_fork"]
 
 
 def before_fork(server):
-    # A run that has not spoken with the host since the program started (no model, no mailbox)
-    # asks nothing: the request would start a thread, and CPython warns of a fork in a process
-    # that has one.
-    if server.exiting or server.gone or not server.reading or os.getpid() != server.pid:
+    # Without a model, a run that has not spoken with the host since the program started (no
+    # mailbox) asks nothing: its child needs no host. With one, the question is answered on this
+    # thread if no reader runs (server.request_here), so CPython sees no other thread at the fork.
+    if server.exiting or server.gone or os.getpid() != server.pid:
+        return
+    if not server.reading and not server.options.get("model_configured"):
         return
     try:
         run_folder(server)

@@ -26,6 +26,7 @@ export type DocumentedDifference =
 
 const ALL = ["3.11", "3.12", "3.13"];
 const FRAME = "one frame under the program: traceback.print_stack() shows it, recursion has less headroom";
+const THREAD = "a thread of aiython's once the run speaks with the model: _thread._count() counts it from then on";
 const TRACERS = "tracers and profilers see the checkpoint handlers' calls (model configured)";
 
 export const DOCUMENTED: DocumentedDifference[] = [
@@ -52,6 +53,14 @@ export const DOCUMENTED: DocumentedDifference[] = [
     modes: ["configured"],
     shows: /^path_hooks \['aiython_bridge\.preparation\.import_hook\./,
     readme: "with a model configured, sys.path_hooks starts with the project hook",
+  },
+  {
+    kind: "output",
+    program: "test_asyncio.test_tasks",
+    pythons: ALL,
+    modes: ["configured"],
+    shows: /^test_exception_traceback \(.*\) \.\.\. Warning -- threading_cleanup\(\) failed to clean up threads/,
+    readme: THREAD,
   },
   {
     kind: "output",

@@ -78,7 +78,7 @@ writeFileSync("dist/early.cjs", lightBuiltinImports(readFileSync("dist/early.cjs
 // Byte-compile the bridge for the build's Python, so that its first import is fast even where
 // PYTHONDONTWRITEBYTECODE keeps Python from caching it at run time. Optional: without python3
 // here, Python compiles the bridge when it first runs.
-spawnSync("python3", ["-m", "compileall", "-q", "bridge-py/aiython_bridge", "bridge-py/aiython"], { stdio: "ignore" });
+spawnSync("python3", ["-m", "compileall", "-q", "bridge-py/aiython_bridge", "bridge-py/public"], { stdio: "ignore" });
 
 // Last, V8's compiled form of each file of dist/, which dist/early.cjs hands to V8
 // (src/cli/code-cache.ts): for the files start-up loads, taken after runs of the built CLI

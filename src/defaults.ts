@@ -10,8 +10,8 @@ export const KILL_GRACE_MS = Number(process.env.AIYTHON_KILL_GRACE_MS) > 0 ? Num
 /** How long an interrupted tool (SPEC §9) may go on before the run is ended: nothing else can resume its thread. */
 export const TOOL_INTERRUPT_GRACE_MS = Number(process.env.AIYTHON_TOOL_INTERRUPT_GRACE_MS) > 0 ? Number(process.env.AIYTHON_TOOL_INTERRUPT_GRACE_MS) : 5000;
 
-/** How long the host waits for the interpreter to report a SIGINT before relaying one itself. */
-export const SIGINT_NOTICE_WAIT_MS = 100;
+/** How long the host waits before relaying a SIGINT it did not get from its terminal (the interpreter may have ended of its own). */
+export const SIGINT_RELAY_DELAY_MS = 100;
 
 /** Signals that end a run without a message: the user or the system asked for it. */
 export const QUIET_SIGNALS: ReadonlySet<string> = new Set(["SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE"]);

@@ -1,5 +1,6 @@
 // End-to-end: signals, crashes and pipes (SPEC §2, §4.1). The CLI is started in its own process
-// group so that "Ctrl-C" can be sent to the whole group, as a terminal does. Signals the shell
+// group (with no terminal) so that "Ctrl-C" can be sent to the whole group, as a terminal does;
+// Ctrl-C at a real terminal runs in tmux. Signals the shell
 // left ignored (nohup, `trap ''`) stay ignored for the program, as under python3; a signal that
 // arrives while a pause waits on the model (an AI block, a recovery consultation) ends the run
 // as it would during time.sleep, and the journal records it.
@@ -13,6 +14,7 @@ import { execa } from "execa";
 import { CLI, PROGRAMS, PYTHON, aiython, cleanEnv, pidAlive } from "./support/run-cli.js";
 import { startLoopbackModel, type LoopbackModel } from "./support/loopback-model.js";
 import { tempProject } from "./support/temp-project.js";
+import { tmuxAvailable, tmuxPane } from "./support/tmux.js";
 
 interface Started {
   pid: number;
@@ -76,6 +78,23 @@ test("Ctrl-C at any moment of start-up ends the run as by SIGINT (130), never as
       const ended = result.signal ?? result.code;
       assert.ok(ended === "SIGINT" || ended === 130, `${args.join(" ")} after ${delay} ms: ended ${ended}\n${result.stderr}`);
       assert.doesNotMatch(result.stderr, /did not start|internal error/, `${args.join(" ")} after ${delay} ms`);
+    }
+  }
+});
+
+test("Ctrl-C at a terminal interrupts the program once, with or without a model", { skip: !tmuxAvailable() && "needs tmux" }, async () => {
+  const dir = tempProject({ "interrupt_once.py": { copy: path.join(PROGRAMS, "interrupt_once.py") } });
+  for (const env of [cleanEnv(), cleanEnv({ AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" })]) {
+    // The pane's shell traps SIGINT (so Ctrl-C does not end it too); the program gets the default.
+    const pane = await tmuxPane(dir, `trap ':' INT; '${CLI}' --no-journal interrupt_once.py`, env);
+    try {
+      await pane.waitFor(/waiting/);
+      await pane.keys("C-c");
+      const screen = await pane.waitFor(/no second interrupt|Traceback/);
+      assert.match(screen, /waiting\n(\^C)?interrupted once\nno second interrupt\n/);
+      assert.equal(await pane.status(), 0);
+    } finally {
+      await pane.close();
     }
   }
 });

@@ -17,7 +17,7 @@ const programs = selectPrograms(corpus(interp), { only: [], fast: true });
 const results = runFidelity({ interp, programs, modes: MODES });
 
 test("the fast subset has one program of each kind at least", () => {
-  assert.deepEqual(new Set(programs.map((p) => p.kind)), new Set(["lib-test", "command-line", "slow-pipe"]));
+  assert.deepEqual(new Set(programs.map((p) => p.kind)), new Set(["lib-test", "command-line", "slow-pipe", "process"]));
 });
 
 for (const program of programs) {

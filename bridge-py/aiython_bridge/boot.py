@@ -2,8 +2,8 @@
 
 This file must parse and run on any Python 3 (no syntax newer than 3.6), because its job is to
 tell the host which Python it is talking to before anything 3.11-only is imported. The host
-starts the interpreter on start/importlib_bootstrap.py with the control socket on fd 3 and the
-signal-notice socket on fd 4 (docs/protocol.md); a child of the run is started on the same
+starts the interpreter on start/importlib_bootstrap.py with the control socket on fd 3
+(docs/protocol.md); a child of the run is started on the same
 script with the run folder as its first argument and connects to the host itself
 (processes/child.py); that script enters `with main():` (the
 handshake, the plan, everything the run needs) and calls `hand_over()()` inside it: the
@@ -14,16 +14,18 @@ import os
 import sys
 
 __all__ = [
-    "CONTROL_FD", "HIGH_FD", "MIN_VERSION", "PRESENT_AT_START", "SIGNAL_FD", "START_ADDRESS_SPACE",
+    "CONTROL_FD", "HIGH_FD", "HOST_PID", "MIN_VERSION", "PRESENT_AT_START", "START_ADDRESS_SPACE",
     "address_space", "hand_over", "main", "wait_for_host_close",
 ]
 
 CONTROL_FD = 3
-SIGNAL_FD = 4
 MIN_VERSION = (3, 11)
 HIGH_FD = 200
 # What the program would find in sys.modules under python3 too (modules.drop_start_extensions).
 PRESENT_AT_START = frozenset(sys.modules)
+# The host, read first: if it is gone by the time the bridge ties its life to it (host_watch.py),
+# the parent is another process.
+HOST_PID = os.getppid()
 
 
 def _send_raw(fd, payload):
@@ -98,17 +100,16 @@ def main():
         from aiython_bridge.program.runner import ProgramContext
         from aiython_bridge.server import serve
 
-        return ProgramContext(serve(control, None))
+        return ProgramContext(serve(control, role="child"))
 
-    # Move both to high close-on-exec descriptors (out of the way of a program's own dup2 onto
-    # small numbers) and free 3 and 4, so the program's first open() gets fd 3 as under python3.
+    # Move it to a high close-on-exec descriptor (out of the way of a program's own dup2 onto
+    # small numbers) and free 3, so the program's first open() gets fd 3 as under python3.
     control = _move_high(CONTROL_FD)
-    signals = _move_high(SIGNAL_FD)
 
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 7,
+        "protocol": 8,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),
@@ -126,7 +127,7 @@ def main():
     from aiython_bridge.program.runner import ProgramContext
     from aiython_bridge.server import serve
 
-    return ProgramContext(serve(control, signals))
+    return ProgramContext(serve(control, role="main"))
 
 
 def hand_over():

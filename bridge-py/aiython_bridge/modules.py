@@ -11,7 +11,8 @@ put back by the first and hidden by the last, so no import finds the package gon
 
 What stays visible: modules of the standard library that the bridge imports once the program
 runs (json at the first AI block, enum for a type contract, …; the program would get the very
-same module objects if it imported them), the finder of `import aiython` on sys.meta_path, and
+same module objects if it imported them), the finder of `import aiython` in
+sys.path_importer_cache (program/public_module.py), and
 `aiython` itself once the program imports it. What the bridge's start imports is gone by then:
 it imports no Python module a bare interpreter's start has not, and START_EXTENSIONS leave
 sys.modules as the program starts (drop_start_extensions).

@@ -14,7 +14,7 @@ __all__ = [
     "PROTOCOL_VERSION", "ProtocolViolation", "RESULT", "RUN", "check_host_message",
 ]
 
-PROTOCOL_VERSION = 7
+PROTOCOL_VERSION = 8
 MAX_FRAME = 64 * 1024 * 1024
 
 # host -> bridge

@@ -1,10 +1,14 @@
 """The bridge's control loop: handshake, compile (and `--explain`'s checkpoints) requests, then the program run.
 
 Until the `run` request, the main thread reads the channel itself (init, compile, run). From
-then on a reader thread started with `_thread` (invisible to `threading.enumerate()`) owns the
-channel: it answers compile requests, routes answers to the bridge's own requests (the entry
-program's plan, imported modules' plans) and pause operations, and if the host vanishes (the
-channel closes without end-of-stream) it ends this process so nothing is left behind.
+then on a reader thread started with `_thread` owns the channel once the run needs one: at the
+bridge's first request of the host (a plan, the mailbox) or pause, and in the console. A fork's
+question for the run folder is answered on the forking thread while no reader runs
+(request_here). It answers compile
+requests, routes answers to the bridge's own requests and pause operations, and if the host
+vanishes (the channel closes without end-of-stream) it ends this process so nothing is left
+behind. Until then the run has no thread of aiython's, as under python3 (a program that forks
+sees one thread): the kernel ends it with its host instead (host_watch.py).
 """
 
 import _signal  # the C module under `signal`: built in, so importing it costs nothing (SPEC §12)
@@ -20,9 +24,8 @@ _LOCK = type(_thread.allocate_lock())
 
 
 class Server:
-    def __init__(self, channel, signal_fd, role="main"):
+    def __init__(self, channel, role="main"):
         self.channel = channel
-        self.signal_fd = signal_fd
         self.pid = os.getpid()
         self.role = role  # "main": the run's first interpreter; "child": one of its processes (SPEC §8)
         self.exiting = False
@@ -33,6 +36,9 @@ class Server:
         self._pending_lock = _thread.allocate_lock()
         self.pause_router = None  # set by the runtime when pauses exist (route(message))
         self.reader_ident = None  # the reader thread's, once it runs: not one of the program's threads
+        self.reading = False  # the reader thread has been started
+        self.talking = False  # the run speaks with the host while the program runs (exit, end-of-stream)
+        self._reader_lock = _thread.allocate_lock()
         self.imported_sources = []  # project sources imported since the last pause, sent with it (SPEC §11.2)
 
     # -- requests the bridge makes of the host (e.g. plans for imported modules) ----------------
@@ -46,11 +52,32 @@ class Server:
         waiter.acquire()
         return slot[1]
 
+    def request_here(self, message):
+        """request(message), answered on this thread when no reader thread runs (none is
+        started for it): a run that has not needed one yet (a fork asking for the run folder)
+        keeps none, so CPython sees no other thread at the fork."""
+        with self._reader_lock:  # a reader started meanwhile waits for this answer
+            if not self.reading and not self.gone:
+                return self._request_unthreaded(message)
+        return self.request(message)
+
+    def _request_unthreaded(self, message):
+        with self._pending_lock:
+            self._next_id += 1
+            request_id = "b%d" % self._next_id
+        self.channel.send(dict(message, id=request_id))
+        while True:
+            reply = self.channel.recv()
+            if reply.get("type") == protocol.RESULT and reply.get("id") == request_id:
+                return reply
+            self._dispatch(reply)
+
     def request_async(self, message, on_reply):
         """Sends a request; `on_reply(reply)` runs on the reader thread when it is answered."""
         self._send_request(message, on_reply)
 
     def _send_request(self, message, waiter):
+        self.start_reader()  # the reply comes through the reader
         with self._pending_lock:
             self._next_id += 1
             request_id = "b%d" % self._next_id
@@ -86,7 +113,8 @@ class Server:
         self.pid = os.getpid()
         self.role = "child"
         self.exiting = False
-        self.signal_fd = None
+        self.reading = False  # the parent's reader is not in this process
+        self._reader_lock = _thread.allocate_lock()
         self._pending = {}
         self._pending_lock = _thread.allocate_lock()
         if channel is None:
@@ -105,6 +133,17 @@ class Server:
 
     # -- the reader thread ------------------------------------------------------------------------
     def start_reader(self):
+        """Starts the reader thread, once; from then on the host hears how the program ends. A
+        forked child's channel starts it once connected (processes/forked.py)."""
+        if not getattr(self.channel, "connected", True):
+            return
+        with self._reader_lock:
+            if self.reading:
+                return
+            self.reading = True
+        if not self.talking:
+            self.talking = True
+            modules.load("aiython_bridge.program.runner").report_exit_at_end(self)
         _thread.start_new_thread(self._read_loop, ())
 
     def _read_loop(self):
@@ -154,16 +193,6 @@ def _format_exc():
     return traceback.format_exc()
 
 
-def _install_signal_notices(signal_fd):
-    """The host learns of each signal the interpreter receives without any Python-level handler
-    changing: CPython's own C handler writes the signal number to the wakeup fd."""
-    try:
-        os.set_blocking(signal_fd, False)
-        _signal.set_wakeup_fd(signal_fd, warn_on_full_buffer=False)
-    except (ValueError, OSError):
-        pass
-
-
 def _ignore_inherited_signals(numbers):
     """SIG_IGN for the signals aiython inherited as ignored (nohup, `trap '' HUP`): python3 would
     have inherited them so, and signal.getsignal() answers SIG_IGN for them as it would there.
@@ -175,29 +204,15 @@ def _ignore_inherited_signals(numbers):
             pass  # not a signal this platform lets a process ignore
 
 
-def serve(control_fd, signal_fd):
-    """The server of the run's first interpreter (`signal_fd` its notice descriptor), or of a
-    spawned child of the run (`signal_fd` None: the host signals the first interpreter only)."""
+def serve(control_fd, role):
+    """The server of the run's first interpreter (`role` "main"), or of a spawned child of the
+    run ("child")."""
     channel = Channel(control_fd)
-    server = Server(channel, signal_fd, role="main" if signal_fd is not None else "child")
+    server = Server(channel, role=role)
 
     from aiython_bridge.processes import forked
 
-    def after_fork_in_child():
-        if server.signal_fd is not None:
-            try:
-                _signal.set_wakeup_fd(-1)
-            except (ValueError, OSError):
-                pass
-            try:
-                os.close(server.signal_fd)
-            except OSError:
-                pass
-        forked.after_fork_in_child(server)
-
-    os.register_at_fork(before=lambda: forked.before_fork(server), after_in_child=after_fork_in_child)
-    if signal_fd is not None:
-        _install_signal_notices(signal_fd)
+    os.register_at_fork(before=lambda: forked.before_fork(server), after_in_child=lambda: forked.after_fork_in_child(server))
 
     try:
         run_message = _handshake_and_prepare(server)
@@ -256,8 +271,26 @@ def _handshake_and_prepare(server):
         elif kind == protocol.RUN:
             from aiython_bridge.program.runner import prepare_run
 
-            # From here the reader thread owns the channel: preparing may ask the host for a plan.
-            server.start_reader()
+            # From here the reader thread owns the channel once there is one (preparing may ask
+            # the host for a plan, which starts it); a run without a model may never need it.
+            if _needs_reader(server, message):
+                server.start_reader()
             return prepare_run(server, message)
         else:
             raise protocol.ProtocolViolation("unexpected %r message before the program runs" % kind)
+
+
+def _needs_reader(server, run_message):
+    """The console, or no way to end with the host but the reader's (host_watch.py). With a
+    model configured the reader starts at the bridge's first request or pause (a run in which
+    nothing fails and nothing is planned has none)."""
+    if run_message["target"]["kind"] == "console" or server.role != "main":
+        return True
+    import sys
+
+    if sys.flags.inspect:
+        return True
+    from aiython_bridge.boot import HOST_PID
+    from aiython_bridge.host_watch import die_with_host
+
+    return not die_with_host(HOST_PID)

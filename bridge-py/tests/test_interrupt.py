@@ -23,6 +23,9 @@ class _Server:
     def send(self, message):
         self.sent.append(message)
 
+    def start_reader(self):
+        """The host's messages are delivered by the test itself."""
+
 
 def open_pause(server, frame):
     """A pause announced as the runtime announces one (so the host's messages reach it)."""

@@ -1,7 +1,7 @@
 // The bridge child process: the interpreter that runs a program, the console, or the compile
 // oracle (docs/architecture.md lists the spawners), started by spawn-interpreter.ts, here or by
 // bin/aiython's first file before the CLI loads (then adopted as it is). The program inherits fds
-// 0–2; fd 3 is the control channel and fd 4 carries signal notices (docs/protocol.md). The host's
+// 0–2; fd 3 is the control channel (docs/protocol.md). The host's
 // first messages are sent right after spawning, without waiting for `hello`, so a plain run costs
 // one process start and no extra round trip.
 
@@ -51,14 +51,10 @@ export interface BridgeHandlers {
   onMessage?(message: BridgeMessage): void;
 }
 
-const SIGINT_NUMBER = 2;
-
 export class BridgeProcess {
   readonly child: ChildProcess;
   readonly hello: Promise<PythonInfo>;
   readonly ended: Promise<BridgeEnd>;
-  /** Time (ms) the interpreter last reported receiving SIGINT, 0 if never. */
-  lastSigintNotice = 0;
   /** Where messages that are not replies go; may be set after the process is started. */
   handlers: BridgeHandlers;
   private readonly channel: Channel;
@@ -67,7 +63,6 @@ export class BridgeProcess {
   private fatal: FatalMessage | null = null;
   private protocolError: ProtocolError | null = null;
   private budgetExhausted = false;
-  private sigintWaiters: (() => void)[] = [];
   private settleHello!: { resolve: (info: PythonInfo) => void; reject: (error: Error) => void };
 
   constructor(
@@ -88,7 +83,6 @@ export class BridgeProcess {
         this.child.kill("SIGKILL");
       },
     });
-    this.listenForNotices(this.child.stdio[4] as Duplex);
     this.ended = this.whenEnded();
     this.send({ type: "init", protocol: PROTOCOL_VERSION, ignored_signals: [...(options.ignoredSignals ?? [])] });
   }
@@ -105,21 +99,6 @@ export class BridgeProcess {
     return new Promise((resolve) => {
       this.pending.set(id, resolve as (result: RequestResult<unknown>) => void);
       this.send({ ...message, id });
-    });
-  }
-
-  /** Resolves true when the interpreter reports a SIGINT within `ms`, false otherwise. */
-  waitForSigintNotice(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.sigintWaiters = this.sigintWaiters.filter((w) => w !== wake);
-        resolve(false);
-      }, ms);
-      const wake = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      this.sigintWaiters.push(wake);
     });
   }
 
@@ -176,17 +155,6 @@ export class BridgeProcess {
       );
     }
     this.settleHello.resolve(message.python);
-  }
-
-  private listenForNotices(notices: Duplex): void {
-    notices.on("data", (chunk: Buffer) => {
-      if (!chunk.includes(SIGINT_NUMBER)) return;
-      this.lastSigintNotice = Date.now();
-      const waiters = this.sigintWaiters;
-      this.sigintWaiters = [];
-      for (const wake of waiters) wake();
-    });
-    notices.on("error", () => undefined);
   }
 
   private whenEnded(): Promise<BridgeEnd> {

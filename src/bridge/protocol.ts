@@ -13,7 +13,7 @@ import type { InvocationMode } from "../invocation-record.js";
 import type { OpArguments, OpName } from "./protocol-ops.js";
 import type { CheckpointInfo, ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 export const MAX_FRAME = 64 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 

@@ -1,14 +1,15 @@
 // Signals while the program runs (SPEC §2, §4.1). Ctrl-C in a terminal reaches the whole
 // foreground process group, so the interpreter gets its own SIGINT and raises KeyboardInterrupt;
-// the host only relays a SIGINT that was sent to it alone (the bridge reports every SIGINT it
-// receives on the notice descriptor, so a missing notice means it was not delivered).
+// the host relays a SIGINT only when it does not stand in its terminal's foreground, where it
+// was sent to aiython alone (terminal-group.ts), or to a process group without a terminal.
 // SIGTERM and SIGHUP are relayed; a child still alive after the grace period is killed.
 // A signal aiython inherited as ignored (nohup, `trap '' HUP`) is neither listened for nor
 // relayed: the program ignores it too, as under python3 (src/cli/inherited-signals.ts).
 
 import os from "node:os";
 import type { BridgeProcess } from "./bridge-process.js";
-import { KILL_GRACE_MS, SIGINT_NOTICE_WAIT_MS } from "../defaults.js";
+import { KILL_GRACE_MS, SIGINT_RELAY_DELAY_MS } from "../defaults.js";
+import { inTerminalForeground } from "./terminal-group.js";
 
 export interface SignalRelay {
   /** The signal that ended the run from outside (SIGTERM/SIGHUP relayed), if any. */
@@ -34,10 +35,10 @@ export function relaySignals(bridge: BridgeProcess, options: RelayOptions = {}):
 
   const onInt = () => {
     interrupted = true;
-    if (Date.now() - bridge.lastSigintNotice < 2 * SIGINT_NOTICE_WAIT_MS) return;
-    void bridge.waitForSigintNotice(SIGINT_NOTICE_WAIT_MS).then((delivered) => {
-      if (!delivered) bridge.kill("SIGINT");
-    });
+    if (inTerminalForeground()) return;
+    // Sent to the whole process group, the interpreter got it too and most often ends at once:
+    // a program that has ended is not interrupted again.
+    setTimeout(() => bridge.kill("SIGINT"), SIGINT_RELAY_DELAY_MS).unref();
   };
   const relay = (signal: NodeJS.Signals) => () => {
     relayed = signal;

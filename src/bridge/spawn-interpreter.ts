@@ -1,5 +1,5 @@
 // Starting the interpreter that runs the bridge (docs/protocol.md: the program inherits fds 0–2,
-// fd 3 is the control channel, fd 4 carries signal notices). On its own, importing only Node's
+// fd 3 is the control channel). On its own, importing only Node's
 // built-ins, so that bin/aiython's first file can start the interpreter before anything of the CLI
 // is read (src/cli/early-loader.ts); BridgeProcess adopts the process it returns.
 
@@ -22,7 +22,7 @@ export function spawnInterpreter(command: string, bridgeDir: string, options: Sp
   // sys._xoptions, the console after the program under -i (and SystemExit there) are python3's.
   const boot = path.join(bridgeDir, "aiython_bridge", "start", "importlib_bootstrap.py");
   return spawn(command, [...(options.interpreterArgs ?? []), boot], {
-    stdio: [options.stdin ?? "inherit", options.output ?? "inherit", options.output ?? "inherit", "pipe", "pipe"],
+    stdio: [options.stdin ?? "inherit", options.output ?? "inherit", options.output ?? "inherit", "pipe"],
     env: options.env ?? process.env,
   });
 }

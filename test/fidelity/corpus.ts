@@ -5,6 +5,8 @@
 //   command-line  standard-library command lines (-m doctest on copied modules, pydoc, dis, ...).
 //   slow-pipe     a printer behind a slow reader and readers behind a slow writer, on real pipes.
 //   package       a pure-Python package copied into the project and run by its command line.
+//   process       what a program sees of its own process: hooks, signals, descriptors, tracers,
+//                 debuggers, shipped code (process-corpus.ts).
 // Each entry passes, deterministically, under plain python3 3.11, 3.12 and 3.13 here
 // (`node --import tsx test/fidelity/run.ts --calibrate` checks that for an interpreter).
 //
@@ -20,6 +22,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Interpreter } from "./interpreter.js";
+import { processPrograms } from "./process-corpus.js";
 import type { Copy, Program } from "./program.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -239,5 +242,5 @@ function packages(interp: Interpreter): Program[] {
 
 /** The whole corpus for `interp`, in the order it is reported. */
 export function corpus(interp: Interpreter): Program[] {
-  return [...libTests(interp), ...commandLines(interp), ...slowPipes(interp), ...packages(interp)];
+  return [...libTests(interp), ...commandLines(interp), ...slowPipes(interp), ...packages(interp), ...processPrograms()];
 }

@@ -99,7 +99,7 @@ async function runProgram(program: Program, root: string, options: FidelityOptio
 function compareMode(program: string, mode: ModeName, run: Run, baseline: Run, interp: Interpreter): ModeDifferences {
   const differences = compareRuns(run, baseline, TIMEOUT_SECONDS);
   const onlyOutput = differences.length > 0 && differences.every((d) => d.kind === "line" || d.kind === "exit");
-  const documented = onlyOutput ? documentedDifference(program, mode, interp.version, run, baseline) : undefined;
+  const documented = onlyOutput ? documentedDifference(program, mode, interp.version, run, baseline, differences) : undefined;
   return documented ? { mode, differences, documented } : { mode, differences };
 }
 

@@ -1,7 +1,7 @@
 // What a corpus entry is: the files that make its project folder, the command line it runs
 // (after `python3` / `aiython`), and how its stdin and stdout are connected.
 
-export type ProgramKind = "lib-test" | "command-line" | "slow-pipe" | "package";
+export type ProgramKind = "lib-test" | "command-line" | "slow-pipe" | "package" | "process";
 
 /** How the program's stdio is wired; by default stdin is /dev/null and stdout goes to the harness. */
 export type PipeSetup =

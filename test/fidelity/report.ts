@@ -1,9 +1,11 @@
 // The lines a fidelity run prints: one per program (one per differing mode), then the total.
 //   identical  NAME
 //   documented NAME (configured): fails test_a, test_b as README's "Known differences" says: <why>
+//   documented NAME (configured): first differing line: …, as README's "Known differences" says: <why>
 //   differs    NAME (configured): first differing line: stderr:12: <ours> | <theirs>; exit status 1 | 0; left behind: .aiython/
 //   skipped    NAME: why this interpreter cannot run it
 //   broken     NAME: why its project folder could not be made
+//   mode       3.12.1 configured: N identical, N documented, N differ   (one per mode, then the total)
 // "ours" is the aiython run (or python3's second run under --calibrate), "theirs" python3's.
 
 import type { Difference } from "./compare.js";
@@ -24,7 +26,9 @@ export function resultLines(result: ProgramResult): string[] {
       return result.modes
         .filter((m) => m.differences.length)
         .map((m) => {
-          if (m.documented) return `documented ${name} (${m.mode}): fails ${m.documented.failing.join(", ")} as README's "Known differences" says: ${m.documented.readme}`;
+          const known = m.documented;
+          if (known?.kind === "tests") return `documented ${name} (${m.mode}): fails ${known.failing.join(", ")} as README's "Known differences" says: ${known.readme}`;
+          if (known) return `documented ${name} (${m.mode}): ${m.differences.map(describe).join("; ")}, as README's "Known differences" says: ${known.readme}`;
           return `differs    ${name} (${m.mode}): ${m.differences.map(describe).join("; ")}`;
         });
   }
@@ -38,6 +42,19 @@ export function totalLine(results: ProgramResult[], interp: Interpreter): string
   const documentedPart = documented ? `, ${documented} documented` : "";
   const skippedPart = skipped ? `, ${skipped} skipped` : "";
   return `fidelity: ${results.length} program${results.length === 1 ? "" : "s"}, ${identical} identical${documentedPart}, ${differ} differ${skippedPart} (Python ${interp.version}, ${interp.executable})`;
+}
+
+/** One line per compared mode: how many programs ran as under python3 in it, were documented, differed. */
+export function modeLines(results: ProgramResult[], interp: Interpreter): string[] {
+  const compared = results.flatMap((r) => (r.status === "compared" ? r.modes : []));
+  const modes = [...new Set(compared.map((m) => m.mode))];
+  return modes.map((mode) => {
+    const of = compared.filter((m) => m.mode === mode);
+    const identical = of.filter((m) => m.differences.length === 0).length;
+    const documented = of.filter((m) => m.differences.length > 0 && m.documented).length;
+    const differ = of.length - identical - documented;
+    return `mode       ${interp.version} ${mode}: ${identical} identical, ${documented} documented, ${differ} differ`;
+  });
 }
 
 function describe(difference: Difference): string {

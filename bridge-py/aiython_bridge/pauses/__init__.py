@@ -2,6 +2,7 @@
 checkpoint while the host runs the model loop, and what the program calls to get there.
 
 - runtime.py: the object the rewritten program calls at each AI block (`NAME.block(N)`);
+  block_call.py: a sync block's call as C code, so its exception's traceback is the program's;
 - pause.py: a pause: its request, announcing and serving it, the open pauses (recovery/pause.py's
   RecoveryPause is one);
 - ops.py: one `op` message run on the paused frame's thread and answered, and the block's value;

@@ -60,9 +60,9 @@ class PauseOps:
         """run_op with the source guard watching this thread (SPEC §9): a refused action fails the
         op with the refusal, even when the model's code caught the exception."""
         server = self.server
-        channel_fds = (getattr(server.channel, "fd", None), getattr(server, "signal_fd", None))
+        channel_fd = getattr(server.channel, "fd", None)
         watch = guard.Watch(self.invocation.project_root, deny_writes="write_filesystem" in self.denied,
-                            keep_fds=tuple(fd for fd in channel_fds if type(fd) is int))
+                            keep_fds=(channel_fd,) if type(channel_fd) is int else ())
         try:
             with guard.watching(watch), interrupt.running(self.id):
                 outcome = self.run_op(op, args)

@@ -132,6 +132,7 @@ class Pause(PauseOps):
         if sources:  # what this process imported since its last pause: the journal keeps their digests
             message["modules"] = sources[:]
             del sources[:len(message["modules"])]
+        self.server.start_reader()  # the host's ops for this pause come through it
         self.server.channel.send(message)
         if self.server.gone:
             end_all("the run ended before this finished")

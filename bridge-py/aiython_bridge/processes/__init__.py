@@ -98,7 +98,7 @@ def run_folder(server=None):
             _State.asked = True
             import sys
 
-            reply = server.request({"type": protocol.CHILDREN, "executable": sys.executable})
+            reply = server.request_here({"type": protocol.CHILDREN, "executable": sys.executable})
             value = reply.get("value") if reply.get("ok") else None
             if isinstance(value, dict):
                 _State.folder = RunFolder(value["dir"], value["secret"])

@@ -1,7 +1,7 @@
 """os.fork() children (SPEC §8): the child never uses its parent's channel.
 
 Before a fork the parent makes sure it knows the run folder (one `children` request, the first
-time only). In the child, the copy of the parent's channel is closed at once and replaced by a
+time only), if it speaks with the host at all. In the child, the copy of the parent's channel is closed at once and replaced by a
 ForkedChannel, which connects to the run folder's socket the first time the child sends
 anything and then starts the child's own reader thread: a forked child that never reaches a
 block, a consultation or a project import never connects. Locks and tables the parent's other
@@ -19,7 +19,12 @@ __all__ = ["ForkedChannel", "after_fork_in_child", "before_fork"]
 
 
 def before_fork(server):
+    # Without a model, a run that has not spoken with the host since the program started (no
+    # mailbox) asks nothing: its child needs no host. With one, the question is answered on this
+    # thread if no reader runs (server.request_here), so CPython sees no other thread at the fork.
     if server.exiting or server.gone or os.getpid() != server.pid:
+        return
+    if not server.reading and not server.options.get("model_configured"):
         return
     try:
         run_folder(server)

@@ -5,7 +5,7 @@
 - source_bytes.py: the bytes CPython reads before parsing (a .pyc, `-x`, the bytes it refuses),
   with coding_cookie.py reading a coding cookie;
 - tracebacks.py: the bridge's frames hidden from an uncaught exception's traceback;
-- public_module.py: `import aiython` in the program; memory_limit.py: `--memory-limit`. Both
+- public_module.py: `import aiython` in the program (a finder in sys.path_importer_cache); memory_limit.py: `--memory-limit`. Both
   are loaded only when used.
 
 Nothing is imported here: importers name the module they use (this file runs at every start).

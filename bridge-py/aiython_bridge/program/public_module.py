@@ -1,24 +1,31 @@
-"""`import aiython` in the program (AIError and friends), without the bridge on sys.path.
+"""`import aiython` in the program (AIError and friends), without the bridge on sys.path and
+without a finder of aiython's on sys.meta_path or a call of aiython's in any import (SPEC §2).
 
-runner.py puts a finder on sys.meta_path that answers for the name `aiython` only and loads this
-module the first time the program imports it: the loader below runs aiython/__init__.py with the
-bridge's modules visible, so the classes it takes from aiython_bridge.errors are the very classes
-the bridge raises.
+The path finder keeps one finder per sys.path entry in sys.path_importer_cache, and for an entry
+that does not exist (the standard library's zip, `lib/python3XY.zip`, which a normal install does
+not have) it keeps None. `install` puts there a FileFinder, the import system's own class, over
+bridge-py/public/, which holds the public package alone: `import aiython` finds it where that
+entry stands on sys.path, a program's own `aiython` in its folder first; every other name is
+looked for by importlib's code as under python3. Its loader runs aiython/__init__.py with the
+bridge's modules visible, so the classes it takes from aiython_bridge.errors are the very
+classes the bridge raises. Where no such entry exists, a finder at the end of sys.meta_path
+does the same.
 """
 
 import os
+import sys
 
-try:  # importlib.machinery's own class, without importing importlib.machinery (SPEC §2: sys.modules)
-    from _frozen_importlib_external import SourceFileLoader
+try:  # importlib.machinery's own classes, without importing importlib.machinery (SPEC §2: sys.modules)
+    from _frozen_importlib_external import FileFinder, SourceFileLoader
 except ImportError:
-    from importlib.machinery import SourceFileLoader
+    from importlib.machinery import FileFinder, SourceFileLoader
 
 from aiython_bridge import modules
 
-__all__ = ["BRIDGE_TOP", "spec"]
+__all__ = ["PUBLIC_DIR", "install"]
 
-# bridge-py/: this file is bridge-py/aiython_bridge/program/public_module.py.
-BRIDGE_TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# bridge-py/public/: this file is bridge-py/aiython_bridge/program/public_module.py.
+PUBLIC_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "public")
 
 
 class _PublicModuleLoader(SourceFileLoader):
@@ -27,9 +34,23 @@ class _PublicModuleLoader(SourceFileLoader):
             super().exec_module(module)
 
 
-def spec():
-    """The module spec of the public `aiython` package."""
-    from importlib.util import spec_from_file_location
+class _PublicModuleFinder:
+    """Where no sys.path entry is free: answers for the name `aiython` only, after every other finder."""
 
-    path = os.path.join(BRIDGE_TOP, "aiython", "__init__.py")
-    return spec_from_file_location("aiython", path, loader=_PublicModuleLoader("aiython", path))
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != "aiython":
+            return None
+        from importlib.util import spec_from_file_location
+
+        init = os.path.join(PUBLIC_DIR, "aiython", "__init__.py")
+        return spec_from_file_location("aiython", init, loader=_PublicModuleLoader("aiython", init))
+
+
+def install():
+    """Makes `import aiython` work in the program."""
+    for entry in sys.path:
+        if entry.endswith(".zip") and sys.path_importer_cache.get(entry, None) is None and not os.path.exists(entry):
+            sys.path_importer_cache[entry] = FileFinder(PUBLIC_DIR, (_PublicModuleLoader, [".py"]))
+            return
+    sys.meta_path.append(_PublicModuleFinder)

@@ -14,7 +14,7 @@ import sys
 from aiython_bridge import modules, protocol
 from aiython_bridge.program import process_view, source_bytes, tracebacks
 
-__all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "start_program"]
+__all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "report_exit_at_end", "start_program"]
 
 
 class Prepared:
@@ -156,10 +156,10 @@ def start_program(server, prepared):
 
     The callable is a functools.partial of exec (or of runpy for -m and folders): C code, so the
     program's frames sit directly on the boot script's (start/importlib_bootstrap.py)."""
-    import atexit
     from _functools import partial  # functools.partial itself, without functools and what it imports
 
-    atexit.register(_report_exit, server)  # registered first, so it runs last
+    if server.reading:  # else at the first request of the host, if one comes (server.start_reader)
+        report_exit_at_end(server)
     _install_public_module()
     modules.load("aiython_bridge.processes").install(server, prepared.options)  # SPEC §8: the program's processes
     if prepared.options.get("model_configured"):
@@ -244,6 +244,15 @@ def _exit_status(exc):
     return 1
 
 
+def report_exit_at_end(server):
+    """The host hears how the program ended (`exit`) and the end-of-stream, after the program's
+    atexit handlers: registered at the start of a run that speaks with the host (before the
+    program's own, so it runs after them), or at its first request if it comes later."""
+    import atexit
+
+    atexit.register(_report_exit, server)
+
+
 def _report_exit(server):
     if os.getpid() != server.pid:
         return  # a forked child of the program: the channel is the parent's
@@ -262,16 +271,6 @@ def _report_exit(server):
         pass
 
 
-class _PublicModuleFinder:
-    """Makes `import aiython` (AIError and friends) work without putting the bridge on sys.path
-    (public_module.py, loaded at the first such import)."""
-
-    @classmethod
-    def find_spec(cls, name, path=None, target=None):
-        if name != "aiython":
-            return None
-        return modules.load("aiython_bridge.program.public_module").spec()
-
-
 def _install_public_module():
-    sys.meta_path.append(_PublicModuleFinder)
+    """`import aiython` works in the program, with nothing of aiython's in the way of other imports."""
+    modules.load("aiython_bridge.program.public_module").install()

@@ -29,6 +29,8 @@ from .. import modules
 from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
+from .shipped import reduce_handlers
+from .untraced import untraced
 from .table import CheckpointTable
 
 __all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
@@ -148,35 +150,26 @@ class CheckpointRuntime:
         return recoverable(exc, frame) and not self.callers.caller_sees_first(frame, exc)
 
 
-def _untraced(work, *args, _gettrace=sys.gettrace, _settrace=sys.settrace, _getprofile=sys.getprofile,
-              _setprofile=sys.setprofile):
-    """work(*args) with the program's trace and profile functions set aside: a debugger or a
-    profiler the program installed sees the handler's one call, not the bridge deciding."""
-    tracer, profiler = _gettrace(), _getprofile()
-    if tracer is None and profiler is None:
-        return work(*args)
-    _settrace(None)
-    _setprofile(None)
-    try:
-        return work(*args)
-    finally:
-        _settrace(tracer)
-        _setprofile(profiler)
-
-
 class FileCheckpoints:
     """The calls of one file's generated handlers (see the module docstring); K indexes `table`."""
+
+    __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
 
     def __init__(self, runtime: CheckpointRuntime, table: CheckpointTable):
         self._runtime = runtime
         self._table = table
 
+    # retry, raising and settle (every failure calls two of them) run untraced: a tracer or a
+    # profiler the program set sees the handler's call, not the bridge's work (untraced.py).
     def retry(self, index: int) -> bool:
         """Decide the statement's failure (first, or its retry's); True: run it again."""
-        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        return untraced(self._retry, index, sys._getframe(1))
+
+    def _retry(self, index, frame):
+        runtime, checkpoint = self._runtime, self._table[index]
         failure = self._pending_failure(checkpoint, frame)
         try:
-            _untraced(runtime.decide, checkpoint, failure, frame)
+            runtime.decide(checkpoint, failure, frame)
         except BaseException:
             runtime.close(checkpoint, frame, failure)
             raise
@@ -185,7 +178,10 @@ class FileCheckpoints:
 
     def raising(self, index: int) -> bool:
         """The final decision: True to propagate. The state is dropped unless a value waits."""
-        checkpoint, frame = self._table[index], sys._getframe(1)
+        return untraced(self._raising, index, sys._getframe(1))
+
+    def _raising(self, index, frame):
+        checkpoint = self._table[index]
         failure = self._runtime.find(checkpoint, frame)
         if failure is None:
             return True
@@ -230,10 +226,13 @@ class FileCheckpoints:
 
     def settle(self, index: int) -> bool:
         """The whole decision for a statement that can be neither retried nor bound: True: raise."""
-        runtime, checkpoint, frame = self._runtime, self._table[index], sys._getframe(1)
+        return untraced(self._settle, index, sys._getframe(1))
+
+    def _settle(self, index, frame):
+        runtime, checkpoint = self._runtime, self._table[index]
         failure = runtime.open(checkpoint, sys.exception(), frame)
         try:
-            _untraced(runtime.decide, checkpoint, failure, frame)
+            runtime.decide(checkpoint, failure, frame)
             return failure.decision is not DONE
         finally:
             runtime.close(checkpoint, frame, failure)

@@ -10,7 +10,9 @@ attribute is absent; `IndexError` from `__getitem__`: the end of old-style itera
 accessing statement may still recover —, anything raised in `__del__` (finalizers run at
 arbitrary points, even inside the bridge), and an exception thrown into a suspended generator or
 coroutine by one of its callers (the failure is the caller's, e.g. a `with` body under
-`contextlib.contextmanager`, not the `yield`'s). Also never: a `RecursionError` (there is no
+`contextlib.contextmanager`, not the `yield`'s), and a debugger's control flow (`bdb.BdbQuit`,
+raised where the program stands when the user quits pdb, and `pdb.Restart`: the user's own
+decision, which ends the program as under python3). Also never: a `RecursionError` (there is no
 stack left to run a consultation on; the handler re-raises it before any call), and a
 `BrokenPipeError` while the program's own stdout or stderr is a pipe whose reader has gone (as
 in `| head -1`: nothing a model decides can help, and CPython's behaviour is kept).
@@ -42,13 +44,22 @@ def eligible(exc) -> bool:
     futures = sys.modules.get("concurrent.futures._base")  # never imported here just to ask
     if futures is not None and isinstance(exc, futures.CancelledError):
         return False
-    if isinstance(exc, RecursionError):
+    if isinstance(exc, RecursionError) or _debugger_control(exc):
         return False
     if isinstance(exc, BrokenPipeError) and _own_output_broken():
         return False
     if isinstance(exc, BaseExceptionGroup):
         return all(eligible(member) for member in exc.exceptions)
     return True
+
+
+def _debugger_control(exc) -> bool:
+    """BdbQuit or pdb.Restart, from modules the program imported (never imported here to ask)."""
+    for module, name in (("bdb", "BdbQuit"), ("pdb", "Restart")):
+        kind = getattr(sys.modules.get(module), name, None)
+        if kind is not None and isinstance(exc, kind):
+            return True
+    return False
 
 
 def _own_output_broken() -> bool:

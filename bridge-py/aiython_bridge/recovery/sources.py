@@ -25,7 +25,9 @@ import _thread
 import sys
 
 from .. import modules
+from .shipped import reduce_handlers
 from .table import CheckpointTable
+from .untraced import untraced
 
 __all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
 
@@ -111,6 +113,7 @@ class DeferredCheckpoints:
     """One file's handler object (the constant its handlers call) until its runtime is real."""
 
     __slots__ = ("_runtime", "_table", "_ranges", "target")
+    __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
 
     def __init__(self, runtime, table, ranges):
         self._runtime, self._table, self._ranges = runtime, table, ranges
@@ -123,7 +126,7 @@ class DeferredCheckpoints:
             if _finalizing():
                 return getattr(_PROPAGATING, name)
             try:
-                self._runtime.real()
+                untraced(self._runtime.real)  # the recovery code's import: not the program's to trace
             except Exception:  # noqa: BLE001 - the bridge's fault: the program's exception goes on
                 return getattr(_PROPAGATING, name)
             target = self.target

@@ -108,7 +108,7 @@ def main():
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 7,
+        "protocol": 8,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),

@@ -78,7 +78,9 @@ try {
       const at = (side: "host" | "bridge", block: number) => median(all.map((m) => m[side].get(block)!));
       for (const side of ["host", "bridge"] as const) {
         const growth = ((at(side, 10_000) - at(side, 100)) * 1024) / (10_000 - 100);
-        console.log(`  ${name} ${side.padEnd(6)} ${[100, 1000, 10_000].map((b) => `${b}: ${mb(at(side, b))}`).join(", ")}; 100 → 10,000: ${growth.toFixed(0)} bytes per block`);
+        const late = ((at(side, 10_000) - at(side, 1000)) * 1024) / (10_000 - 1000);
+        const blocks = [100, 1000, 10_000].map((b) => `${b}: ${mb(at(side, b))}`).join(", ");
+        console.log(`  ${name} ${side.padEnd(6)} ${blocks}; 100 → 10,000: ${growth.toFixed(0)} bytes per block, 1,000 → 10,000: ${late.toFixed(0)}`);
       }
       if (journal) console.log(`  ${name} journal ${(median(all.map((m) => m.journalBytes ?? 0)) / BLOCKS).toFixed(0)} bytes per exchange (the file over ${BLOCKS} exchanges)`);
     }

@@ -1,4 +1,5 @@
-// Frontend benchmarks (SPEC §12), run with `node --import tsx bench/frontend.ts [big|memory|stdlib]`
+// Frontend benchmarks (SPEC §12), run with `node --import tsx bench/frontend.ts [big|memory|stdlib|scaling]`
+// (scaling: bench/frontend/scaling.ts, --explain at 1, 4 and 16 MB and with 2,000 natural-language lines)
 // (memory runs the built CLI: `npm run build` first).
 //   big:    a generated ~1 MB program with 20 natural-language lines, analyzed end to end
 //           (`--explain` work: the frontend's blocks, then the checkpoints the bridge selects on
@@ -227,6 +228,7 @@ async function stdlib(): Promise<void> {
   );
 }
 
+if (which === "scaling") await import("./frontend/scaling.js");
 if (which === "big" || which === "all") await big();
 if (which === "memory" || which === "all") await memory();
 if (which === "stdlib" || which === "all") await stdlib();

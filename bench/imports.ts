@@ -12,7 +12,11 @@
 // hello.py) / modules imported: start-up is bench/startup's row, not this one's.
 // Also the warm preparation of examples/tickets.py (AI blocks) measured inside the bridge
 // (bench/imports/prepare_timing.py; SPEC §12: ≤ 5 ms), with the plan the frontend made for it.
-//   npm run build && node --import tsx bench/imports.ts [pairs] [--python PATH]
+// With --sympy, a third project: sympy copied from the interpreter's site-packages (about 450
+// modules imported; issue 35: the preparation cache must hold what one run needs). With
+// --dont-write-bytecode, both sides run with PYTHONDONTWRITEBYTECODE=1 (Docker's Python images):
+// python3 then compiles every module on every run, warm or not.
+//   npm run build && node --import tsx bench/imports.ts [pairs] [--python PATH] [--sympy] [--dont-write-bytecode]
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -31,6 +35,13 @@ const BUDGET = { warm: 1, cold: 10 };
 const PREPARE_BUDGET_MS = 5;
 
 const args = process.argv.slice(2);
+function flag(name: string): boolean {
+  if (!args.includes(name)) return false;
+  args.splice(args.indexOf(name), 1);
+  return true;
+}
+const withSympy = flag("--sympy");
+const dontWriteBytecode = flag("--dont-write-bytecode");
 const pythonFlag = args.indexOf("--python");
 const pythonArg = pythonFlag >= 0 ? args.splice(pythonFlag, 2)[1] : "python3";
 const pairs = Number(args[0] ?? 6);
@@ -42,6 +53,7 @@ for (const key of Object.keys(base)) {
   if (key.startsWith("OPENAI_") || key.startsWith("AIYTHON_") || key === "PYTHONDONTWRITEBYTECODE") delete base[key];
 }
 base.AIYTHON_PYTHON = python;
+if (dontWriteBytecode) base.PYTHONDONTWRITEBYTECODE = "1";
 const env = { python: base, aiython: { ...base, AIYTHON_MODEL: "bench-imports", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "unused" } };
 
 interface Project {
@@ -73,6 +85,24 @@ if (fs.existsSync(PYGMENTS)) {
   );
 } else {
   console.log(`(${PYGMENTS} not found: the real-package row is skipped)`);
+}
+
+if (withSympy) {
+  const found = spawnSync(python, ["-c", "import os, sympy; print(os.path.dirname(sympy.__file__))"], { encoding: "utf8" }).stdout.trim();
+  if (found) {
+    projects.push(
+      project(
+        "sympy",
+        (dir) => {
+          fs.cpSync(found, path.join(dir, "sympy"), { recursive: true, filter: (src) => path.basename(src) !== "__pycache__" });
+          fs.writeFileSync(path.join(dir, "main.py"), 'import sympy\nx = sympy.Symbol("x")\nprint(sympy.expand((x + 1) ** 5))\n');
+        },
+        "main.py",
+      ),
+    );
+  } else {
+    console.log(`(sympy is not importable by ${python}: its row is skipped)`);
+  }
 }
 
 function clearCaches(dir: string): void {
@@ -168,8 +198,15 @@ for (const p of projects) results.set(p.name, { cold: measure(p, "cold"), warm: 
 const prepared = await preparationOfBlocks();
 for (const p of projects) fs.rmSync(p.dir, { recursive: true, force: true });
 
-console.log(`interpreter: ${python}; ${pairs} pairs per row; medians; aiython with a model configured (recovery on)`);
-console.log(`generated: 50 modules of ${moduleLines()} lines; pygments: ${projects[2]?.modules ?? "-"} project modules imported`);
+console.log(
+  `interpreter: ${python}; ${pairs} pairs per row; medians; aiython with a model configured (recovery on)${dontWriteBytecode ? "; PYTHONDONTWRITEBYTECODE=1 on both sides" : ""}`,
+);
+console.log(
+  `generated: 50 modules of ${moduleLines()} lines; ${projects
+    .slice(2)
+    .map((p) => `${p.name}: ${p.modules} project modules imported`)
+    .join("; ")}`,
+);
 const hello = results.get("hello")!;
 for (const state of ["cold", "warm"] as const) {
   console.log(`${state}:`);

@@ -18,12 +18,21 @@
 // its bytecode of the bridge must be written first (one run with PYTHONDONTWRITEBYTECODE unset),
 // or the counts include compiling the bridge.
 //   npm run build && node --import tsx bench/startup-instructions.ts [--against /path/to/other/checkout] [--python PATH]
+// With --whole, the whole command instead (startup-instructions/whole-command.ts): bin/aiython with
+// its sh shim, Node and Python together, against python3 and a bare Node spawner, next to the
+// wall clock.
+//   npm run build && node --import tsx bench/startup-instructions.ts --whole [rounds] [--against ROOT]
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+if (process.argv.includes("--whole")) {
+  await import("./startup-instructions/whole-command.js");
+  process.exit(0);
+}
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const againstAt = process.argv.indexOf("--against");

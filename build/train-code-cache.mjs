@@ -75,8 +75,20 @@ function recordedRun(distDir, dir, run) {
   }
   Object.assign(env, run.env, { AIYTHON_BUILD_CACHE_RECORD: record, AIYTHON_BUILD_CACHE_DIST: distDir });
   const cli = path.join(distDir, "..", "bin", "aiython");
-  const args = run.program === BLOCKS ? [BLOCKS_DRIVER, RECORDER, cli, BLOCKS.name] : ["-r", RECORDER, cli, run.program.name];
+  const flags = shimFlags(cli);
+  const args = run.program === BLOCKS ? [...flags, BLOCKS_DRIVER, RECORDER, cli, BLOCKS.name] : [...flags, "-r", RECORDER, cli, run.program.name];
   const result = spawnSync(process.execPath, args, { cwd: run.cwd, env, encoding: "utf8", timeout: RUN_TIMEOUT_MS });
   if (result.status !== 0 || result.stdout !== run.program.stdout || !fs.existsSync(record)) return null;
   return JSON.parse(fs.readFileSync(record, "utf8"));
+}
+
+/**
+ * The V8 flags bin/aiython's sh line gives Node (`exec node --flag… "$0"`): the code cache is
+ * recorded under them, since V8 rejects data made under other flags (every file is then compiled
+ * afresh: about 80 million more instructions at start-up).
+ */
+function shimFlags(cli) {
+  const line = /exec node((?: --[\w-]+(?:=\S+)?)*) "\$0"/.exec(fs.readFileSync(cli, "utf8"));
+  if (!line) throw new Error(`${cli}: no 'exec node … "$0"' line to read Node's flags from`);
+  return line[1].split(" ").filter(Boolean);
 }

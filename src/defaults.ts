@@ -81,8 +81,12 @@ export const RUNS_LIST_DEFAULT_LIMIT = 20;
 
 /** Folder under the project root that holds prepared sources. */
 export const PREPARATION_CACHE_DIR = ".aiython/cache";
-/** The cache's size bound: a write past it evicts the least recently used entries. */
-export const PREPARATION_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The cache's size bound: a write past it evicts the least recently used entries, never one the
+ * run has used. A checkpointed module takes about twice its source: 256 MiB holds a project of
+ * about 100 MB of Python (sympy's 30 MB take 90 MB).
+ */
+export const PREPARATION_CACHE_MAX_BYTES = 256 * 1024 * 1024;
 /** `AIYTHON_NO_CACHE=1` turns the cache off, as `cache = false` does. */
 export const ENV_NO_CACHE = "AIYTHON_NO_CACHE";
 

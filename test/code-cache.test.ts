@@ -49,7 +49,13 @@ async function run(build: string): Promise<Compiled[]> {
   const probe = path.join(project, "probe.cjs");
   const record = path.join(project, "scripts.json");
   fs.writeFileSync(probe, PROBE);
-  const result = await execa(process.execPath, ["-r", probe, path.join(build, "bin", "aiython"), "hello.py", "x"], {
+  // Node with the V8 flags bin/aiython's sh line gives it, under which the cache was recorded.
+  const flags =
+    /exec node((?: --[\w-]+(?:=\S+)?)*) "\$0"/
+      .exec(fs.readFileSync(path.join(build, "bin", "aiython"), "utf8"))?.[1]
+      .split(" ")
+      .filter(Boolean) ?? [];
+  const result = await execa(process.execPath, [...flags, "-r", probe, path.join(build, "bin", "aiython"), "hello.py", "x"], {
     cwd: project,
     env: cleanEnv({ SCRIPTS_FILE: record }),
     extendEnv: false,

@@ -77,7 +77,13 @@ function rows(root: string): { exchanges: { key: string; request_json: string }[
   const db = new Database(journalPath(root), { readonly: true });
   try {
     return {
-      exchanges: db.prepare("SELECT key, request_json FROM exchanges ORDER BY key").all() as { key: string; request_json: string }[],
+      // request_json with the parts it shares with other requests put back (journal/request-parts.ts).
+      exchanges: (db.prepare("SELECT key, request_json FROM exchanges ORDER BY key").all() as { key: string; request_json: string }[]).map((row) => ({
+        ...row,
+        request_json: row.request_json.replace(/\{"\$part":"([0-9a-f]{64})"\}/g, (_, hash) =>
+          String(db.prepare("SELECT json FROM request_parts WHERE hash = ?").pluck().get(hash)),
+        ),
+      })),
       invocations: Number(db.prepare("SELECT COUNT(*) FROM invocations").pluck().get()),
       ended: Number(db.prepare("SELECT COUNT(*) FROM runs WHERE ended_at IS NOT NULL").pluck().get()),
     };

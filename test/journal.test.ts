@@ -139,6 +139,31 @@ test("a request asked twice is two exchanges, each found by its occurrence; noth
   journal.close();
 });
 
+test("the parts requests share are stored once; a block's recorded requests read back exactly as they were asked", async () => {
+  const root = tempProject();
+  const journal = await openJournal({ projectRoot: root, create: true });
+  const tools = [{ type: "function", function: { name: "finish", description: "End the block. ".repeat(40), parameters: { type: "object" } } }];
+  const system = { role: "system", content: "You are the runtime. ".repeat(40) };
+  const requests = [1, 2, 3].map((i) =>
+    exchangeRequestJson({ route: "openai/m", model: "m", messages: [system, { role: "user", content: `{"i":${i}}` }], tools, parameters: { tool_choice: "required" } }),
+  );
+  const run = journal.runs.start(runStart());
+  for (const [i, requestJson] of requests.entries()) {
+    const entry = { seq: i + 1, key: exchangeKey(requestJson), occurrence: 1, invocation: `inv-${i}`, round: 1, block: "tickets.py:9", route: "openai/m", model: "m" };
+    journal.exchanges.add(run, { ...entry, answer: { requestJson, responseJson: "{}" } }, new Date());
+  }
+  assert.deepEqual(
+    journal.exchanges.requestsOfBlock("tickets.py:9", 10).map((r) => r.requestJson),
+    [...requests].reverse(),
+  );
+  journal.close();
+  const raw = new Database(journalPath(root), { readonly: true });
+  const stored = raw.prepare("SELECT request_json FROM exchanges").pluck().all() as string[];
+  assert.equal(raw.prepare("SELECT COUNT(*) FROM request_parts").pluck().get(), 2, "the system prompt and the tools, once each");
+  assert.ok(stored.every((text, i) => text.length < requests[i].length / 3 && !text.includes("End the block.")));
+  raw.close();
+});
+
 test("exchange keys ignore key order and change with any part of the request", () => {
   const base = { route: "openai/m", model: "m", messages: [{ role: "user", content: "x" }], tools: [{ a: 1, b: 2 }], parameters: { tool_choice: "required" } };
   const key = (value: typeof base) => exchangeKey(exchangeRequestJson(value));

@@ -16,6 +16,9 @@ test("a small block finishes in one response with a literal", async () => {
   assert.deepEqual(end, { status: "finished" });
   assert.equal(model.requests.length, 1);
   assert.deepEqual(frame.ops, [{ name: "finish", args: { outcome: { kind: "literal", value: "billing" }, call_id: "c1" } }]);
+  // The literal crosses once: in the model's own text, not again in the outcome.
+  assert.deepEqual(frame.sentOutcomes, [{ kind: "literal" }]);
+  assert.equal(JSON.parse(frame.rawArguments[0]).outcome.value, "billing");
   const request = model.requests[0].request;
   assert.equal(request.toolChoice, "required");
   assert.deepEqual(

@@ -31,3 +31,13 @@ test("an answer within max_response_mb is used", async () => {
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(run.stdout, "42\n");
 });
+
+test("an answer larger than a frame's piece reaches the program whole: characters cut nowhere, escapes kept", async () => {
+  const main = `text: str = the text to show
+print(len(text), text == 'é😀"\\\\' * 1_000_000)
+`;
+  const value = 'é😀"\\'.repeat(1_000_000);
+  const run = await runWithModel({ "main.py": main }, [finishCall({ kind: "literal", value })], { toml: TOML.replace("max_response_mb = 1", "max_response_mb = 32") });
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "4000000 True\n");
+});

@@ -1,4 +1,4 @@
-// A generated Python program of a given size with 20 natural-language lines, for the frontend
+// A generated Python program of a given size with 20 natural-language lines (or as many as asked), for the frontend
 // benchmark: top-level classes and functions like a real module (docstrings, loops, try/with,
 // comprehensions, f-strings, annotations), and the natural language in the positions users
 // write it: assignment right-hand sides, statements, call arguments, conditions, return values,
@@ -53,7 +53,7 @@ const NATURAL: [string, string][] = [
   ['        return f"{self.name}: {self.total()} ({len(self.items)} items)"', "        return a friendly one-line description of the widget"],
 ];
 
-export function buildBigProgram(size: number): { source: string; naturalLines: number[] } {
+export function buildBigProgram(size: number, natural = 20): { source: string; naturalLines: number[] } {
   const parts: string[] = ['"""A generated module for the frontend benchmark."""\nimport asyncio\n\n\n'];
   let length = parts[0].length;
   let n = 0;
@@ -63,13 +63,17 @@ export function buildBigProgram(size: number): { source: string; naturalLines: n
     units.push(unit);
     length += unit.length;
   }
-  const naturalAt = new Set<number>();
-  const count = 20;
-  for (let k = 0; k < count - 2; k++) naturalAt.add(Math.floor(((k + 0.5) * units.length) / (count - 2)));
+  // Natural-language lines per unit: spread evenly, up to one of each kind (NATURAL) in a unit.
+  const naturalAt = new Map<number, number>();
+  const count = Math.min(natural, units.length * NATURAL.length + 2);
+  for (let k = 0; k < count - 2; k++) {
+    const at = Math.floor(((k + 0.5) * units.length) / (count - 2));
+    naturalAt.set(at, (naturalAt.get(at) ?? 0) + 1);
+  }
   let kind = 0;
   for (let i = 0; i < units.length; i++) {
     let unit = units[i];
-    if (naturalAt.has(i)) {
+    for (let j = 0; j < (naturalAt.get(i) ?? 0); j++) {
       const [from, to] = NATURAL[kind++ % NATURAL.length];
       unit = unit.replace(from, to);
     }

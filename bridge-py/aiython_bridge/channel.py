@@ -1,5 +1,9 @@
 """The bridge's end of the control channel: length-prefixed JSON frames over one socket fd.
 
+A message larger than one piece goes as several frames, each but the last marked "more" in its
+header's top bit (docs/protocol.md, Framing): no frame is larger than MAX_FRAME, and a model's
+large answer crosses without a frame that holds it whole.
+
 Sending is thread-safe (one lock). Receiving happens on one thread at a time: the server's
 main thread before the program starts, then the reader thread (server.py). Descriptors are
 close-on-exec and closed in children made by os.fork(), so nothing the program starts can write
@@ -10,12 +14,16 @@ import _thread
 import os
 
 from aiython_bridge.json_codec import decode, encode
-from aiython_bridge.protocol import MAX_FRAME, ProtocolViolation, check_host_message
+from aiython_bridge.protocol import MAX_FRAME, MAX_MESSAGE, ProtocolViolation, check_host_message
 
-__all__ = ["Channel", "ChannelClosed"]
+__all__ = ["PIECE", "Channel", "ChannelClosed"]
 
 # The frame header: a 4-byte big-endian length (int.to_bytes: the struct module is not imported)
 _HEADER_BYTES = 4
+# The header's top bit: this frame is a piece of a message that the next frame goes on with.
+_MORE = 0x80000000
+# The largest piece this side sends (any size up to MAX_FRAME is valid).
+PIECE = 8 * 1024 * 1024
 
 
 def _frame(message):
@@ -24,9 +32,18 @@ def _frame(message):
         payload = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
         payload = encode(message, ensure_ascii=True).encode("ascii")
-    if len(payload) > MAX_FRAME:
-        raise ProtocolViolation("outgoing frame of %d bytes exceeds the %d-byte cap" % (len(payload), MAX_FRAME))
-    return len(payload).to_bytes(_HEADER_BYTES, "big") + payload
+    size = len(payload)
+    if size > MAX_MESSAGE:
+        raise ProtocolViolation("outgoing message of %d bytes exceeds the %d-byte cap" % (size, MAX_MESSAGE))
+    if size <= PIECE:
+        return size.to_bytes(_HEADER_BYTES, "big") + payload
+    parts = []
+    for start in range(0, size, PIECE):
+        piece = payload[start:start + PIECE]
+        more = _MORE if start + PIECE < size else 0
+        parts.append((len(piece) | more).to_bytes(_HEADER_BYTES, "big"))
+        parts.append(piece)
+    return b"".join(parts)
 
 
 class ChannelClosed(Exception):
@@ -85,12 +102,25 @@ class Channel:
 
     def recv(self):
         """Next message, or raise ChannelClosed."""
-        length = int.from_bytes(self._read_exact(_HEADER_BYTES), "big")
-        if length == 0:
-            raise ChannelClosed(clean=True)
-        if length > MAX_FRAME:
-            raise ProtocolViolation("incoming frame of %d bytes exceeds the %d-byte cap" % (length, MAX_FRAME))
-        message = decode(self._read_exact(length).decode("utf-8"))
+        pieces = []
+        size = 0
+        while True:
+            header = int.from_bytes(self._read_exact(_HEADER_BYTES), "big")
+            more = header & _MORE
+            length = header & ~_MORE
+            if header == 0 and not pieces:
+                raise ChannelClosed(clean=True)
+            if length > MAX_FRAME:
+                raise ProtocolViolation("incoming frame of %d bytes exceeds the %d-byte cap" % (length, MAX_FRAME))
+            size += length
+            if size > MAX_MESSAGE:
+                raise ProtocolViolation("incoming message of %d bytes exceeds the %d-byte cap" % (size, MAX_MESSAGE))
+            pieces.append(self._read_exact(length))
+            if not more:
+                break
+        data = pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        del pieces
+        message = decode(data.decode("utf-8"))
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise ProtocolViolation("a frame did not hold a message object with a type")
         return check_host_message(message)

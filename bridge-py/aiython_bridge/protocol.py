@@ -10,12 +10,14 @@ missing required field or an unknown type is a protocol violation, reported as a
 
 __all__ = [
     "BLOCKS_AHEAD", "BOTH", "BRIDGE", "CHECKPOINTS", "CHILDREN", "COMPILE", "EXIT", "FATAL", "HELLO", "HOST", "INIT", "INTERRUPT", "MAIL",
-    "MAX_FRAME", "MESSAGES", "OP", "OPS", "PAUSE", "PAUSE_END", "PAYLOADS", "PLAN",
+    "MAX_FRAME", "MAX_MESSAGE", "MESSAGES", "OP", "OPS", "PAUSE", "PAUSE_END", "PAYLOADS", "PLAN",
     "PROTOCOL_VERSION", "ProtocolViolation", "RESULT", "RUN", "check_host_message",
 ]
 
 PROTOCOL_VERSION = 8
 MAX_FRAME = 64 * 1024 * 1024
+# One message, all its frames together (a model's answer as large as max_response_mb allows).
+MAX_MESSAGE = 1024 * 1024 * 1024
 
 # host -> bridge
 INIT = "init"

@@ -76,6 +76,55 @@ class ChannelTest(unittest.TestCase):
         with self.assertRaises(protocol.ProtocolViolation):
             self.channel.recv()
 
+    def test_a_message_in_pieces_is_joined_before_it_is_decoded(self):
+        op = {"type": "op", "pause": "p1", "id": "o1", "op": "finish", "args": {"call_id": "c1", "raw_arguments": "é😀" * 5}}
+        data = json.dumps(op, ensure_ascii=False).encode()
+        # Cut inside a character: the pieces are joined as bytes.
+        cuts = [0, 7, len(data) // 2 + 1, len(data)]
+        for start, stop in zip(cuts, cuts[1:]):
+            more = 0x80000000 if stop < len(data) else 0
+            self.theirs.sendall(struct.pack(">I", (stop - start) | more) + data[start:stop])
+        self.theirs.sendall(frame(b'{"type":"init","protocol":1,"ignored_signals":[]}'))
+        self.assertEqual(self.channel.recv(), op)
+        self.assertEqual(self.channel.recv()["type"], "init")
+
+    def test_a_message_larger_than_a_piece_is_sent_in_pieces_no_frame_larger_than_a_piece(self):
+        from aiython_bridge import channel as channel_module
+
+        message = {"type": "result", "id": "o1", "ok": True, "value": "ab" * (channel_module.PIECE // 2 + 10)}
+        expected = json.dumps(message, separators=(",", ":")).encode()
+        self.theirs.setblocking(True)
+        import threading
+
+        sender = threading.Thread(target=self.channel.send, args=(message,))
+        sender.start()
+        received, headers = b"", []
+        while True:
+            (header,) = struct.unpack(">I", self._recv_exactly(4))
+            length = header & 0x7FFFFFFF
+            headers.append(header)
+            received += self._recv_exactly(length)
+            if not header & 0x80000000:
+                break
+        sender.join()
+        self.assertEqual(received, expected)
+        self.assertGreater(len(headers), 1)
+        self.assertTrue(all(header & 0x7FFFFFFF <= channel_module.PIECE for header in headers))
+
+    def _recv_exactly(self, n):
+        data = b""
+        while len(data) < n:
+            data += self.theirs.recv(n - len(data))
+        return data
+
+    def test_a_message_past_max_message_is_a_violation_even_in_pieces_within_max_frame(self):
+        from unittest import mock
+
+        with mock.patch("aiython_bridge.channel.MAX_MESSAGE", 10):
+            self.theirs.sendall(struct.pack(">I", 6 | 0x80000000) + b'{"type' + struct.pack(">I", 6) + b'":"x"}')
+            with self.assertRaises(protocol.ProtocolViolation):
+                self.channel.recv()
+
     def test_a_frame_without_a_typed_object_is_a_violation(self):
         self.theirs.sendall(frame(b"[1, 2]"))
         with self.assertRaises(protocol.ProtocolViolation):

@@ -207,25 +207,46 @@ class Writing(CacheCase):
 
 
 class Bound(CacheCase):
-    def test_eviction_keeps_the_folder_bounded_and_the_recently_used(self):
-        size = len(cache_module.MAGIC) + 1 + 8 + 32 + len(__import__("marshal").dumps(PAYLOAD))
-        cache = self.cache(max_bytes=size * 10)
-        keys = [cache.key(str(i).encode(), "/p/m.py", "module") for i in range(40)]
-        for age, key in enumerate(keys[:5]):
+    def size(self):
+        return len(cache_module.MAGIC) + 1 + 8 + 32 + len(__import__("marshal").dumps(PAYLOAD))
+
+    def earlier_run(self, count, max_bytes):
+        """Entries an earlier process wrote, oldest first, their keys."""
+        cache = self.cache(max_bytes=max_bytes)
+        keys = [cache.key(b"earlier %d" % i, "/p/m.py", "module") for i in range(count)]
+        for age, key in enumerate(keys):
             cache.store(key, PAYLOAD)
-            os.utime(cache.path(key), (1000 + age, 1000 + age))  # oldest first
-        self.assertIsNotNone(cache.load(keys[0]))  # a hit makes the oldest the most recently used
-        for key in keys[5:11]:
+            os.utime(cache.path(key), (1000 + age, 1000 + age))
+        return keys
+
+    def test_eviction_keeps_the_folder_bounded_removing_what_earlier_runs_used_least_recently(self):
+        size = self.size()
+        earlier = self.earlier_run(8, size * 10)
+        cache = self.cache(max_bytes=size * 10)  # the next run
+        self.assertIsNotNone(cache.load(earlier[0]))  # a hit makes the oldest this run's
+        new = [cache.key(b"new %d" % i, "/p/m.py", "module") for i in range(3)]
+        for key in new:
             cache.store(key, PAYLOAD)  # the 11th entry passes the bound: down to 8 entries
         left = set(self.entries())
         self.assertEqual(len(left), 8)
-        self.assertIn(keys[0] + ".prep", left, "the entry just used survives its older neighbours")
-        self.assertFalse({keys[1] + ".prep", keys[2] + ".prep", keys[3] + ".prep"} & left)
-        for key in keys[11:]:
+        self.assertIn(earlier[0] + ".prep", left, "the entry this run used survives its older neighbours")
+        self.assertFalse({earlier[1] + ".prep", earlier[2] + ".prep", earlier[3] + ".prep"} & left)
+        self.assertTrue({key + ".prep" for key in new} <= left)
+
+    def test_a_run_never_evicts_what_it_used_even_past_the_bound(self):
+        # A project larger than the bound (sympy: 508 modules): evicting this run's entries would
+        # make every run prepare them again.
+        size = self.size()
+        earlier = self.earlier_run(4, size * 10)
+        cache = self.cache(max_bytes=size * 10)
+        used = [cache.key(b"run %d" % i, "/p/m.py", "module") for i in range(14)]
+        for key in used:
             cache.store(key, PAYLOAD)
-            total = sum(os.path.getsize(os.path.join(self.folder, name)) for name in self.entries())
-            self.assertLessEqual(total, size * 10)
-        self.assertIn(keys[-1] + ".prep", set(self.entries()))
+        left = set(self.entries())
+        self.assertTrue({key + ".prep" for key in used} <= left, "every entry this run wrote is kept")
+        self.assertFalse({key + ".prep" for key in earlier} & left, "the earlier run's went first")
+        fresh = self.cache(max_bytes=size * 10)
+        self.assertTrue(all(fresh.load(key) is not None for key in used), "the next run finds them all")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ export type Outcome =
   | { kind: "none" }
   | { kind: "error"; reason: string; missing_capability?: string };
 
+/** An outcome as `finish` / `recover` send it: a literal's value is read from `raw_arguments`, not sent twice. */
+export type OpOutcome = Exclude<Outcome, { kind: "literal" }> | { kind: "literal" };
+
 /** Every frame operation and its arguments: the tool's own plus `call_id` (the model's call id). */
 export interface OpArguments {
   evaluate: { code: string; result_id?: string; call_id: string };
@@ -27,9 +30,9 @@ export interface OpArguments {
   /** run_plan, resume_job: step results (JSON texts, floats as `1.0`) held as objects of this invocation. */
   hold_values: { values_json: string[]; call_id: string };
   /** Terminal: the block's value. `raw_arguments` is the model's JSON text (3.0 stays a float). */
-  finish: { outcome: Outcome; call_id: string; raw_arguments: string };
+  finish: { outcome: OpOutcome; call_id: string; raw_arguments: string };
   /** Recovery mode: the decision, checked and kept; the pause goes on until `resume`. */
-  recover: { action: RecoverAction; outcome?: Outcome; explanation?: string; call_id: string; raw_arguments: string };
+  recover: { action: RecoverAction; outcome?: OpOutcome; explanation?: string; call_id: string; raw_arguments: string };
   /** Terminal, the host's own, after an accepted `recover`: the host has said what the decision changes, the program may go on. */
   resume: Record<string, never>;
   /** Terminal, the host's own: the invocation failed; `budget`: a budget refused a request (AIBudgetError, SPEC §13). */

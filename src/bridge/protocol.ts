@@ -15,6 +15,8 @@ import type { CheckpointInfo, ErrorInfo, PauseRequest, PythonInfo, RunOptions, R
 
 export const PROTOCOL_VERSION = 8;
 export const MAX_FRAME = 64 * 1024 * 1024;
+/** One message, all its frames together (a model's answer as large as max_response_mb allows). */
+export const MAX_MESSAGE = 1024 * 1024 * 1024;
 export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
 export type { CompileItem, CompileVerdict, Plan };

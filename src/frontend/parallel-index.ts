@@ -8,6 +8,7 @@
 import { Worker } from "node:worker_threads";
 import { chunkText, indexChunk, parseChunks, type WindowPart } from "./chunk-index.js";
 import type { IndexPart } from "./program-index.js";
+import { treeReleaser } from "./syntax-tree.js";
 import { PARSE_CHUNK, type Window } from "./windows.js";
 
 /**
@@ -144,7 +145,11 @@ export async function indexWindows(source: string, windows: Window[], worker: In
     );
   };
   feed();
-  for (let chunk = todo.shift(); chunk; chunk = todo.shift()) keep(chunk, await here(chunk));
+  const release = treeReleaser(source.length);
+  for (let chunk = todo.shift(); chunk; chunk = todo.shift()) {
+    keep(chunk, await here(chunk));
+    release(); // the chunk's tree, dropped
+  }
   while (remote.length > 0) await remote.shift();
   return parsed;
 }

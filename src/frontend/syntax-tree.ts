@@ -34,3 +34,25 @@ function python(): Parser {
 export function parsePython(text: string): SyntaxTree {
   return python().parse(text);
 }
+
+/** Sources from this length get their dropped trees freed as they go (see treeReleaser). */
+export const RELEASE_TREES_FROM = 1_000_000;
+let collectYoung: (() => void) | null = null;
+
+/**
+ * Frees the native memory of trees no longer referenced, for a large source. A tree holds tens of
+ * bytes of native memory per byte of source, which V8 does not count: it collects a dropped tree
+ * only when its own heap asks, and a 4 MB source held most of its chunks' trees to the end of its
+ * parse (SPEC §12). A young-generation collection frees the wrappers of the trees just dropped, and
+ * with them their trees. V8's collector is reached by setting --expose-gc at run time, which makes
+ * V8 refuse the cached code of what loads afterwards: worth it for a source of megabytes only.
+ */
+export function treeReleaser(sourceLength: number): () => void {
+  if (sourceLength < RELEASE_TREES_FROM) return () => {};
+  if (collectYoung === null) {
+    require("node:v8").setFlagsFromString("--expose-gc");
+    const gc = require("node:vm").runInNewContext("gc") as (options: { type: "minor" }) => void;
+    collectYoung = () => gc({ type: "minor" });
+  }
+  return collectYoung;
+}

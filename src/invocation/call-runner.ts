@@ -119,7 +119,12 @@ function opArguments(call: ParsedCall): OpArguments[OpName] {
   const args: Record<string, unknown> = { ...call.args, call_id: call.id };
   // JSON.parse cannot tell 3.0 from 3; the bridge re-reads literal values from the raw text so
   // that a float stays a float (SPEC §6: int is not float).
-  if (call.name === "finish" || call.name === "recover") args.raw_arguments = call.raw;
+  // The literal crosses once, in that text: the outcome goes without its value.
+  if (call.name === "finish" || call.name === "recover") {
+    args.raw_arguments = call.raw;
+    const outcome = args.outcome as Outcome | undefined;
+    if (outcome?.kind === "literal") args.outcome = { kind: "literal" };
+  }
   // outcomes.ts: `none` in recover means the same as no outcome; the frame never sees it.
   if (call.name === "recover" && (args.outcome as Outcome | undefined)?.kind === "none") delete args.outcome;
   return args as unknown as OpArguments[OpName];

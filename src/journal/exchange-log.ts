@@ -2,8 +2,10 @@
 // request's hash and its occurrence in that run. Rows are only ever added: a request asked twice
 // is two rows, and a later run never changes what an earlier one recorded. A replayed answer is a
 // row naming the row it came from (`same_as`, always the row that holds the text), so a replay
-// run is a run like any other and can itself be replayed or resumed.
+// run is a run like any other and can itself be replayed or resumed. A request's JSON is stored
+// without the parts it shares with others (request-parts.ts).
 
+import { requestJsonOf, storeRequestJson } from "./request-parts.js";
 import type { Row, Statements } from "./statements.js";
 import type { ExchangeEntry, FoundAnswer, StoredRequest } from "./types.js";
 
@@ -33,7 +35,7 @@ export class ExchangeLog {
         entry.block,
         entry.route,
         entry.model,
-        own?.requestJson ?? null,
+        own ? storeRequestJson(this.s, own.requestJson) : null,
         own?.responseJson ?? null,
         "sameAs" in answer ? answer.sameAs : null,
         at.toISOString(),
@@ -74,7 +76,11 @@ export class ExchangeLog {
     const rows = this.s
       .sql(`SELECT request_json, run_id, recorded_at FROM exchanges WHERE block = ? AND request_json IS NOT NULL ORDER BY recorded_at DESC, id DESC LIMIT ?`)
       .all(block, limit) as Row[];
-    return rows.map((row) => ({ requestJson: String(row.request_json), runId: row.run_id === null ? null : Number(row.run_id), recordedAt: String(row.recorded_at) }));
+    return rows.map((row) => ({
+      requestJson: requestJsonOf(this.s, String(row.request_json)),
+      runId: row.run_id === null ? null : Number(row.run_id),
+      recordedAt: String(row.recorded_at),
+    }));
   }
 
   /** How many answers a run got, and how many of them were replayed. */

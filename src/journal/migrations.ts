@@ -222,6 +222,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX effects_by_run ON effects(run_id, exchange_seq);
     `,
   },
+  {
+    // The parts requests share (the system prompt, a block's stable message, the tool schemas),
+    // kept once each rather than in every exchange's request_json (request-parts.ts).
+    version: 5,
+    sql: `
+      CREATE TABLE request_parts (
+        hash TEXT PRIMARY KEY,
+        json TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

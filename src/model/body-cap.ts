@@ -32,3 +32,23 @@ export function capped(response: IncomingMessage, cap: number, onChunk: (chunk: 
     tooLarge(new ResponseTooLargeError(cap));
   });
 }
+
+/**
+ * The whole body, through `capped`: with a Content-Length within the cap its chunks are copied
+ * into one buffer of that size as they come (a large answer is not held as chunks and again as
+ * their concatenation); otherwise the chunks are joined at the end.
+ */
+export function wholeBody(response: IncomingMessage, cap: number, done: (body: Buffer) => void, fail: (error: ResponseTooLargeError) => void): void {
+  const declared = Number(response.headers["content-length"]);
+  if (Number.isSafeInteger(declared) && declared > 0 && declared <= cap) {
+    const body = Buffer.allocUnsafe(declared);
+    let at = 0;
+    const chunks: Buffer[] = [];
+    capped(response, cap, (chunk) => (at + chunk.length <= declared ? (at += chunk.copy(body, at)) : chunks.push(chunk)), fail);
+    response.on("end", () => done(chunks.length === 0 ? body.subarray(0, at) : Buffer.concat([body.subarray(0, at), ...chunks])));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  capped(response, cap, (chunk) => chunks.push(chunk), fail);
+  response.on("end", () => done(Buffer.concat(chunks)));
+}

@@ -23,7 +23,7 @@ import http, { type IncomingMessage } from "node:http";
 import type * as Https from "node:https";
 import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
-import { capped, type TransportLimits } from "./body-cap.js";
+import { capped, type TransportLimits, wholeBody } from "./body-cap.js";
 
 export { ResponseTooLargeError, type TransportLimits } from "./body-cap.js";
 
@@ -177,9 +177,7 @@ function answer(response: IncomingMessage, cap: number, resolve: (r: Response) =
     resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, init));
     return;
   }
-  const chunks: Buffer[] = [];
-  capped(response, cap, (chunk) => chunks.push(chunk), reject);
-  response.on("end", () => resolve(new Response(Buffer.concat(chunks), init)));
+  wholeBody(response, cap, (body) => resolve(new Response(body, init)), reject);
   response.on("error", (error) => reject(terminated(error)));
 }
 
@@ -194,9 +192,7 @@ function answerWhole(response: IncomingMessage, cap: number, resolve: (r: PostRe
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
     },
   };
-  const chunks: Buffer[] = [];
-  capped(response, cap, (chunk) => chunks.push(chunk), reject);
-  response.on("end", () => resolve({ status, headers, text: Buffer.concat(chunks).toString("utf8") }));
+  wholeBody(response, cap, (body) => resolve({ status, headers, text: body.toString("utf8") }), reject);
   response.on("error", (error) => reject(isAbort(error) ? error : new TypeError("terminated", { cause: error })));
 }
 

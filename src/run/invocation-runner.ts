@@ -8,6 +8,7 @@ import path from "node:path";
 import { profileFor, type ProfileSettings, type ResolvedConfig } from "../config/index.js";
 import { createModelClient, defaultSleep } from "../model/model-client.js";
 import { runInvocation } from "../invocation/orchestrator.js";
+import { holdYoungGeneration } from "./young-generation.js";
 import type { InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
@@ -136,6 +137,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         effects: wiring.effects,
         onEvent: wiring.onEvent,
       });
+      holdYoungGeneration(); // the first block is done: see young-generation.ts
       const used = capabilities?.usage.used ? { capabilities: capabilities.usage.stats } : {};
       wiring.onInvocation?.({ id, filename: request.location.file, line: request.location.line, mode, stats, end, ...used });
       // A recovery whose profile denies a permission lets the exception propagate as it is; the

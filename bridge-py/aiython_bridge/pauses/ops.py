@@ -137,10 +137,9 @@ class PauseOps:
         if kind == "none":
             return None
         if kind == "literal":
-            value = outcome["value"]
-            if isinstance(raw, str):
-                # The host's JSON parser cannot tell 3.0 from 3; Python's can (SPEC §6: int is not float).
-                value = json_codec.decode(raw)["outcome"]["value"]
+            # The value is read from the model's own text, which the host sends in place of it (once,
+            # however large): the host's JSON parser cannot tell 3.0 from 3; Python's can (SPEC §6).
+            value = json_codec.decode(raw)["outcome"]["value"] if isinstance(raw, str) else outcome["value"]
             if self.expected is NO_TYPE:
                 return value
             return contracts.check_value(value, self.expected, path)

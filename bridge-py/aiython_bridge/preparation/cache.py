@@ -15,7 +15,10 @@ silently and the process stops writing; the run is never affected. `sys.dont_wri
 source folders, and this cache lives under `.aiython/`; Docker's Python images and many CI
 images set the variable, where every run would otherwise be cold. The folder is bounded: when a write takes it past
 `max_bytes`, the entries least recently used (mtime; a hit touches its entry) are removed until
-it is back under LOW_WATER of the bound.
+it is back under LOW_WATER of the bound, but never one this process has used (read or written
+since it started): a project larger than the bound keeps what its run needs, rather than evict
+on every run what the same run prepares again (sympy as project code took 17x python3's time on
+every run at 64 MiB).
 
 Only standard modules that importlib has already loaded are used (marshal, os, sys, _imp and
 importlib's frozen _bootstrap_external, whose MAGIC_NUMBER and source hash importlib.util hands
@@ -60,6 +63,7 @@ class PreparationCache:
         self.max_bytes = max_bytes
         self.writable = True
         self._total: int | None = None  # bytes in the folder, known after the first write
+        self._since = time.time()  # entries touched since then are this process's: never evicted
 
     def key(self, data: bytes, filename: str, variant: str) -> str:
         """The key of a source: 32 hex digits, from everything a prepared entry depends on."""
@@ -169,9 +173,9 @@ class PreparationCache:
     def _evict(self, keep: str) -> None:
         entries = sorted(self._entries(), key=lambda entry: entry[2])
         total = sum(size for _, size, _ in entries)
-        for name, size, _ in entries:
-            if total <= self.max_bytes * LOW_WATER:
-                break
+        for name, size, mtime in entries:
+            if total <= self.max_bytes * LOW_WATER or mtime >= self._since:
+                break  # oldest first: the rest were used by this process
             if name != keep and _remove(os.path.join(self.folder, name)):
                 total -= size
         self._total = total

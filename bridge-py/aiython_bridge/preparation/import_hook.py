@@ -97,6 +97,17 @@ class ProjectModules:
                                        plain=plain)
         return code if code is not None else compile(data, path, "exec", dont_inherit=True)
 
+    def cached_code_for(self, data: bytes, path: str):
+        """The module's code if the preparation cache holds it, else None (nothing prepared)."""
+        if os.getpid() != self.server.pid or self.server.exiting:
+            return None
+        prepare = modules.load("aiython_bridge.preparation.prepare")
+        code = prepare.cached_module_code(self.server, self.options, data, path)
+        sources = getattr(self.server, "imported_sources", None)
+        if code is not None and sources is not None:
+            sources.append(path)  # the journal's digests (SPEC §11.2), sent with the next pause
+        return code
+
     def _plan(self, text: str, path: str, fullname: str):
         try:
             reply = self.server.request({"type": "plan", "path": path, "source": text, "module": fullname, "entry": False})
@@ -119,7 +130,10 @@ class ProjectLoader(SourceFileLoader):
     CPython's own get_code still runs first, for what it leaves on disk: the module's plain
     bytecode in __pycache__, written or refreshed exactly as python3 would (so a later plain run
     finds it), and the SyntaxWarnings its compile shows. Its code object is not the one run, so
-    when the bytecode there is current (nothing to write, nothing compiled) it is not called."""
+    when the bytecode there is current (nothing to write, nothing compiled) it is not called, nor
+    under -B or PYTHONDONTWRITEBYTECODE when the preparation cache holds the module (it would
+    write nothing, and an entry whose compile warns is compiled again for its warnings): sympy as
+    project code compiled its 450 modules on every run for nothing."""
 
     def __init__(self, fullname, path, *, modules):
         super().__init__(fullname, path)
@@ -131,6 +145,10 @@ class ProjectLoader(SourceFileLoader):
         data = self.get_data(path)
         # Under -v, CPython's loader says what it found ("matches", "code object from"): as python3.
         self._compiled = None
+        if sys.dont_write_bytecode and not sys.flags.verbose:
+            code = self._modules.cached_code_for(data, path)
+            if code is not None:
+                return code
         if sys.flags.verbose or not self._bytecode_current(fullname, path, data):
             try:
                 SourceFileLoader.get_code(self, fullname)

@@ -33,7 +33,7 @@ from aiython_bridge.preparation import program_code
 from aiython_bridge.preparation.cache import PreparationCache
 from aiython_bridge.program import source_bytes
 
-__all__ = ["FORMAT", "cache_for", "entry_code", "module_code"]
+__all__ = ["FORMAT", "cache_for", "cached_module_code", "entry_code", "module_code"]
 
 FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
@@ -63,6 +63,22 @@ def module_code(server, options: dict, data: bytes, path: str, plan_for, plain=N
     `data`, if the loader made one (program_code.compile_selected_quietly may add to it)."""
     return _code(server, options, data, path, entry=False,
                  build=lambda text: _build(text, path, options, False, plan_for, plain), text_of=lambda: _decode(data))
+
+
+def cached_module_code(server, options: dict, data: bytes, path: str):
+    """An imported project module's code if the preparation cache holds it, else None (nothing
+    built): for a loader whose own compile would be for nothing (under -B, CPython's get_code
+    writes no bytecode, and its code is not the one run). A hit whose source's compile warns is
+    compiled again for those warnings, as python3 -B shows them on every run."""
+    cache = cache_for(options)
+    if cache is None:
+        return None
+    compiled = _from_record(cache.load(cache.key(data, path, _variant(False, bool(options.get("model_configured"))))))
+    if compiled is None or (compiled.warns and not _compiles(data, path)):
+        return None
+    if compiled.blocks:
+        _blocks_ahead(server)
+    return _bind(server, options, compiled, path)
 
 
 def _code(server, options, raw, filename, *, entry, build, text_of):

@@ -109,8 +109,10 @@ def _prepare_source(server, prepared, target):
     filename = {"file": lambda: os.path.abspath(target["path"]), "stdin": lambda: "<stdin>", "code": lambda: "<string>"}[kind]()
     try:
         prepared.code = prepare_code(server, prepared, source, filename)
-    except (SyntaxError, ValueError) as exc:
-        prepared.refused = exc  # no AI block here: fail exactly as CPython does
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        # No AI block here: fail exactly as CPython does (a line too long for its parser is a
+        # MemoryError, as python3 reports it).
+        prepared.refused = exc
 
 
 def prepare_code(server, prepared, source, filename):

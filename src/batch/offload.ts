@@ -1,0 +1,192 @@
+// The run's batch offload (SPEC §14): model requests of every block, from every thread, task and
+// process, are gathered per route (gatherer.ts), split within the providers' limits, journaled
+// with the requests they carry, and submitted — to the route's Batch API (batch-api.ts, then
+// watched: watcher.ts), or written to a folder for an engine without one (dir-batch.ts), which
+// ends the run with exit 76 until `aiython resume` reads the results. A resumed run first looks
+// each request up in the journal and re-attaches to the batch that carries it, so the same
+// requests are never submitted twice.
+
+import type { ModelRequest } from "../model-port.js";
+import { ExitStatus, UsageError } from "../errors.js";
+import type { BatchJournal } from "./batch-journal.js";
+import { BatchApi, BatchUnsupportedError, type BatchRoute } from "./batch-api.js";
+import { chunked, requestLine, type LineResult } from "./batch-lines.js";
+import { BATCH_WAIT_STATUS, missingResultsMessage, readDirResults, requestsFile, waitMessage, writeRequests } from "./dir-batch.js";
+import { Gatherer, type Pending } from "./gatherer.js";
+import type { BatchProgress } from "./progress.js";
+import { Watcher } from "./watcher.js";
+
+/** The OpenAI Batch API's limit on the size of one input file. */
+export const MAX_BATCH_BYTES = 200 * 1024 * 1024;
+
+export interface OffloadSettings {
+  windowMs: number;
+  pollMs: number;
+  maxRequests: number;
+  /** `--batch=dir:PATH` (absolute), else null. */
+  dir: string | null;
+  /** A resumed run: re-attach to the batches that carry its requests. */
+  attach: boolean;
+}
+
+export interface OffloadDeps {
+  journal: BatchJournal;
+  progress: BatchProgress;
+  /** Ends the run with this message (the CLI prefixes `aiython: `) and exit status. */
+  stop(message: string, status: number): void;
+  /** Names a file for messages. */
+  shown(file: string): string;
+}
+
+export interface BatchAsk {
+  route: BatchRoute;
+  request: ModelRequest;
+  key: string;
+  occurrence: number;
+}
+
+export class BatchOffload {
+  private readonly gatherers = new Map<string, Gatherer>();
+  private readonly watchers = new Map<string, Watcher>();
+  private readonly apis = new Map<string, BatchApi>();
+  private readonly dirResults = new Map<string, Map<string, LineResult>>();
+  private customIds = 0;
+  private numbers = 0;
+  private stopped = false;
+  /** Batches this run submitted to a Batch API. */
+  submissions = 0;
+
+  constructor(
+    private readonly settings: OffloadSettings,
+    private readonly deps: OffloadDeps,
+  ) {}
+
+  /** The line of this request: from a batch a resumed run re-attaches to (`first` send only), else from the next batch. */
+  async ask(ask: BatchAsk, first: boolean, signal?: AbortSignal): Promise<LineResult> {
+    if (first && this.settings.attach) {
+      const attached = await this.attached(ask);
+      if (attached) return attached;
+    }
+    const customId = `req-${++this.customIds}`;
+    const { line } = requestLine(customId, ask.route.model, ask.request);
+    const gatherer = this.gathererOf(ask.route);
+    return new Promise((settle) => {
+      const pending: Pending = { customId, line, key: ask.key, occurrence: ask.occurrence, settle };
+      gatherer.add(pending);
+      signal?.addEventListener("abort", () => gatherer.remove(pending) && settle({ ok: false, reason: "cancelled" }), { once: true });
+    });
+  }
+
+  close(): void {
+    for (const gatherer of this.gatherers.values()) gatherer.close();
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.deps.progress.close();
+  }
+
+  private gathererOf(route: BatchRoute): Gatherer {
+    let gatherer = this.gatherers.get(route.id);
+    if (!gatherer) {
+      const { windowMs, maxRequests } = this.settings;
+      gatherer = new Gatherer(windowMs, maxRequests, (batch) => this.handOn(route, batch));
+      this.gatherers.set(route.id, gatherer);
+    }
+    return gatherer;
+  }
+
+  private handOn(route: BatchRoute, batch: Pending[]): void {
+    const chunks = chunked(batch, this.settings.maxRequests, MAX_BATCH_BYTES);
+    if (this.settings.dir !== null) void this.writeDir(route, chunks, this.settings.dir);
+    else for (const chunk of chunks) void this.submit(route, chunk);
+  }
+
+  private async submit(route: BatchRoute, chunk: Pending[]): Promise<void> {
+    const number = ++this.numbers;
+    const journaled = await this.deps.journal.add({ number, kind: "api", route: route.id, place: route.apiBase, requests: carried(chunk) });
+    const api = this.apiOf(route);
+    let providerId: string;
+    try {
+      const fileId = await api.upload(`${chunk.map((p) => p.line).join("\n")}\n`, `aiython-batch-${number}.jsonl`);
+      providerId = await api.create(fileId);
+      this.submissions += 1;
+    } catch (error) {
+      if (journaled) this.deps.journal.ended(journaled.row, false);
+      if (error instanceof BatchUnsupportedError) return this.stop(error.message, ExitStatus.config);
+      for (const pending of chunk) pending.settle({ ok: false, reason: (error as Error).message });
+      return;
+    }
+    if (journaled) await this.deps.journal.submitted(journaled.row, providerId);
+    const watcher = this.watch(providerId, journaled?.row ?? null, number, chunk.length, api);
+    for (const pending of chunk) watcher.claim(pending.customId, pending.settle);
+  }
+
+  private watch(providerId: string, row: number | null, number: number, total: number, api: BatchApi): Watcher {
+    let watcher = this.watchers.get(providerId);
+    if (!watcher) {
+      const ended = (ended: number | null, ok: boolean) => ended !== null && this.deps.journal.ended(ended, ok);
+      watcher = new Watcher({ providerId, row, number, total }, api, this.settings.pollMs, this.deps.progress, ended);
+      this.watchers.set(providerId, watcher);
+    }
+    return watcher;
+  }
+
+  /** `--batch=dir:PATH`: every chunk to its requests file, then the run stops to wait (exit 76). */
+  private async writeDir(route: BatchRoute, chunks: Pending[][], dir: string): Promise<void> {
+    const files: string[] = [];
+    let runId: number | null = null;
+    for (const chunk of chunks) {
+      const number = ++this.numbers;
+      const journaled = await this.deps.journal.add({ number, kind: "dir", route: route.id, place: dir, requests: carried(chunk) });
+      if (!journaled)
+        return this.stop(
+          new UsageError("--batch=dir:PATH needs the journal to go on later, and this run is not recorded (journal = false, --no-journal, or it could not be written)").message,
+          ExitStatus.usage,
+        );
+      const file = requestsFile(dir, journaled.runId, number);
+      const problem = writeRequests(
+        file,
+        chunk.map((p) => p.line),
+      );
+      if (problem) return this.stop(problem, ExitStatus.usage);
+      await this.deps.journal.submitted(journaled.row, file);
+      files.push(file);
+      runId = journaled.runId;
+    }
+    if (runId !== null) this.stop(files.map((file, i) => waitMessage(file, route.model, runId as number, chunks[i].length, this.deps.shown)).join("\n"), BATCH_WAIT_STATUS);
+  }
+
+  /** A resumed run's request that a journaled batch carries: its line (waiting for the batch if it is still in flight), or null. */
+  private async attached(ask: BatchAsk): Promise<LineResult | null> {
+    const carrying = await this.deps.journal.carrying(ask.key, ask.occurrence);
+    if (!carrying?.providerId) return null;
+    if (carrying.kind === "dir") {
+      const results = this.dirResults.get(carrying.providerId) ?? readDirResults(carrying.providerId);
+      if (!results) {
+        const runId = (await this.deps.journal.runId()) ?? carrying.runId;
+        this.stop(missingResultsMessage(carrying.providerId, ask.route.model, runId, this.deps.shown), BATCH_WAIT_STATUS);
+        return new Promise(() => undefined); // the run is ending
+      }
+      this.dirResults.set(carrying.providerId, results);
+      return results.get(carrying.customId) ?? { ok: false, reason: "the results file has no answer for it" };
+    }
+    if (carrying.place !== ask.route.apiBase) return null;
+    const watcher = this.watch(carrying.providerId, carrying.id, carrying.number, 0, this.apiOf(ask.route));
+    return new Promise((settle) => watcher.claim(carrying.customId, settle));
+  }
+
+  private apiOf(route: BatchRoute): BatchApi {
+    let api = this.apis.get(route.id);
+    if (!api) this.apis.set(route.id, (api = new BatchApi(route)));
+    return api;
+  }
+
+  private stop(message: string, status: number): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.deps.progress.close();
+    this.deps.stop(message, status);
+  }
+}
+
+function carried(chunk: readonly Pending[]) {
+  return chunk.map((p) => ({ customId: p.customId, key: p.key, occurrence: p.occurrence }));
+}

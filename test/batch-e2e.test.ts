@@ -1,0 +1,49 @@
+// Batch offload end to end (SPEC §14) through the built CLI against the loopback Batch API:
+// 200 blocks from a thread pool in one batch with the live run's output; a tool loop's second
+// round in a second batch; stats count `batched` at the batch price.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { batchProject } from "./support/batch-project.js";
+
+test("200 blocks reached from a thread pool: one batch, no live chat request, the live run's output", async () => {
+  const project = await batchProject();
+  try {
+    const live = await project.run(["--no-journal", "pool.py"]);
+    assert.equal(live.exitCode, 0, live.stderr);
+    assert.equal(project.server.liveChats().length, 200);
+    assert.equal(live.stdout.trimEnd().split("\n").length, 200);
+
+    const before = project.server.liveChats().length;
+    const batched = await project.run(["--batch", "--stats=json", "pool.py"]);
+    assert.equal(batched.exitCode, 0, batched.stderr);
+    assert.equal(batched.stdout, live.stdout);
+    assert.equal(project.server.liveChats().length - before, 0, "no live chat request");
+    assert.equal(project.server.batches.length, 1);
+    assert.equal(project.server.batches[0].lines.length, 200);
+    const stats = JSON.parse(/aiython stats: (.*)/.exec(batched.stderr)?.[1] ?? "null");
+    assert.equal(stats.run.batched, 200);
+    assert.equal(stats.run.model_calls, 200);
+    // 200 × (1000 input + 100 output tokens) at half of $2 / $8 per million.
+    assert.equal(stats.run.cost_usd, Number(((200 * (1000 * 1 + 100 * 4)) / 1e6).toFixed(6)));
+  } finally {
+    await project.close();
+  }
+});
+
+test("a tool loop that needs two rounds completes in two batches", async () => {
+  const project = await batchProject();
+  try {
+    const ran = await project.run(["--batch", "two_rounds.py"]);
+    assert.equal(ran.exitCode, 0, ran.stderr);
+    assert.equal(ran.stdout, "hardware\n");
+    assert.equal(project.server.batches.length, 2);
+    assert.deepEqual(
+      project.server.batches.map((b) => b.lines.length),
+      [1, 1],
+    );
+    assert.equal(project.server.liveChats().length, 0);
+  } finally {
+    await project.close();
+  }
+});

@@ -53,7 +53,10 @@ test("a run killed while its batch waits resumes without a second submission", a
       ],
     );
     assert.equal(project.query("SELECT 1 FROM exchanges WHERE run_id = 2").length, 5, "the answers are the resumed run's exchanges");
-    assert.deepEqual(project.query<{ status: string }>("SELECT status FROM batches").map((b) => b.status), ["completed"]);
+    assert.deepEqual(
+      project.query<{ status: string }>("SELECT status FROM batches").map((b) => b.status),
+      ["completed"],
+    );
   } finally {
     await project.close();
   }

@@ -1,10 +1,16 @@
 // Batch offload end to end (SPEC §14) through the built CLI against the loopback Batch API:
 // 200 blocks from a thread pool in one batch with the live run's output; a tool loop's second
-// round in a second batch; stats count `batched` at the batch price.
+// round in a second batch; stats count `batched` at the batch price; the progress line on a
+// terminal, erased before the program writes again.
 
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { test } from "node:test";
-import { batchProject } from "./support/batch-project.js";
+import { execa } from "execa";
+import { batchProject, BATCH_KEY } from "./support/batch-project.js";
+import { CLI, cleanEnv } from "./support/run-cli.js";
+
+const hasScript = fs.existsSync("/usr/bin/script");
 
 test("200 blocks reached from a thread pool: one batch, no live chat request, the live run's output", async () => {
   const project = await batchProject();
@@ -43,6 +49,23 @@ test("a tool loop that needs two rounds completes in two batches", async () => {
       [1, 1],
     );
     assert.equal(project.server.liveChats().length, 0);
+  } finally {
+    await project.close();
+  }
+});
+
+test("on a terminal: a live progress line while the batch waits, erased before the program writes", { skip: !hasScript && "needs script(1)" }, async () => {
+  const project = await batchProject({ pollsPerStatus: 8 }, "window = 0.2\npoll = 0.25");
+  try {
+    const env = cleanEnv({ BATCH_KEY, TERM: "xterm" });
+    const result = await execa("script", ["-qec", `${CLI} --batch five.py`, "/dev/null"], { cwd: project.root, env, extendEnv: false, reject: false });
+    const screen = String(result.stdout);
+    assert.equal(result.exitCode, 0, screen);
+    assert.match(screen, /\r\x1b\[2Kaiython: batch 1 in_progress: 5 submitted, 0 completed, 0 failed, \d+ s/);
+    const first = screen.indexOf("0: label-");
+    assert.ok(first > 0, screen);
+    assert.ok(screen.slice(0, first).endsWith("\r\x1b[2K"), "the line is erased just before the program's first output");
+    assert.doesNotMatch(screen.slice(first), /aiython: batch/, "nothing drawn once the answers are back");
   } finally {
     await project.close();
   }

@@ -5,10 +5,11 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { execa } from "execa";
 import { batchProject, BATCH_KEY } from "./support/batch-project.js";
-import { CLI, cleanEnv } from "./support/run-cli.js";
+import { CLI, cleanEnv, ROOT } from "./support/run-cli.js";
 
 const hasScript = fs.existsSync("/usr/bin/script");
 
@@ -66,6 +67,25 @@ test("on a terminal: a live progress line while the batch waits, erased before t
     assert.ok(first > 0, screen);
     assert.ok(screen.slice(0, first).endsWith("\r\x1b[2K"), "the line is erased just before the program's first output");
     assert.doesNotMatch(screen.slice(first), /aiython: batch/, "nothing drawn once the answers are back");
+  } finally {
+    await project.close();
+  }
+});
+
+test("examples/batch_classify.py prints what its header promises, from one batch at the batch price", async () => {
+  const { standInReply } = await import("../examples/demo/stand-in-model.js");
+  const project = await batchProject({ responder: (request) => ({ ...standInReply(request.body), usage: { prompt_tokens: 1200, completion_tokens: 30, total_tokens: 1230 } }) });
+  try {
+    const example = path.join(ROOT, "examples", "batch_classify.py");
+    const promised = /Expected output:\n# {3}(.*)\n/.exec(fs.readFileSync(example, "utf8"))?.[1];
+    fs.copyFileSync(example, path.join(project.root, "batch_classify.py"));
+    const ran = await project.run(["--batch", "--stats", "batch_classify.py"]);
+    assert.equal(ran.exitCode, 0, ran.stderr);
+    assert.equal(ran.stdout, `${promised}\n`);
+    assert.equal(project.server.batches.length, 1);
+    assert.equal(project.server.liveChats().length, 0);
+    // 200 × (1200 input + 30 output tokens) at half of the $2 / $8 per million the project's route costs.
+    assert.match(ran.stderr, /aiython stats: 200 AI invocations, 200 model calls \(200 batched\), .* \$0\.2640, /);
   } finally {
     await project.close();
   }

@@ -1,22 +1,19 @@
 // The JSONL of batch offload (SPEC §14): request lines as the live client would post them, output
-// and error lines read by custom_id, and batches split within the providers' limits. A line that
-// cannot be read is a failed line, never an exception.
+// and error lines read by custom_id. A line that cannot be read is a failed line, never an exception.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { chunked, readResults, requestLine } from "../src/batch/batch-lines.js";
+import { lineBody, readResults, requestLine } from "../src/batch/batch-lines.js";
 import { requestBody } from "../src/model/post-attempt.js";
 
 const request = { messages: [{ role: "user" as const, content: "hi" }], tools: [], toolChoice: "required" as const };
 
 test("a request line carries the live client's body under its custom_id", () => {
-  const { line, bodyBytes } = requestLine("req-7", "m", request);
-  const parsed = JSON.parse(line);
+  const parsed = JSON.parse(requestLine("req-7", lineBody("m", request)));
   assert.deepEqual(Object.keys(parsed), ["custom_id", "method", "url", "body"]);
   assert.equal(parsed.custom_id, "req-7");
   assert.equal(parsed.url, "/v1/chat/completions");
   assert.equal(JSON.stringify(parsed.body), requestBody("m", request, "required"));
-  assert.equal(bodyBytes, Buffer.byteLength(JSON.stringify(parsed.body)));
 });
 
 test("output and error lines become answers and failures; unreadable lines fail, never throw", () => {
@@ -60,16 +57,4 @@ test("an answer is not undone by an error line for the same request", () => {
   const failed = JSON.stringify({ custom_id: "a", response: { status_code: 500, body: {} } });
   assert.equal(readResults(`${failed}\n${ok}\n`).get("a")?.ok, true);
   assert.equal(readResults(`${ok}\n${failed}\n`).get("a")?.ok, true);
-});
-
-test("batches are split at max requests and at max bytes; a line over the byte limit goes alone", () => {
-  const items = (sizes: number[]) => sizes.map((n, i) => ({ line: "x".repeat(n - 1), i }));
-  assert.deepEqual(
-    chunked(items([1, 1, 1, 1, 1]), 2, 1000).map((c) => c.length),
-    [2, 2, 1],
-  );
-  assert.deepEqual(
-    chunked(items([40, 40, 40, 200, 10]), 100, 100).map((c) => c.map((x) => x.i)),
-    [[0, 1], [2], [3], [4]],
-  );
 });

@@ -14,7 +14,11 @@ function progress(live: boolean) {
     live,
     () => now,
   );
-  return { shown, written, advance: (ms: number) => ((now += ms), mock.timers.tick(ms)) };
+  const advance = (ms: number) => {
+    now += ms;
+    mock.timers.tick(ms);
+  };
+  return { shown, written, advance };
 }
 
 test("on a terminal: a live line each second with status, counts and time; erased when the batch ends", () => {

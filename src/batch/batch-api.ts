@@ -5,6 +5,11 @@
 // /files or /batches has no Batch API: one BatchUnsupportedError names the fixes. Messages never
 // hold the key, the Authorization header or the provider's error body (SPEC §9).
 
+import fs from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { CHAT_ENDPOINT } from "./batch-lines.js";
 
 /** Where a route's batches go. */
@@ -42,15 +47,58 @@ export class BatchApiError extends Error {
 
 const HTTP_TIMEOUT_MS = 120_000;
 
+/** A body streamed as it is sent, with its length and media type. */
+interface Streamed {
+  stream: () => Readable;
+  length: number;
+  type: string;
+}
+
+/**
+ * POSTs a stream with node:http(s), as a Response. fetch (undici) keeps a streamed body's chunks
+ * until the request is done, so a 200 MB upload would cost 200 MB of memory.
+ */
+function streamed(url: string, headers: Record<string, string>, body: Readable): Promise<Response> {
+  const send = url.startsWith("https:") ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const request = send(url, { method: "POST", headers, timeout: HTTP_TIMEOUT_MS }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () =>
+        resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode ?? 500, headers: { "content-type": String(answer.headers["content-type"] ?? "") } })),
+      );
+      answer.on("error", reject);
+    });
+    request.on("timeout", () => request.destroy(Object.assign(new Error("timeout"), { cause: { code: "ETIMEDOUT" } })));
+    request.on("error", (error) => reject(Object.assign(new Error(error.message), { cause: error })));
+    pipeline(body, request).catch(() => undefined); // a failed request reports through its own error
+  });
+}
+
 export class BatchApi {
   constructor(private readonly route: BatchRoute) {}
 
-  async upload(jsonl: string, name: string): Promise<string> {
-    const form = new FormData();
-    form.append("purpose", "batch");
-    form.append("file", new Blob([jsonl], { type: "application/jsonl" }), name);
-    const file = await this.json("POST", "/files", form);
-    return idOf(file, "POST /files");
+  /**
+   * Uploads a JSONL file; its file id. The multipart body (two fields: `purpose` and the file) is
+   * streamed from the disk as it is sent: FormData with a file-backed Blob reads the whole file
+   * into memory and keeps it (200 MB at a batch's limit), which the host's memory budget for
+   * 50,000 waiting requests (SPEC §12) cannot afford.
+   */
+  async upload(file: string, name: string): Promise<string> {
+    const boundary = `aiython-batch-${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename=${JSON.stringify(name)}\r\nContent-Type: application/jsonl\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    async function* parts() {
+      yield head;
+      yield* fs.createReadStream(file);
+      yield tail;
+    }
+    const length = head.length + fs.statSync(file).size + tail.length;
+    const body = { stream: () => Readable.from(parts()), length, type: `multipart/form-data; boundary=${boundary}` };
+    return idOf(await this.json("POST", "/files", body), "POST /files");
   }
 
   async create(inputFileId: string): Promise<string> {
@@ -73,7 +121,7 @@ export class BatchApi {
     return (await this.send("GET", `/files/${encodeURIComponent(fileId)}/content`)).text();
   }
 
-  private async json(method: string, path: string, body?: string | FormData): Promise<unknown> {
+  private async json(method: string, path: string, body?: string | Streamed): Promise<unknown> {
     const response = await this.send(method, path, body);
     try {
       return await response.json();
@@ -82,13 +130,16 @@ export class BatchApi {
     }
   }
 
-  private async send(method: string, path: string, body?: string | FormData): Promise<Response> {
-    const headers: Record<string, string> = typeof body === "string" ? { "content-type": "application/json" } : {};
+  private async send(method: string, path: string, body?: string | Streamed): Promise<Response> {
+    const headers: Record<string, string> = body === undefined ? {} : { "content-type": typeof body === "string" ? "application/json" : body.type };
     if (this.route.apiKey) headers.authorization = `Bearer ${this.route.apiKey}`;
     const url = `${this.route.apiBase.replace(/\/+$/, "")}${path}`;
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+      response =
+        typeof body === "object"
+          ? await streamed(url, { ...headers, "content-length": String(body.length) }, body.stream())
+          : await fetch(url, { method, headers, body, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
     } catch (error) {
       throw new BatchApiError(`${method} ${path} at ${this.route.apiBase} failed (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name})`, null);
     }

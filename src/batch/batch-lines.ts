@@ -14,10 +14,14 @@ export const CHAT_ENDPOINT = "/v1/chat/completions";
 /** What one line of a batch came back as. */
 export type LineResult = { ok: true; message: { content: string | null; tool_calls: ToolCall[] }; usage?: TokenUsage } | { ok: false; reason: string };
 
-/** The request line of one model request (and the body's size, as the live client would send it). */
-export function requestLine(customId: string, model: string, request: ModelRequest): { line: string; bodyBytes: number } {
-  const body = requestBody(model, request, request.toolChoice);
-  return { line: `{"custom_id":${JSON.stringify(customId)},"method":"POST","url":"${CHAT_ENDPOINT}","body":${body}}`, bodyBytes: Buffer.byteLength(body, "utf8") };
+/** The body of a request line: exactly what the live client would post. */
+export function lineBody(model: string, request: ModelRequest): string {
+  return requestBody(model, request, request.toolChoice);
+}
+
+/** The request line of one model request. */
+export function requestLine(customId: string, body: string): string {
+  return `{"custom_id":${JSON.stringify(customId)},"method":"POST","url":"${CHAT_ENDPOINT}","body":${body}}`;
 }
 
 /** The answers an output or error file holds, by custom_id; later lines of one id win over earlier ones. */
@@ -63,23 +67,4 @@ function resultOf(line: Record<string, unknown>): LineResult {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Lines into batches of at most `maxRequests` lines and `maxBytes` bytes (a line larger than that goes alone). */
-export function chunked<T extends { line: string }>(items: readonly T[], maxRequests: number, maxBytes: number): T[][] {
-  const chunks: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const size = Buffer.byteLength(item.line, "utf8") + 1;
-    if (current.length > 0 && (current.length >= maxRequests || bytes + size > maxBytes)) {
-      chunks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }

@@ -9,7 +9,7 @@
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse } from "../model-port.js";
 import { requestKey } from "../observe/exchange-of.js";
 import type { BatchRoute } from "./batch-api.js";
-import type { LineResult } from "./batch-lines.js";
+import { lineBody, type LineResult } from "./batch-lines.js";
 import type { BatchOffload } from "./offload.js";
 
 /** Times one request is sent by batch before its block fails. */
@@ -32,15 +32,21 @@ export function batchPort(offload: BatchOffload, route: BatchRoute, { fallbackLi
   return {
     async complete(request, options) {
       const { key, occurrence } = options.counted ?? counted(request);
+      let requestBytes = 0;
+      // The body goes into the batch's file at once; this frame keeps none of it while it waits.
+      const ask = (first: boolean) => {
+        const body = lineBody(route.model, request);
+        requestBytes = Buffer.byteLength(body, "utf8");
+        return offload.ask({ route, body, key, occurrence }, first, options.signal);
+      };
       const release = options.holdDeadline?.();
       try {
         for (let send = 1; ; send++) {
           options.attempts?.sending?.({ route: route.id, attempt: send });
           const startedAt = Date.now();
-          const result = await offload.ask({ route, request, key, occurrence }, send === 1, options.signal);
+          const result = await ask(send === 1);
           if (options.signal?.aborted) throw new ModelCallError("cancelled", "the request was cancelled while it waited for its batch");
           const seconds = (Date.now() - startedAt) / 1000;
-          const requestBytes = bytesOf(request);
           options.attempts?.sent?.({
             route: route.id,
             attempt: send,
@@ -69,11 +75,6 @@ export function batchPort(offload: BatchOffload, route: BatchRoute, { fallbackLi
 
 function answer(result: Extract<LineResult, { ok: true }>, requestBytes: number, seconds: number, route: string): ModelResponse {
   return { message: result.message, ...(result.usage ? { usage: result.usage } : {}), requestBytes, providerSeconds: seconds, route };
-}
-
-/** The body's size near enough (the line holds it as the live client would post it). */
-function bytesOf(request: ModelRequest): number {
-  return Buffer.byteLength(JSON.stringify(request.messages), "utf8") + Buffer.byteLength(JSON.stringify(request.tools), "utf8");
 }
 
 function hostOf(apiBase: string): string {

@@ -19,11 +19,17 @@ export function resultsFileOf(requests: string): string {
   return path.join(path.dirname(requests), path.basename(requests).replace(/^requests-/, "results-"));
 }
 
-/** Writes the requests file (the folder made if needed); a message naming the problem when it cannot. */
-export function writeRequests(file: string, lines: readonly string[]): string | null {
+/** Moves a spooled batch to its requests file (the folder made if needed); a message naming the problem when it cannot. */
+export function moveRequests(spool: string, file: string): string | null {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, `${lines.join("\n")}\n`);
+    try {
+      fs.renameSync(spool, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+      fs.copyFileSync(spool, file);
+      fs.rmSync(spool, { force: true });
+    }
     return null;
   } catch (error) {
     return `--batch=dir: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pick a folder this user can write`;

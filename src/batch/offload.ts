@@ -6,18 +6,22 @@
 // each request up in the journal and re-attaches to the batch that carries it, so the same
 // requests are never submitted twice.
 
-import type { ModelRequest } from "../model-port.js";
 import { ExitStatus, UsageError } from "../errors.js";
 import type { BatchJournal } from "./batch-journal.js";
 import { BatchApi, BatchUnsupportedError, type BatchRoute } from "./batch-api.js";
-import { chunked, requestLine, type LineResult } from "./batch-lines.js";
-import { BATCH_WAIT_STATUS, missingResultsMessage, readDirResults, requestsFile, waitMessage, writeRequests } from "./dir-batch.js";
-import { Gatherer, type Pending } from "./gatherer.js";
+import fs from "node:fs";
+import { requestLine, type LineResult } from "./batch-lines.js";
+import { BATCH_WAIT_STATUS, missingResultsMessage, moveRequests, readDirResults, requestsFile, waitMessage } from "./dir-batch.js";
+import { Gatherer, type Pending, type Spooled } from "./gatherer.js";
 import type { BatchProgress } from "./progress.js";
 import { Watcher } from "./watcher.js";
 
 /** The OpenAI Batch API's limit on the size of one input file. */
 export const MAX_BATCH_BYTES = 200 * 1024 * 1024;
+/** How long after the last `dir:` batch was written the run stops to wait for them. */
+const DIR_SETTLE_MS = 50;
+const NO_JOURNAL = new UsageError("--batch=dir:PATH needs the journal to go on later, and this run is not recorded (journal = false, --no-journal, or it could not be written)")
+  .message;
 
 export interface OffloadSettings {
   windowMs: number;
@@ -40,7 +44,8 @@ export interface OffloadDeps {
 
 export interface BatchAsk {
   route: BatchRoute;
-  request: ModelRequest;
+  /** The request's body as the live client would post it (batch-lines.ts lineBody). */
+  body: string;
   key: string;
   occurrence: number;
 }
@@ -51,6 +56,10 @@ export class BatchOffload {
   private readonly apis = new Map<string, BatchApi>();
   private readonly dirResults = new Map<string, Map<string, LineResult>>();
   private customIds = 0;
+  /** `dir:` batches are written one after another; what the run says when it stops for them. */
+  private dirQueue: Promise<void> = Promise.resolve();
+  private readonly waiting: string[] = [];
+  private waitTimer: NodeJS.Timeout | undefined;
   private numbers = 0;
   private stopped = false;
   /** Batches this run submitted to a Batch API. */
@@ -62,22 +71,25 @@ export class BatchOffload {
   ) {}
 
   /** The line of this request: from a batch a resumed run re-attaches to (`first` send only), else from the next batch. */
-  async ask(ask: BatchAsk, first: boolean, signal?: AbortSignal): Promise<LineResult> {
-    if (first && this.settings.attach) {
-      const attached = await this.attached(ask);
-      if (attached) return attached;
-    }
+  ask(ask: BatchAsk, first: boolean, signal?: AbortSignal): Promise<LineResult> {
+    if (first && this.settings.attach) return this.attached(ask).then((attached) => attached ?? this.gather(ask, signal));
+    return this.gather(ask, signal);
+  }
+
+  /** Into the route's next batch. Nothing of the request is kept here once its line is written: no closure sees `ask`. */
+  private gather(ask: BatchAsk, signal: AbortSignal | undefined): Promise<LineResult> {
     const customId = `req-${++this.customIds}`;
-    const { line } = requestLine(customId, ask.route.model, ask.request);
+    let settle: (result: LineResult) => void = () => undefined;
+    const answer = new Promise<LineResult>((resolve) => (settle = resolve));
+    const pending: Pending = { customId, key: ask.key, occurrence: ask.occurrence, settle };
     const gatherer = this.gathererOf(ask.route);
-    return new Promise((settle) => {
-      const pending: Pending = { customId, line, key: ask.key, occurrence: ask.occurrence, settle };
-      gatherer.add(pending);
-      signal?.addEventListener("abort", () => gatherer.remove(pending) && settle({ ok: false, reason: "cancelled" }), { once: true });
-    });
+    gatherer.add(pending, requestLine(customId, ask.body));
+    if (signal) cancelOnAbort(signal, gatherer, pending);
+    return answer;
   }
 
   close(): void {
+    clearTimeout(this.waitTimer);
     for (const gatherer of this.gatherers.values()) gatherer.close();
     for (const watcher of this.watchers.values()) watcher.close();
     this.deps.progress.close();
@@ -87,25 +99,24 @@ export class BatchOffload {
     let gatherer = this.gatherers.get(route.id);
     if (!gatherer) {
       const { windowMs, maxRequests } = this.settings;
-      gatherer = new Gatherer(windowMs, maxRequests, (batch) => this.handOn(route, batch));
+      gatherer = new Gatherer(windowMs, { maxRequests, maxBytes: MAX_BATCH_BYTES }, (batch) => this.handOn(route, batch));
       this.gatherers.set(route.id, gatherer);
     }
     return gatherer;
   }
 
-  private handOn(route: BatchRoute, batch: Pending[]): void {
-    const chunks = chunked(batch, this.settings.maxRequests, MAX_BATCH_BYTES);
-    if (this.settings.dir !== null) void this.writeDir(route, chunks, this.settings.dir);
-    else for (const chunk of chunks) void this.submit(route, chunk);
+  private handOn(route: BatchRoute, batch: Spooled): void {
+    if (this.settings.dir !== null) this.dirQueue = this.dirQueue.then(() => this.writeDir(route, batch, this.settings.dir as string));
+    else void this.submit(route, batch);
   }
 
-  private async submit(route: BatchRoute, chunk: Pending[]): Promise<void> {
+  private async submit(route: BatchRoute, { file, pendings: chunk }: Spooled): Promise<void> {
     const number = ++this.numbers;
     const journaled = await this.deps.journal.add({ number, kind: "api", route: route.id, place: route.apiBase, requests: carried(chunk) });
     const api = this.apiOf(route);
     let providerId: string;
     try {
-      const fileId = await api.upload(`${chunk.map((p) => p.line).join("\n")}\n`, `aiython-batch-${number}.jsonl`);
+      const fileId = await api.upload(file, `aiython-batch-${number}.jsonl`);
       providerId = await api.create(fileId);
       this.submissions += 1;
     } catch (error) {
@@ -113,6 +124,8 @@ export class BatchOffload {
       if (error instanceof BatchUnsupportedError) return this.stop(error.message, ExitStatus.config);
       for (const pending of chunk) pending.settle({ ok: false, reason: (error as Error).message });
       return;
+    } finally {
+      fs.rmSync(file, { force: true });
     }
     if (journaled) await this.deps.journal.submitted(journaled.row, providerId);
     const watcher = this.watch(providerId, journaled?.row ?? null, number, chunk.length, api);
@@ -129,29 +142,23 @@ export class BatchOffload {
     return watcher;
   }
 
-  /** `--batch=dir:PATH`: every chunk to its requests file, then the run stops to wait (exit 76). */
-  private async writeDir(route: BatchRoute, chunks: Pending[][], dir: string): Promise<void> {
-    const files: string[] = [];
-    let runId: number | null = null;
-    for (const chunk of chunks) {
-      const number = ++this.numbers;
-      const journaled = await this.deps.journal.add({ number, kind: "dir", route: route.id, place: dir, requests: carried(chunk) });
-      if (!journaled)
-        return this.stop(
-          new UsageError("--batch=dir:PATH needs the journal to go on later, and this run is not recorded (journal = false, --no-journal, or it could not be written)").message,
-          ExitStatus.usage,
-        );
-      const file = requestsFile(dir, journaled.runId, number);
-      const problem = writeRequests(
-        file,
-        chunk.map((p) => p.line),
-      );
-      if (problem) return this.stop(problem, ExitStatus.usage);
-      await this.deps.journal.submitted(journaled.row, file);
-      files.push(file);
-      runId = journaled.runId;
-    }
-    if (runId !== null) this.stop(files.map((file, i) => waitMessage(file, route.model, runId as number, chunks[i].length, this.deps.shown)).join("\n"), BATCH_WAIT_STATUS);
+  /**
+   * `--batch=dir:PATH`: the batch becomes its requests file, and the run stops to wait (exit 76)
+   * once the batches gathered so far are written (more than one when the limits split them).
+   */
+  private async writeDir(route: BatchRoute, { file: spool, pendings }: Spooled, dir: string): Promise<void> {
+    if (this.stopped) return;
+    const number = ++this.numbers;
+    const journaled = await this.deps.journal.add({ number, kind: "dir", route: route.id, place: dir, requests: carried(pendings) });
+    if (!journaled) return this.stop(NO_JOURNAL, ExitStatus.usage);
+    const file = requestsFile(dir, journaled.runId, number);
+    const problem = moveRequests(spool, file);
+    if (problem) return this.stop(problem, ExitStatus.usage);
+    await this.deps.journal.submitted(journaled.row, file);
+    this.waiting.push(waitMessage(file, route.model, journaled.runId, pendings.length, this.deps.shown));
+    clearTimeout(this.waitTimer);
+    // Batches split by the limits are handed on together: stop once none has come for a moment.
+    this.waitTimer = setTimeout(() => this.stop(this.waiting.join("\n"), BATCH_WAIT_STATUS), DIR_SETTLE_MS);
   }
 
   /** A resumed run's request that a journaled batch carries: its line (waiting for the batch if it is still in flight), or null. */
@@ -185,6 +192,10 @@ export class BatchOffload {
     this.deps.progress.close();
     this.deps.stop(message, status);
   }
+}
+
+function cancelOnAbort(signal: AbortSignal, gatherer: Gatherer, pending: Pending): void {
+  signal.addEventListener("abort", () => gatherer.remove(pending) && pending.settle({ ok: false, reason: "cancelled" }), { once: true });
 }
 
 function carried(chunk: readonly Pending[]) {

@@ -9,8 +9,9 @@
 // and /batches, as a plain chat server does. Every response is one write.
 //
 // Also a standalone process for benchmarks and manual tries:
-//   node --import tsx test/support/loopback-batch.ts --echo-finish
-// prints its base URL (ending in /v1) on stdout and serves until SIGINT/SIGTERM.
+//   node --import tsx test/support/loopback-batch.ts --echo-finish [--hold]
+// prints its base URL (ending in /v1) on stdout and serves until SIGINT/SIGTERM; `--hold` keeps
+// every batch in progress.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
@@ -144,10 +145,11 @@ export async function startLoopbackBatch(options: LoopbackBatchOptions): Promise
 
 async function main(): Promise<void> {
   if (!process.argv.includes("--echo-finish")) {
-    process.stderr.write("usage: node --import tsx test/support/loopback-batch.ts --echo-finish\n");
+    process.stderr.write("usage: node --import tsx test/support/loopback-batch.ts --echo-finish [--hold]\n");
     process.exit(2);
   }
   const server = await startLoopbackBatch({ responder: echoFinishResponder() });
+  server.hold(process.argv.includes("--hold"));
   process.stdout.write(`${server.url}\n`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);

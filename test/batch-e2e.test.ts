@@ -90,3 +90,22 @@ test("examples/batch_classify.py prints what its header promises, from one batch
     await project.close();
   }
 });
+
+test("blocks reached in worker processes join the run's one batch", async () => {
+  const project = await batchProject();
+  try {
+    const live = await project.run(["--no-journal", "processes.py"]);
+    assert.equal(live.exitCode, 0, live.stderr);
+    const chats = project.server.liveChats().length;
+    const ran = await project.run(["--batch", "processes.py"]);
+    assert.equal(ran.exitCode, 0, ran.stderr);
+    assert.equal(ran.stdout, live.stdout);
+    assert.deepEqual(
+      project.server.batches.map((b) => b.lines.length),
+      [5],
+    );
+    assert.equal(project.server.liveChats().length, chats);
+  } finally {
+    await project.close();
+  }
+});

@@ -7,7 +7,7 @@
 // requests are never submitted twice.
 
 import { ExitStatus, UsageError } from "../errors.js";
-import type { BatchJournal } from "./batch-journal.js";
+import type { BatchEntry, CarryingBatch } from "../journal/index.js";
 import { BatchApi, BatchUnsupportedError, type BatchRoute } from "./batch-api.js";
 import fs from "node:fs";
 import { requestLine, type LineResult } from "./batch-lines.js";
@@ -22,6 +22,23 @@ export const MAX_BATCH_BYTES = 200 * 1024 * 1024;
 const DIR_SETTLE_MS = 50;
 const NO_JOURNAL = new UsageError("--batch=dir:PATH needs the journal to go on later, and this run is not recorded (journal = false, --no-journal, or it could not be written)")
   .message;
+
+/**
+ * The batches' side of the run's journal: a batch and the requests it carries are written before
+ * it is submitted, its provider id once accepted, and how it ended; a resumed run finds the batch
+ * that carries a request. Without a journal nothing is kept and nothing is found: the run still
+ * batches, it just cannot re-attach.
+ */
+export interface BatchJournal {
+  /** Writes the batch before it is submitted: its row and the run's id, or null when nothing is recorded. */
+  add(entry: BatchEntry): Promise<{ row: number; runId: number } | null>;
+  submitted(row: number, providerId: string): Promise<void>;
+  ended(row: number, ok: boolean): void;
+  /** The batch a resumed run re-attaches to for this request, or null. */
+  carrying(key: string, occurrence: number): Promise<CarryingBatch | null>;
+  /** This run's id in the journal, or null when it is not recorded. */
+  runId(): Promise<number | null>;
+}
 
 export interface OffloadSettings {
   windowMs: number;

@@ -8,9 +8,8 @@ import path from "node:path";
 import type { ProfileSettings, ResolvedConfig } from "../config/index.js";
 import type { ModelPort } from "../model-port.js";
 import type { JournalSession } from "../observe/journal-session.js";
-import { sessionBatchJournal } from "../batch/batch-journal.js";
 import { batchPort } from "../batch/batch-port.js";
-import { BatchOffload } from "../batch/offload.js";
+import { BatchOffload, type BatchJournal } from "../batch/offload.js";
 import { BatchProgress } from "../batch/progress.js";
 import { missingKeyReason, refusingModel } from "./missing-key.js";
 import type { RunCommand } from "./run-command.js";
@@ -45,6 +44,17 @@ export function runBatch(command: RunCommand, config: ResolvedConfig, session: J
       const fallbackLive = choice.fallbackLive ? () => (live ??= client()) : null;
       return batchPort(offload, { id, model, apiBase, apiKey, apiKeyEnv }, { fallbackLive });
     },
+  };
+}
+
+/** The batches' side of the run's journal session (SPEC §14: journaled before they are submitted). */
+function sessionBatchJournal(session: JournalSession | null): BatchJournal {
+  return {
+    add: async (entry) => (await session?.writeNow((journal, runId) => ({ row: journal.batches.add(runId, entry, new Date()), runId }))) ?? null,
+    submitted: async (row, providerId) => void (await session?.writeNow((journal) => journal.batches.submitted(row, providerId, new Date()))),
+    ended: (row, ok) => void session?.writeNow((journal) => journal.batches.ended(row, ok ? "completed" : "failed", new Date())),
+    carrying: async (key, occurrence) => (await session?.readNow((journal) => journal.batches.carrying(key, occurrence))) ?? null,
+    runId: async () => (await session?.writeNow((_journal, runId) => runId)) ?? null,
   };
 }
 

@@ -82,3 +82,15 @@ test("a server without the Batch API ends the run with one message naming the fi
     await project.close();
   }
 });
+
+test("--batch with a value it does not take is a usage error naming the forms", async () => {
+  const project = await batchProject();
+  try {
+    const ran = await project.run(["--batch=later", "five.py"]);
+    assert.equal(ran.exitCode, 2);
+    assert.equal(ran.stderr, "aiython: --batch takes no value, =fallback-live or =dir:PATH (a folder for the requests files), not 'later'\n");
+    assert.equal(project.server.requests.length, 0);
+  } finally {
+    await project.close();
+  }
+});

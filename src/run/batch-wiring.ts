@@ -29,7 +29,7 @@ export function runBatch(command: RunCommand, config: ResolvedConfig, session: J
       windowMs: (settings?.windowSeconds ?? 2) * 1000,
       pollMs: (settings?.pollSeconds ?? 30) * 1000,
       maxRequests: settings?.maxRequests ?? 50_000,
-      dir: choice.dir,
+      dir: choice.dir === null ? null : path.resolve(cwd, choice.dir),
       attach: command.rerun?.kind === "resume",
     },
     { journal: sessionBatchJournal(session), progress: new BatchProgress(), stop, shown: (file) => shownPath(file, cwd) },

@@ -11,7 +11,7 @@ export interface ReplayChoice {
   fill: boolean;
 }
 
-/** `--batch[=fallback-live|dir:PATH]` (SPEC §14): failed lines live instead of in the next batch; the folder of `dir:` (absolute), else null. */
+/** `--batch[=fallback-live|dir:PATH]` (SPEC §14): failed lines live instead of in the next batch; the folder of `dir:` as given (relative to the run's folder), else null. */
 export interface BatchChoice {
   fallbackLive: boolean;
   dir: string | null;

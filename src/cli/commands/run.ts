@@ -39,7 +39,7 @@ export function commandFrom(split: SplitArgs, options: CliOptions, ignoredSignal
     stats: options.stats === undefined ? false : options.stats === "json" ? "json" : "text",
     traceFile: options.trace ?? null,
     replay: replayChoice(options.replay),
-    batch: batchChoice(options.batch, process.cwd()),
+    batch: batchChoice(options.batch),
     journal: options.journal !== false,
     argv: split.argv,
     budget: budgetOf(options),

@@ -44,6 +44,10 @@ export const CONFIG_DEFAULTS = {
   journal: true,
   cache: true,
   maxConcurrency: 8,
+  /** `[batch]` (SPEC §14): seconds without a new request before a batch is submitted, seconds between polls, requests per batch. */
+  batchWindowSeconds: 2,
+  batchPollSeconds: 30,
+  batchMaxRequests: 50_000,
 } as const;
 
 export const CONFIG_BOUNDS = {
@@ -51,6 +55,8 @@ export const CONFIG_BOUNDS = {
   maxConcurrency: { min: 1, max: 256 },
   /** `memory_limit` / `--memory-limit` in MB: below this not even the interpreter starts. */
   memoryLimitMb: { min: 16 },
+  /** `batch.max_requests`: the OpenAI Batch API's limit of requests in one batch. */
+  batchMaxRequests: { min: 1, max: 50_000 },
 } as const;
 
 /** Environment variables of the environment-only form (no aiython.toml found). */

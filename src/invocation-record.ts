@@ -11,6 +11,8 @@ export interface InvocationStats {
   model_calls: number;
   /** Answers taken from the journal instead of a request (`--replay`). */
   replayed: number;
+  /** Requests sent as lines of a Batch API batch (SPEC §14), each also a model call. */
+  batched: number;
   tool_calls: number;
   tool_counts: Record<string, number>;
   request_bytes: number;

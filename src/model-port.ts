@@ -79,6 +79,8 @@ export interface ModelAttempt {
   seconds: number;
   /** What it cost in USD: set by the run's pricing (observe/cost.ts); null when its route has no price. */
   costUsd?: number | null;
+  /** Sent as a line of a Batch API batch (SPEC §14): priced at the route's batch price, counted as `batched`. */
+  batched?: boolean;
 }
 
 /**
@@ -98,6 +100,10 @@ export interface ModelCallOptions {
   attempts?: AttemptObserver;
   /** The invocation ("inv-3") and round (1, 2, …) the request belongs to, which the journal records with it. */
   origin?: { invocation: string; round: number };
+  /** The request's journal key and its occurrence in the run, when a replay already counted them (SPEC §11.1). */
+  counted?: { key: string; occurrence: number };
+  /** Stops the invocation's deadline until the returned function is called: a request waiting in a batch (SPEC §14) is not the invocation's time. */
+  holdDeadline?: () => () => void;
 }
 
 export interface ModelPort {

@@ -1,7 +1,7 @@
 // The invocation's deadline (invocation/deadline.ts): races end with their work's value,
 // or `stopped` when the deadline passes or the caller cancels; the one timer it keeps for the
 // whole invocation stops the signal even between races, and a deadline beyond a timer's range
-// does not stop at once.
+// does not stop at once; held, it stops counting.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -65,4 +65,20 @@ test("dispose clears the timer: a disposed deadline never aborts its signal", as
   deadline.dispose();
   await after(60, null);
   assert.equal(deadline.signal.aborted, false);
+});
+
+test("held (a request waiting in a batch, SPEC §14), the deadline does not pass; released, it moves later by the time held", async () => {
+  const deadline = new Deadline(Date.now() + 60, undefined, Date.now);
+  try {
+    const release = deadline.hold();
+    const at = deadline.at;
+    assert.equal(await deadline.race(() => after(150, "answered while held")), "answered while held");
+    assert.equal(deadline.signal.aborted, false);
+    release();
+    release(); // a second release changes nothing
+    assert.ok(deadline.at >= at + 140, `moved by the time held: ${deadline.at - at} ms`);
+    assert.deepEqual(await deadline.race(never), { stopped: "timeout" });
+  } finally {
+    deadline.dispose();
+  }
 });

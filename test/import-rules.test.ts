@@ -38,10 +38,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   model: [],
   capabilities: ["config", "model"],
   observe: ["journal"],
+  batch: ["model", "observe", "journal"],
   bridge: [],
   invocation: ["bridge"],
   mailbox: [],
-  run: ["frontend", "bridge", "invocation", "model", "capabilities", "config", "journal", "observe", "mailbox"],
+  run: ["frontend", "bridge", "invocation", "model", "capabilities", "config", "journal", "observe", "mailbox", "batch"],
   cli: ["run", "frontend", "bridge", "config", "journal", "observe", "setup"],
   setup: ["config", "capabilities", "model"],
 };

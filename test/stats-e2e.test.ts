@@ -39,6 +39,7 @@ test("--stats=json: one line per run with every invocation; stdout untouched", a
     assert.deepEqual(Object.keys(stats.run), [
       "model_calls",
       "replayed",
+      "batched",
       "request_bytes",
       "total_tokens",
       "cost_usd",

@@ -46,6 +46,7 @@ test("--stats=json is one line with exactly the §11 invocation fields and the r
   assert.deepEqual(body.run, {
     model_calls: 4,
     replayed: 0,
+    batched: 0,
     request_bytes: 10000,
     total_tokens: 1840,
     cost_usd: 0.00252,

@@ -18,6 +18,7 @@ export interface CliOptions {
   stats?: string | boolean;
   trace?: string;
   replay?: string | boolean;
+  batch?: string | boolean;
   journal?: boolean;
   budgetCalls?: string;
   budgetTokens?: string;
@@ -51,6 +52,10 @@ function buildCommand(): Command {
       .option("--stats [format]", "print per-invocation statistics at exit (--stats=json for one JSON line)")
       .option("--trace <file>", "write model requests, tool calls and outcomes as JSON lines")
       .option("--replay [mode]", "answer model requests from the journal, offline (=RUN_ID: from that run; ,fill: call and record what it lacks)")
+      .option(
+        "--batch [mode]",
+        "send model requests through the route's Batch API at its batch price (=fallback-live: failed lines live; =dir:PATH: write them for vllm run-batch, exit 76)",
+      )
       .option("--no-journal", "do not record this run in .aiython/aiython.sqlite")
       .option("--budget-calls <n>", "send at most N model requests in this run (retries included)")
       .option("--budget-tokens <n>", "use at most N tokens in this run")
@@ -64,7 +69,7 @@ function buildCommand(): Command {
       .helpOption("-h, --help", "show this help")
       .addHelpText("after", PYTHON_OPTIONS_HELP)
       .exitOverride()
-      // --stats and --replay never take the next argument (split-argv.ts): their values follow `=`.
+      // --stats, --replay and --batch never take the next argument (split-argv.ts): their values follow `=`.
       .configureHelp({ optionTerm: (option) => OPTION_TERMS[option.long ?? ""] ?? option.flags })
       // Help and version go through the EPIPE guard: `aiython --help | head -3` ends quietly.
       .configureOutput({ writeOut: (text) => void writeStdout(text), writeErr: () => undefined, outputError: () => undefined })
@@ -72,7 +77,7 @@ function buildCommand(): Command {
 }
 
 /** How help writes the options whose value is attached with `=`. */
-const OPTION_TERMS: Record<string, string> = { "--stats": "--stats[=json]", "--replay": "--replay[=RUN_ID][,fill]" };
+const OPTION_TERMS: Record<string, string> = { "--stats": "--stats[=json]", "--replay": "--replay[=RUN_ID][,fill]", "--batch": "--batch[=fallback-live|dir:PATH]" };
 
 function positiveNumber(flag: string): (value: string) => number {
   return (value) => {

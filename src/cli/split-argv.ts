@@ -10,7 +10,7 @@
 import { UsageError } from "../errors.js";
 import type { InterpreterOptions, ProgramSpec } from "../run/target.js";
 
-/** aiython's options that take a value as the next argument (`--stats` and `--replay` never do: SPEC §2). */
+/** aiython's options that take a value as the next argument (`--stats`, `--replay` and `--batch` never do: SPEC §2). */
 const VALUE_OPTIONS = new Set([
   "--config",
   "--profile",

@@ -13,8 +13,8 @@ import { CONFIG_DEFAULTS, DEFAULT_PROFILE } from "../defaults.js";
 import { checkCapabilityBases, resolveCapabilities } from "./capability-routes.js";
 import { resolveEnvFile, type CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
-import type { BudgetTable, ConfigDocument, PriceTable, RateLimitTable, RouteSpec, SettingsTable } from "./schema.js";
-import type { BudgetLimits, Permission, Price, ProfileSettings, RateLimit, Route } from "./types.js";
+import type { BatchTable, BudgetTable, ConfigDocument, PriceTable, RateLimitTable, RouteSpec, SettingsTable } from "./schema.js";
+import type { BatchSettings, BudgetLimits, Permission, Price, ProfileSettings, RateLimit, Route } from "./types.js";
 
 export interface DocumentContext {
   configName: string;
@@ -119,6 +119,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
     timeLimitSeconds: pick("time_limit")?.value ?? null,
     memoryLimitMb: pick("memory_limit")?.value ?? null,
+    batch: batchOf(pick("batch")?.value),
     envFile,
     capabilities: resolveCapabilities({ tables: top.capabilities, prefix: "" }, own ? { tables: own.capabilities, prefix: `profiles.${name}.` } : null, {
       configName: ctx.configName,
@@ -130,7 +131,23 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
 
 function priceOf(table: PriceTable | undefined): Price | null {
   if (table === undefined) return null;
-  return { input: table.input, output: table.output, cachedInput: table.cached_input ?? table.input };
+  const cachedInput = table.cached_input ?? table.input;
+  const batch = table.batch ?? {};
+  return {
+    input: table.input,
+    output: table.output,
+    cachedInput,
+    batch: { input: batch.input ?? table.input / 2, output: batch.output ?? table.output / 2, cachedInput: batch.cached_input ?? batch.input ?? cachedInput / 2 },
+  };
+}
+
+function batchOf(table: BatchTable | undefined): BatchSettings {
+  return {
+    enabled: table?.enabled ?? false,
+    windowSeconds: table?.window ?? CONFIG_DEFAULTS.batchWindowSeconds,
+    pollSeconds: table?.poll ?? CONFIG_DEFAULTS.batchPollSeconds,
+    maxRequests: table?.max_requests ?? CONFIG_DEFAULTS.batchMaxRequests,
+  };
 }
 
 function budgetOf(table: BudgetTable | undefined): BudgetLimits {

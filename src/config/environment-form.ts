@@ -54,6 +54,7 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     maxConcurrency: CONFIG_DEFAULTS.maxConcurrency,
     timeLimitSeconds: null,
     memoryLimitMb: null,
+    batch: { enabled: false, windowSeconds: CONFIG_DEFAULTS.batchWindowSeconds, pollSeconds: CONFIG_DEFAULTS.batchPollSeconds, maxRequests: CONFIG_DEFAULTS.batchMaxRequests },
     envFile: null,
     capabilities: {},
   };

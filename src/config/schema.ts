@@ -26,12 +26,31 @@ const ref = (name: string) => ({ $ref: `#/definitions/${name}` }) as const;
 
 const usd = { type: "number", minimum: 0 } as const;
 
+/** The price of requests sent through a Batch API (SPEC §14); each one half of the live price unless set. */
+const batchPrice = {
+  type: "object",
+  additionalProperties: false,
+  properties: { input: usd, output: usd, cached_input: usd },
+} as const;
+
 /** USD per million tokens of one chat route (SPEC §13); cached input defaults to the input price. */
 const price = {
   type: "object",
   additionalProperties: false,
   required: ["input", "output"],
-  properties: { input: usd, output: usd, cached_input: usd },
+  properties: { input: usd, output: usd, cached_input: usd, batch: batchPrice },
+} as const;
+
+/** `[batch]` (SPEC §14): batch offload of the run's model requests. */
+const batch = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    enabled: { type: "boolean" },
+    window: { type: "number", minimum: 0 },
+    poll: { type: "number", exclusiveMinimum: 0 },
+    max_requests: { type: "integer", minimum: CONFIG_BOUNDS.batchMaxRequests.min, maximum: CONFIG_BOUNDS.batchMaxRequests.max },
+  },
 } as const;
 
 /** Per-run limits (SPEC §13). */
@@ -102,6 +121,7 @@ const settings = {
   },
   time_limit: { type: "number", exclusiveMinimum: 0 },
   memory_limit: { type: "integer", minimum: CONFIG_BOUNDS.memoryLimitMb.min },
+  batch: ref("batch"),
 } as const;
 
 /**
@@ -139,6 +159,7 @@ export const CONFIG_SCHEMA = {
     price,
     budget,
     rate_limit: rateLimit,
+    batch,
   },
 } as const;
 
@@ -147,6 +168,14 @@ export interface PriceTable {
   input: number;
   output: number;
   cached_input?: number;
+  batch?: { input?: number; output?: number; cached_input?: number };
+}
+
+export interface BatchTable {
+  enabled?: boolean;
+  window?: number;
+  poll?: number;
+  max_requests?: number;
 }
 
 export interface BudgetTable {
@@ -193,6 +222,8 @@ export interface SettingsTable {
   time_limit?: number;
   /** MB of address space of the program's process (SPEC §9). */
   memory_limit?: number;
+  /** Batch offload (SPEC §14). */
+  batch?: BatchTable;
 }
 
 export interface ConfigDocument extends SettingsTable {

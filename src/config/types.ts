@@ -58,6 +58,16 @@ export interface Price {
   output: number;
   /** Cached input tokens (`usage.prompt_tokens_details.cached_tokens`); the input price unless set. */
   cachedInput: number;
+  /** Requests answered through a Batch API (SPEC §14): `price.batch`, each half of the live price unless set. */
+  batch: { input: number; output: number; cachedInput: number };
+}
+
+/** `[batch]` (SPEC §14). */
+export interface BatchSettings {
+  enabled: boolean;
+  windowSeconds: number;
+  pollSeconds: number;
+  maxRequests: number;
 }
 
 /** Per-run limits of SPEC §13; an absent field is no limit. */
@@ -92,6 +102,8 @@ export interface ProfileSettings {
   timeLimitSeconds: number | null;
   /** `memory_limit` (SPEC §9): MB of the program's address space; null: none. */
   memoryLimitMb: number | null;
+  /** `[batch]` (SPEC §14): the run's profile's settings apply to the whole run. */
+  batch: BatchSettings;
   /** Absolute path of the dotenv file this profile reads keys from, or null. */
   envFile: string | null;
   /** Capability routes (SPEC §10) by capability name, merged per name from the top level and the profile. */

@@ -12,13 +12,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Deadline {
   private readonly stopper = new AbortController();
+  private held = 0;
+  private heldSince = 0;
   private readonly onOuterAbort = () => this.stopper.abort();
   private timer: NodeJS.Timeout | undefined;
   /** Resolves once `signal` aborts, with why; made at the first race. */
   private stopped: Promise<Stopped> | null = null;
 
   constructor(
-    readonly at: number,
+    /** Absolute, ms since the epoch; moved later by the time it was held. */
+    public at: number,
     private readonly outer: AbortSignal | undefined,
     private readonly now: () => number,
   ) {
@@ -52,7 +55,7 @@ export class Deadline {
 
   /** The deadline's timer; a deadline beyond the timer's range is reached in steps. */
   private arm(): void {
-    if (this.timer !== undefined) return;
+    if (this.timer !== undefined || this.held > 0) return;
     const left = this.at - this.now();
     const step = left > MAX_TIMER_MS;
     this.timer = setTimeout(
@@ -63,6 +66,26 @@ export class Deadline {
       },
       step ? MAX_TIMER_MS : left,
     );
+  }
+
+  /**
+   * Stops the clock until the returned function is called (several holds may overlap): the
+   * deadline moves later by the time held. A request waiting in a batch (SPEC §14) holds it.
+   */
+  hold(): () => void {
+    if (this.held++ === 0) {
+      this.heldSince = this.now();
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.held > 0) return;
+      this.at += this.now() - this.heldSince;
+      if (this.stopped !== null && !this.stopper.signal.aborted) this.arm();
+    };
   }
 
   dispose(): void {

@@ -3,6 +3,7 @@
 // - model_calls / request_bytes / token_usage / cost_usd: every HTTP request the model port
 //   reported sending (ModelAttempt: retries and fallbacks too, answered or not, SPEC §11).
 // - replayed: answers the port took from the journal; they cost nothing and count nothing else.
+// - batched: model calls sent as lines of a Batch API batch (SPEC §14), priced at the batch price.
 // - provider_seconds: from each answer (its retries and backoff included).
 // - tool_calls / tool_counts: calls that ran (sent to the frame, or a `finish` with an `error`
 //   outcome, which ends the invocation without the frame); calls of rejected batches and calls
@@ -19,6 +20,7 @@ export function newInvocationStats(): InvocationStats {
   return {
     model_calls: 0,
     replayed: 0,
+    batched: 0,
     tool_calls: 0,
     tool_counts: {},
     request_bytes: 0,
@@ -35,6 +37,7 @@ export function newInvocationStats(): InvocationStats {
 
 export function countAttempt(stats: InvocationStats, attempt: ModelAttempt): void {
   stats.model_calls += 1;
+  if (attempt.batched) stats.batched += 1;
   stats.request_bytes += attempt.requestBytes;
   const usage = attempt.usage ?? {};
   for (const key of Object.keys(stats.token_usage) as (keyof TokenUsage)[]) {

@@ -123,7 +123,13 @@ class InvocationLoop {
     let response: ModelResponse | Stopped;
     try {
       const request = { messages: [...this.messages], tools: this.tools, toolChoice: "required" as const };
-      const options = { signal: this.deadline.signal, deadline: this.deadline.at, attempts: this.attemptObserver(round), origin: { invocation: this.args.id, round } };
+      const options = {
+        signal: this.deadline.signal,
+        deadline: this.deadline.at,
+        attempts: this.attemptObserver(round),
+        origin: { invocation: this.args.id, round },
+        holdDeadline: () => this.deadline.hold(),
+      };
       response = await this.deadline.race(() => this.args.model.complete(request, options));
     } catch (error) {
       if (!(error instanceof ModelCallError)) throw error;

@@ -233,6 +233,37 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // SPEC §14: batches a run submitted (to a Batch API, or written to a folder for an engine such
+    // as `vllm run-batch`) and the requests each carries, written before the submission, so that
+    // `aiython resume` re-attaches to a batch instead of submitting its requests again; and how
+    // many of an invocation's requests went by batch.
+    version: 6,
+    sql: `
+      CREATE TABLE batches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        number INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('api', 'dir')),
+        route TEXT NOT NULL,
+        place TEXT NOT NULL,
+        provider_id TEXT,
+        status TEXT NOT NULL CHECK (status IN ('submitting', 'submitted', 'completed', 'failed')),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX batches_by_run ON batches(run_id, number);
+      CREATE TABLE batch_requests (
+        batch_id INTEGER NOT NULL REFERENCES batches(id),
+        custom_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        occurrence INTEGER NOT NULL,
+        PRIMARY KEY (batch_id, custom_id)
+      );
+      CREATE INDEX batch_requests_by_key ON batch_requests(key, occurrence);
+      ALTER TABLE invocations ADD COLUMN batched INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -66,8 +66,8 @@ export class RunLog {
         `INSERT INTO invocations (run_id, invocation, file, line, mode, status, action, missing_capability,
            model_calls, tool_calls, tool_counts, request_bytes, prompt_tokens, completion_tokens, total_tokens,
            cached_tokens, invalid_batches, empty_responses, tool_failures, provider_seconds, invocation_seconds, ended_at,
-           replayed, cost_usd, unpriced_routes)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           replayed, cost_usd, unpriced_routes, batched)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         runId,
@@ -95,6 +95,7 @@ export class RunLog {
         c.replayed,
         c.cost_usd,
         JSON.stringify(c.unpriced_routes),
+        c.batched ?? 0,
       );
     const k = entry.capabilities;
     if (k) {

@@ -110,6 +110,7 @@ function invocationSummary(row: Row): InvocationSummary {
     counters: {
       model_calls: Number(row.model_calls),
       replayed: Number(row.replayed),
+      batched: Number(row.batched ?? 0),
       tool_calls: Number(row.tool_calls),
       tool_counts: jsonColumn<Record<string, number>>(row.tool_counts, {}, isRecord),
       request_bytes: Number(row.request_bytes),

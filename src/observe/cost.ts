@@ -11,13 +11,16 @@ export interface RoutePrice {
   input: number;
   output: number;
   cachedInput: number;
+  /** Through a Batch API (SPEC §14). */
+  batch?: { input: number; output: number; cachedInput: number };
 }
 
 const PER = 1_000_000;
 
-/** USD of one request with this usage; null when the route has no price. */
-export function requestCost(price: RoutePrice | null, usage: TokenUsage | undefined): number | null {
-  if (price === null) return null;
+/** USD of one request with this usage; null when the route has no price. A batched request costs the batch price (half of the live one unless set). */
+export function requestCost(given: RoutePrice | null, usage: TokenUsage | undefined, batched = false): number | null {
+  if (given === null) return null;
+  const price = batched ? (given.batch ?? { input: given.input / 2, output: given.output / 2, cachedInput: given.cachedInput / 2 }) : given;
   if (!usage) return 0;
   const prompt = usage.prompt_tokens ?? 0;
   const cached = Math.min(usage.cached_tokens ?? 0, prompt);

@@ -198,6 +198,39 @@ export class JournalSession implements ExchangeSink, ReplaySource {
     return open !== null && open.source === from.run && open.uncertain.has(`${from.seq}:${callId}`);
   }
 
+  /**
+   * Writes now, in one transaction after what is pending, on this run's row (made now if the run
+   * had none yet): SPEC §14's batches are journaled before they are submitted. The result of
+   * `work`, or null when the run is not recorded (no journal, or it failed: said once).
+   */
+  async writeNow<T>(work: (journal: Journal, runId: number) => T): Promise<T | null> {
+    if (!this.opts.record || this.failure !== null) return null;
+    this.becomeWorthARow();
+    const open = await this.ready;
+    if (!open || open.runId === null) return null;
+    this.drain(open);
+    try {
+      let result: T | null = null;
+      open.journal.inTransaction(() => (result = work(open.journal, open.runId as number)));
+      return result;
+    } catch (error) {
+      this.disable(error);
+      return null;
+    }
+  }
+
+  /** Reads the journal (opened now if it was not): the result of `work`, or null when it cannot be read. */
+  async readNow<T>(work: (journal: Journal) => T): Promise<T | null> {
+    const open = await this.ready;
+    if (!open) return null;
+    this.drain(open);
+    try {
+      return work(open.journal);
+    } catch {
+      return null;
+    }
+  }
+
   /** Ends the run's row and closes the database; later calls do nothing. */
   async finish(end: RunEnd): Promise<void> {
     if (this.finished) return;

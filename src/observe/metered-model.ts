@@ -30,7 +30,7 @@ function meter(request: ModelRequest, priceOf: PriceOf, budget: RunBudget, inner
       inner?.sending?.(attempt);
     },
     sent(attempt) {
-      const priced: ModelAttempt = { ...attempt, costUsd: requestCost(priceOf(attempt.route), attempt.usage) };
+      const priced: ModelAttempt = { ...attempt, costUsd: requestCost(priceOf(attempt.route), attempt.usage, attempt.batched) };
       const reservation = held.get(attempt.attempt);
       held.delete(attempt.attempt);
       budget.settle(reservation ?? null, { route: attempt.route, tokens: tokensOf(attempt), costUsd: priced.costUsd ?? null });

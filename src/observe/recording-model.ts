@@ -38,7 +38,7 @@ export interface ExchangeSink {
 export function recordingModel(live: ModelPort, route: RouteName, sink: ExchangeSink, counted: ExchangeToRecord["counted"] = null): ModelPort {
   return {
     async complete(request, options) {
-      const response = await live.complete(request, options);
+      const response = await live.complete(request, counted ? { ...options, counted } : options);
       const seq = sink.nextSeq();
       sink.record({ seq, at: new Date(), origin: options.origin ?? null, counted, stored: () => storedExchange(route, request, response) });
       return { ...response, exchange: { seq, from: null } };

@@ -1,7 +1,7 @@
 // `--stats` output (SPEC §11, §13): per invocation and for the run, counts, costs and timings
 // only — never program data, prompts or keys. The text form is a small table on stderr; the JSON
 // form is one line `aiython stats: {"invocations": [...], "run": {...}}` whose invocation fields
-// are the §11 list plus `replayed`, `cost_usd` (null when unknown) and `unpriced_routes`. Model
+// are the §11 list plus `replayed`, `batched` (SPEC §14), `cost_usd` (null when unknown) and `unpriced_routes`. Model
 // calls are HTTP requests sent (retries included); answers from the journal count as replayed.
 // Recovery decisions that changed the program's course (SPEC §4.2: completed, retried) are
 // counted for the run: a line of the text form, `recovered` in the JSON.
@@ -21,6 +21,7 @@ export function statsJsonLine(invocations: readonly InvocationRecord[], run: Run
       mode: inv.mode,
       model_calls: inv.stats.model_calls,
       replayed: inv.stats.replayed,
+      batched: inv.stats.batched,
       tool_calls: inv.stats.tool_calls,
       tool_counts: inv.stats.tool_counts,
       request_bytes: inv.stats.request_bytes,
@@ -52,13 +53,14 @@ export function statsText(invocations: readonly InvocationRecord[], run: RunTimi
     lines.push("aiython stats: no AI invocations");
   } else {
     const replayed = total((i) => i.stats.replayed);
+    const batched = total((i) => i.stats.batched);
     const cost = totalCost(invocations.map((inv) => inv.stats));
     lines.push(
       `aiython stats: ${plural(invocations.length, "AI invocation")}, ${plural(
         total((i) => i.stats.model_calls),
         "model call",
       )}` +
-        `${replayed > 0 ? ` (${replayed} replayed)` : ""}, ` +
+        `${replayed > 0 ? ` (${replayed} replayed)` : ""}${batched > 0 ? ` (${batched} batched)` : ""}, ` +
         `${plural(
           total((i) => i.stats.tool_calls),
           "tool call",
@@ -157,6 +159,7 @@ function runTotals(invocations: readonly InvocationRecord[]) {
   return {
     model_calls: total((i) => i.stats.model_calls),
     replayed: total((i) => i.stats.replayed),
+    batched: total((i) => i.stats.batched),
     request_bytes: total((i) => i.stats.request_bytes),
     total_tokens: total((i) => i.stats.token_usage.total_tokens),
     cost_usd: usd(cost.cost_usd),

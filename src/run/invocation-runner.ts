@@ -24,6 +24,7 @@ import { CONFIG_DEFAULTS } from "../defaults.js";
 import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
 import { RecoveryNotices } from "./recovery-notice.js";
 import { missingKeyReason, refusingModel } from "./missing-key.js";
+import type { RunBatch } from "./batch-wiring.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -43,6 +44,8 @@ export interface InvocationWiring {
   notices?: RecoveryNotices;
   /** SPEC §11.2: the journal's record of calls with effects. */
   effects?: EffectJournalPort;
+  /** SPEC §14: the run's batch offload; each profile's live model becomes its batch port. */
+  batch?: RunBatch;
 }
 
 const failed = (reason: string): InvocationEnd => ({ status: "failed", reason });
@@ -62,14 +65,16 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
   const modelOf = (profile: ProfileSettings): ModelPort => {
     let model = clients.get(profile.name);
     if (!model) {
-      const live = () => {
+      const client = () => {
         const missing = missingKeyReason(profile);
         if (missing) return refusingModel(missing);
-        const client = createModelClient(profile.routes, { gate, maxResponseBytes: profile.maxResponseMb * 1024 * 1024 });
+        const made = createModelClient(profile.routes, { gate, maxResponseBytes: profile.maxResponseMb * 1024 * 1024 });
         // A failure to load is the first call's to report, with its own message.
-        client.preload().catch(() => undefined);
-        return limitedPort(client, inFlight, profile.maxConcurrency);
+        made.preload().catch(() => undefined);
+        return limitedPort(made, inFlight, profile.maxConcurrency);
       };
+      // In batch mode (SPEC §14) requests wait in batches, unbounded by max_concurrency.
+      const live = wiring.batch ? () => (wiring.batch as RunBatch).portFor(profile, client) : client;
       model = wiring.modelFor ? wiring.modelFor(profile, live) : live();
       clients.set(profile.name, model);
     }

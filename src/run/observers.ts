@@ -31,6 +31,7 @@ import type { RunCommand } from "./run-command.js";
 import { effectJournal } from "./effect-journal.js";
 import { scriptLabel } from "./target.js";
 import { journalSession, recordsJournal } from "./journal-run.js";
+import type { JournalSession } from "../observe/journal-session.js";
 
 export type { RunExit, RunTimings };
 
@@ -42,6 +43,8 @@ export interface Observers {
   sourceFiles(files: readonly string[]): void;
   /** The run's one budget (SPEC §13): every request of every invocation is admitted by it. */
   budget: RunBudget;
+  /** The run's journal, or null (batch offload journals its batches there, SPEC §14). */
+  session: JournalSession | null;
   /** Prints --stats, closes the trace, ends the journal's run row and sends the spans. Call once, after the program ended. */
   finish(exit: RunExit, timings: RunTimings): Promise<void>;
 }
@@ -70,6 +73,7 @@ export async function startObservers({ config, command }: { config: ResolvedConf
   const seenFiles = new Set<string>();
   return {
     budget,
+    session,
     wiring: {
       modelFor: (profile, live) => profileModel(profile, live, { session, replay: command.replay ?? null, budget, shown, missed }),
       onInvocation: (record) => {

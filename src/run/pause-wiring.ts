@@ -22,7 +22,7 @@ export function sharedInvocationRunner(config: ResolvedConfig, observers: Observ
   let wired: Promise<WarmInvocationRunner> | null = null;
   const wire = () =>
     (wired ??= Promise.all([import("./invocation-runner.js"), import("../observe/spinner.js")]).then(([{ makeInvocationRunner }, { Spinner }]) =>
-      makeInvocationRunner(config, { spinner: new Spinner(), ...observers?.wiring, ...extra }),
+      makeInvocationRunner(config, { spinner: new Spinner(process.stderr, extra.batch ? false : undefined), ...observers?.wiring, ...extra }),
     ));
   return {
     runner: async (context) => (await wire())(context),

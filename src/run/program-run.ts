@@ -25,6 +25,10 @@ import { TimeLimit } from "./time-limit.js";
 import { endedInTool, internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
 import { PlanAnswers } from "./plan-answers.js";
 import type { EndedHow } from "../journal/index.js";
+import type { RunBatch } from "./batch-wiring.js";
+
+/** Exit status of a run that stopped to wait for batch results (SPEC §2, §14). */
+const BATCH_WAIT_STATUS = 76;
 
 /** Exit status of a run ended by its time limit (SPEC §2). */
 const TIME_LIMIT_STATUS = 124;
@@ -51,6 +55,7 @@ export class ProgramRun {
   private readonly children = new ChildProcesses(() => this.options, { handle: (link) => this.serveChild(link) });
   private relay: SignalRelay | null = null;
   private readonly plans: PlanAnswers;
+  private batch: RunBatch | undefined;
 
   constructor(
     private readonly command: RunCommand,
@@ -114,6 +119,7 @@ export class ProgramRun {
         mailboxFor: (member) => this.mailbox.portFor(member),
         holdClock: hold,
         approve: command.approve ?? false,
+        batch: await this.batchOf(config),
       });
       this.warmUp = shared.warmUp;
       this.coordinatorFor = (send) => {
@@ -129,6 +135,17 @@ export class ProgramRun {
       this.coordinator = this.coordinatorFor((message) => this.bridge.send(message));
     }
     return config;
+  }
+
+  /** SPEC §14: the run's batch offload, when it batches; a batch waiting in a folder stops the run (exit 76, resumable). */
+  private async batchOf(config: ResolvedConfig): Promise<RunBatch | undefined> {
+    if (this.command.batch == null && !config.profiles.get(config.forcedProfile ?? config.defaultProfile)?.batch.enabled) return undefined;
+    const { runBatch } = await import("./batch-wiring.js");
+    this.batch = runBatch(this.command, config, this.observers?.session ?? null, (message, status) => {
+      if (status === BATCH_WAIT_STATUS) this.cutShort ??= "batch_wait";
+      this.stop({ kind: "status", status, message });
+    });
+    return this.batch;
   }
 
   private runRequest(config: ResolvedConfig): RunRequest {
@@ -236,6 +253,7 @@ export class ProgramRun {
   private async finish(end: BridgeEnd, relayed: NodeJS.Signals | null): Promise<RunOutcome> {
     this.clock.programEnded();
     this.timeLimit?.dispose();
+    this.batch?.offload.close();
     await this.ending;
     const inTool = this.coordinator?.bridgeEnded() ?? null;
     this.mailbox.close();

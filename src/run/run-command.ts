@@ -11,6 +11,12 @@ export interface ReplayChoice {
   fill: boolean;
 }
 
+/** `--batch[=fallback-live|dir:PATH]` (SPEC §14): failed lines live instead of in the next batch; the folder of `dir:` as given (relative to the run's folder), else null. */
+export interface BatchChoice {
+  fallbackLive: boolean;
+  dir: string | null;
+}
+
 /** The first request a recheck's recording could not answer (SPEC §11.3): its block ("file:line", project-relative) and what differs. */
 export interface ReplayMiss {
   block: string | null;
@@ -38,6 +44,8 @@ export interface RunCommand {
   stats?: false | "text" | "json";
   traceFile?: string | null;
   replay?: ReplayChoice | null;
+  /** SPEC §14: --batch; null or absent: as `[batch] enabled` says. */
+  batch?: BatchChoice | null;
   journal?: boolean;
   /** aiython's whole command line after its name, as given: the journal keeps it (keys redacted) for `aiython resume`. */
   argv?: readonly string[];

@@ -43,6 +43,7 @@ export function counters(overrides: Partial<InvocationStats> = {}): InvocationSt
   return {
     model_calls: 1,
     replayed: 0,
+    batched: 0,
     tool_calls: 1,
     tool_counts: { finish: 1 },
     request_bytes: 5000,

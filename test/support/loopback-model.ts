@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { AddressInfo, Socket } from "node:net";
 import { echoFinishResponder } from "./echo-finish.js";
-import { errorBody, wait, writeStream, type RecordedRequest, type RenderedCall, type Responder, type ScriptedReply } from "./loopback-replies.js";
+import { completionBody, errorBody, renderedCalls, wait, writeStream, type RecordedRequest, type Responder, type ScriptedReply } from "./loopback-replies.js";
 
 export { echoFinishResponder } from "./echo-finish.js";
 export { LOOPBACK_SECRET, finishCall, toolCall, type RecordedRequest, type Responder, type ScriptedReply, type ScriptedToolCall } from "./loopback-replies.js";
@@ -94,28 +94,12 @@ export async function startLoopbackModel(opts: LoopbackOptions = {}): Promise<Lo
       return;
     }
     counter += 1;
-    const calls: RenderedCall[] = (reply.toolCalls ?? []).map((call, i) => ({
-      id: call.id ?? `call_loop_${counter}_${i}`,
-      type: "function",
-      function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
-    }));
-    const id = `chatcmpl-loop-${counter}`;
     if (reply.stream ?? request.body?.stream === true) {
-      await writeStream(res, request, reply, calls, id);
+      await writeStream(res, request, reply, renderedCalls(reply, counter), `chatcmpl-loop-${counter}`);
       return;
     }
-    const message = { role: "assistant", content: reply.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
     res.writeHead(200, { "content-type": "application/json", ...reply.headers });
-    res.end(
-      JSON.stringify({
-        id,
-        object: "chat.completion",
-        created: Math.floor(Date.now() / 1000),
-        model: request.body?.model ?? "loopback",
-        choices: [{ index: 0, message, logprobs: null, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
-        ...(reply.usage ? { usage: reply.usage } : {}),
-      }),
-    );
+    res.end(JSON.stringify(completionBody(request, reply, counter)));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -105,6 +105,29 @@ export interface RenderedCall {
   function: { name: string; arguments: string };
 }
 
+/** A scripted reply's tool calls as the server sends them; `counter` numbers the answer. */
+export function renderedCalls(reply: ScriptedReply, counter: number): RenderedCall[] {
+  return (reply.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_loop_${counter}_${i}`,
+    type: "function",
+    function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
+  }));
+}
+
+/** A non-streamed chat completion body for a scripted 200 reply (the Batch API's output lines carry it too). */
+export function completionBody(request: Pick<RecordedRequest, "body">, reply: ScriptedReply, counter: number): object {
+  const calls = renderedCalls(reply, counter);
+  const message = { role: "assistant", content: reply.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+  return {
+    id: `chatcmpl-loop-${counter}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: request.body?.model ?? "loopback",
+    choices: [{ index: 0, message, logprobs: null, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
+    ...(reply.usage ? { usage: reply.usage } : {}),
+  };
+}
+
 export async function writeStream(res: ServerResponse, request: RecordedRequest, reply: ScriptedReply, calls: RenderedCall[], id: string): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...reply.headers });
   const created = Math.floor(Date.now() / 1000);

@@ -7,6 +7,7 @@ export const STATS_FIELDS = [
   "mode",
   "model_calls",
   "replayed",
+  "batched",
   "tool_calls",
   "tool_counts",
   "request_bytes",

@@ -12,6 +12,7 @@ import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
 import { budgetOf } from "../budget-options.js";
 import { replayChoice } from "../replay-option.js";
+import { batchChoice } from "../batch-option.js";
 
 export async function runCommand(split: SplitArgs, options: CliOptions, early: BridgeProcess | undefined, ignoredSignals: readonly number[]): Promise<RunOutcome> {
   protectHostStdio(); // before anything can open a handle on the program's fds
@@ -38,6 +39,7 @@ export function commandFrom(split: SplitArgs, options: CliOptions, ignoredSignal
     stats: options.stats === undefined ? false : options.stats === "json" ? "json" : "text",
     traceFile: options.trace ?? null,
     replay: replayChoice(options.replay),
+    batch: batchChoice(options.batch),
     journal: options.journal !== false,
     argv: split.argv,
     budget: budgetOf(options),

@@ -1,0 +1,169 @@
+// The OpenAI Batch API on a route's api_base (SPEC §14): upload the requests as a JSONL file
+// (`POST /files`, purpose=batch), create the batch (`POST /batches`, completion_window 24h), read
+// its status (`GET /batches/{id}`) and its output and error files (`GET /files/{id}/content`).
+// OpenAI, Azure OpenAI, Together and LiteLLM's proxy speak it. A server that answers 404 to
+// /files or /batches has no Batch API: one BatchUnsupportedError names the fixes. Messages never
+// hold the key, the Authorization header or the provider's error body (SPEC §9).
+
+import fs from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { CHAT_ENDPOINT } from "./batch-lines.js";
+
+/** Where a route's batches go. */
+export interface BatchRoute {
+  id: string;
+  model: string;
+  apiBase: string;
+  /** Never printed. */
+  apiKey: string | null;
+  apiKeyEnv: string | null;
+}
+
+export interface BatchState {
+  status: string;
+  outputFileId: string | null;
+  errorFileId: string | null;
+  counts: { total: number; completed: number; failed: number } | null;
+}
+
+/** Statuses after which a batch changes no more. */
+export const FINAL_STATUSES = new Set(["completed", "failed", "expired", "cancelled"]);
+
+/** The server has no Batch API. */
+export class BatchUnsupportedError extends Error {}
+
+/** A request of the Batch API failed; `status` is its HTTP status (null: no answer). */
+export class BatchApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+const HTTP_TIMEOUT_MS = 120_000;
+
+/** A body streamed as it is sent, with its length and media type. */
+interface Streamed {
+  stream: () => Readable;
+  length: number;
+  type: string;
+}
+
+/**
+ * POSTs a stream with node:http(s), as a Response. fetch (undici) keeps a streamed body's chunks
+ * until the request is done, so a 200 MB upload would cost 200 MB of memory.
+ */
+function streamed(url: string, headers: Record<string, string>, body: Readable): Promise<Response> {
+  const send = url.startsWith("https:") ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const request = send(url, { method: "POST", headers, timeout: HTTP_TIMEOUT_MS }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () =>
+        resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode ?? 500, headers: { "content-type": String(answer.headers["content-type"] ?? "") } })),
+      );
+      answer.on("error", reject);
+    });
+    request.on("timeout", () => request.destroy(Object.assign(new Error("timeout"), { cause: { code: "ETIMEDOUT" } })));
+    request.on("error", (error) => reject(Object.assign(new Error(error.message), { cause: error })));
+    pipeline(body, request).catch(() => undefined); // a failed request reports through its own error
+  });
+}
+
+export class BatchApi {
+  constructor(private readonly route: BatchRoute) {}
+
+  /**
+   * Uploads a JSONL file; its file id. The multipart body (two fields: `purpose` and the file) is
+   * streamed from the disk as it is sent: FormData with a file-backed Blob reads the whole file
+   * into memory and keeps it (200 MB at a batch's limit), which the host's memory budget for
+   * 50,000 waiting requests (SPEC §12) cannot afford.
+   */
+  async upload(file: string, name: string): Promise<string> {
+    const boundary = `aiython-batch-${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename=${JSON.stringify(name)}\r\nContent-Type: application/jsonl\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    async function* parts() {
+      yield head;
+      yield* fs.createReadStream(file);
+      yield tail;
+    }
+    const length = head.length + fs.statSync(file).size + tail.length;
+    const body = { stream: () => Readable.from(parts()), length, type: `multipart/form-data; boundary=${boundary}` };
+    return idOf(await this.json("POST", "/files", body), "POST /files");
+  }
+
+  async create(inputFileId: string): Promise<string> {
+    const body = JSON.stringify({ input_file_id: inputFileId, endpoint: CHAT_ENDPOINT, completion_window: "24h" });
+    return idOf(await this.json("POST", "/batches", body), "POST /batches");
+  }
+
+  async state(batchId: string): Promise<BatchState> {
+    const batch = (await this.json("GET", `/batches/${encodeURIComponent(batchId)}`)) as Record<string, unknown>;
+    const counts = batch.request_counts as BatchState["counts"] | undefined;
+    return {
+      status: typeof batch.status === "string" ? batch.status : "unknown",
+      outputFileId: typeof batch.output_file_id === "string" ? batch.output_file_id : null,
+      errorFileId: typeof batch.error_file_id === "string" ? batch.error_file_id : null,
+      counts: counts && typeof counts.total === "number" ? counts : null,
+    };
+  }
+
+  async content(fileId: string): Promise<string> {
+    return (await this.send("GET", `/files/${encodeURIComponent(fileId)}/content`)).text();
+  }
+
+  private async json(method: string, path: string, body?: string | Streamed): Promise<unknown> {
+    const response = await this.send(method, path, body);
+    try {
+      return await response.json();
+    } catch {
+      throw new BatchApiError(`${method} ${path} at ${this.route.apiBase} did not answer JSON`, response.status);
+    }
+  }
+
+  private async send(method: string, path: string, body?: string | Streamed): Promise<Response> {
+    const headers: Record<string, string> = body === undefined ? {} : { "content-type": typeof body === "string" ? "application/json" : body.type };
+    if (this.route.apiKey) headers.authorization = `Bearer ${this.route.apiKey}`;
+    const url = `${this.route.apiBase.replace(/\/+$/, "")}${path}`;
+    let response: Response;
+    try {
+      response =
+        typeof body === "object"
+          ? await streamed(url, { ...headers, "content-length": String(body.length) }, body.stream())
+          : await fetch(url, { method, headers, body, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+    } catch (error) {
+      throw new BatchApiError(`${method} ${path} at ${this.route.apiBase} failed (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name})`, null);
+    }
+    if (response.ok) return response;
+    await response.body?.cancel(); // the provider's error body is never shown
+    if (response.status === 404 && (path === "/files" || path === "/batches")) throw new BatchUnsupportedError(unsupported(this.route.apiBase, `${method} ${path}`));
+    if (response.status === 401 || response.status === 403) {
+      const env = this.route.apiKeyEnv ? ` (check ${this.route.apiKeyEnv})` : "";
+      throw new BatchApiError(`the server at ${this.route.apiBase} refused the key${env}: HTTP ${response.status} to ${method} ${path}`, response.status);
+    }
+    throw new BatchApiError(`${method} ${path} at ${this.route.apiBase} answered HTTP ${response.status}`, response.status);
+  }
+}
+
+function idOf(value: unknown, what: string): string {
+  const id = (value as { id?: unknown } | null)?.id;
+  if (typeof id !== "string" || id === "") throw new BatchApiError(`${what} answered without an id`, 200);
+  return id;
+}
+
+function unsupported(apiBase: string, what: string): string {
+  return (
+    `--batch: the server at ${apiBase} has no Batch API (${what} answered 404). ` +
+    "Write the requests for an engine such as vllm run-batch with --batch=dir:PATH, " +
+    "put a proxy that speaks the OpenAI Batch API (LiteLLM's) in front of it, or run without --batch"
+  );
+}

@@ -1,0 +1,63 @@
+// Durable waiting (SPEC §14): a batch and the requests it carries are journaled before it is
+// submitted, so a run killed while it waits is continued by `aiython resume`, which re-attaches to
+// the batch instead of submitting the same requests again. Through the built CLI.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { test } from "node:test";
+import { batchProject, BATCH_KEY, type BatchProject } from "./support/batch-project.js";
+import { CLI, cleanEnv } from "./support/run-cli.js";
+
+/** Starts the CLI in its own process group, waits until its batch has been polled in progress, then kills the whole group with SIGKILL. */
+async function killedWhileWaiting(project: BatchProject, args: string[]): Promise<void> {
+  const child = spawn(CLI, args, { cwd: project.root, detached: true, stdio: "ignore", env: cleanEnv({ BATCH_KEY }) });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const deadline = Date.now() + 30_000;
+  while (!(project.server.batches.length > 0 && project.server.batches[0].polls >= 3)) {
+    if (Date.now() > deadline) throw new Error("the batch was never polled");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  process.kill(-(child.pid as number), "SIGKILL");
+  await exited;
+}
+
+test("a run killed while its batch waits resumes without a second submission", async () => {
+  const project = await batchProject();
+  try {
+    const live = await project.run(["--no-journal", "five.py"]);
+    assert.equal(live.exitCode, 0, live.stderr);
+    const chats = project.server.liveChats().length;
+
+    project.server.hold(true);
+    await killedWhileWaiting(project, ["--batch", "five.py"]);
+    assert.equal(project.server.batches.length, 1);
+    assert.equal(project.server.batches[0].status, "in_progress");
+    const [journaled] = project.query<{ provider_id: string; status: string; n: number }>(
+      "SELECT b.provider_id, b.status, COUNT(r.custom_id) AS n FROM batches b JOIN batch_requests r ON r.batch_id = b.id GROUP BY b.id",
+    );
+    assert.deepEqual({ ...journaled }, { provider_id: project.server.batches[0].id, status: "submitted", n: 5 });
+
+    project.server.hold(false);
+    const resumed = await project.run(["resume"]);
+    assert.equal(resumed.exitCode, 0, resumed.stderr);
+    assert.equal(resumed.stdout, live.stdout);
+    assert.equal(project.server.batches.length, 1, "the resumed run re-attached to the batch; it submitted nothing");
+    assert.equal(project.server.requests.filter((r) => r.path === "/v1/files" && r.method === "POST").length, 1, "one upload in all");
+    assert.equal(project.server.liveChats().length, chats, "nothing went live");
+    const runs = project.query<{ id: number; resumed_from: number | null; exit_status: number | null }>("SELECT id, resumed_from, exit_status FROM runs ORDER BY id");
+    assert.deepEqual(
+      runs.map((r) => ({ ...r })),
+      [
+        { id: 1, resumed_from: null, exit_status: null },
+        { id: 2, resumed_from: 1, exit_status: 0 },
+      ],
+    );
+    assert.equal(project.query("SELECT 1 FROM exchanges WHERE run_id = 2").length, 5, "the answers are the resumed run's exchanges");
+    assert.deepEqual(
+      project.query<{ status: string }>("SELECT status FROM batches").map((b) => b.status),
+      ["completed"],
+    );
+  } finally {
+    await project.close();
+  }
+});

@@ -41,7 +41,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   bridge: [],
   invocation: ["bridge"],
   mailbox: [],
-  run: ["frontend", "bridge", "invocation", "model", "capabilities", "config", "journal", "observe", "mailbox"],
+  "scripted-model": ["config"],
+  run: ["frontend", "bridge", "invocation", "model", "capabilities", "config", "journal", "observe", "mailbox", "scripted-model"],
   cli: ["run", "frontend", "bridge", "config", "journal", "observe", "setup"],
   setup: ["config", "capabilities", "model"],
 };

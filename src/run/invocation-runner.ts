@@ -23,6 +23,7 @@ import { CONFIG_DEFAULTS } from "../defaults.js";
 import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
 import { RecoveryNotices } from "./recovery-notice.js";
 import { missingKeyReason, refusingModel } from "./missing-key.js";
+import { scriptedPort } from "./scripted-wiring.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -62,6 +63,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     let model = clients.get(profile.name);
     if (!model) {
       const live = () => {
+        const scripted = scriptedPort(profile);
+        if (scripted) return limitedPort(scripted, inFlight, profile.maxConcurrency);
         const missing = missingKeyReason(profile);
         if (missing) return refusingModel(missing);
         const client = createModelClient(profile.routes, { gate, maxResponseBytes: profile.maxResponseMb * 1024 * 1024 });

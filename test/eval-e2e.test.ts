@@ -102,5 +102,5 @@ test("a manifest fault and a --replay with nothing recorded are usage errors tha
   const plain = tempProject({ "main.py": "print(1)\n" });
   const replay = await aiython(["eval", "main.py", "--replay", "--repeat", "2"], { cwd: plain });
   assert.equal(replay.exitCode, 2);
-  assert.match(replay.stderr, /^aiython: --replay: no recorded eval of main\.py with 2 journaled runs \(found 0\); run aiython eval --repeat 2 without --replay first/);
+  assert.match(replay.stderr, /^aiython: --replay: no recorded eval of main\.py with 2 runs \(found 0\); run aiython eval --repeat 2 without --replay first\n$/);
 });

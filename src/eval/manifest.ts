@@ -1,7 +1,7 @@
 // What `aiython eval PROGRAM|FOLDER` runs: one program, or the programs of a folder, each with its
 // arguments and what a passing run is — an expected output (the whole of stdout) or a check (a
 // Python file that reads the run's stdout on stdin and exits 0 when it passes; the run's exit
-// status is in AIYTHON_EVAL_EXIT). They come from `eval.toml` in the program's folder:
+// status is in AIYTHON_EVAL_EXIT, the program's path in AIYTHON_EVAL_PROGRAM). They come from `eval.toml` in the program's folder:
 //
 //   [[program]]
 //   file = "tickets.py"          # relative to eval.toml

@@ -33,6 +33,8 @@ export interface ProgramReport {
   cost_usd: number | null;
   seconds: number;
   blocks: BlockReport[];
+  /** Each run by repetition: its exit status, whether it passed, and the most consultations one failing statement needed (0: none). */
+  per_run: { repetition: number; status: number; passed: boolean; consultations: number }[];
   /** The journal's id of each run, by repetition (null where it was not recorded). */
   run_ids: (number | null)[];
 }
@@ -83,6 +85,7 @@ export function programReport(program: string, results: RunResult[], runIds: (nu
     cost_usd: cost,
     seconds: runs.reduce((sum, r) => sum + r.seconds, 0),
     blocks: blockReports(runs),
+    per_run: runs.map((r) => ({ repetition: r.repetition, status: r.status, passed: r.passed, consultations: Math.max(0, ...r.invocations.map((inv) => inv.attempt ?? 0)) })),
     run_ids: runIds,
   };
 }

@@ -36,7 +36,7 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
     const tasks = programs.flatMap((program) => Array.from({ length: request.repeat }, (_, i) => ({ program, repetition: i + 1 })));
     const results = new Map<EvalProgram, RunResult[]>(programs.map((p) => [p, []]));
     await pool(tasks, request.concurrency, async ({ program, repetition }) => {
-      const source = sources?.get(program)?.[repetition - 1] ?? null;
+      const source = sources ? { run: sources.get(program)?.[repetition - 1] ?? null } : undefined;
       results.get(program)?.push(await runOnce(program, repetition, settings, source));
     });
     const ids = new Map<EvalProgram, (number | null)[]>();
@@ -55,23 +55,31 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
     if (!request.replay) saveRunIds(folder, ids);
     const reports = programs.map((program) => programReport(program.name, results.get(program) ?? [], ids.get(program) ?? []));
     // A replayed answer costs nothing now: the report shows what the recorded runs cost.
-    if (sources) for (const [i, program] of programs.entries()) reports[i].cost_usd = await recordedCost(program, sources.get(program) ?? [], request.env, request.configFile);
+    if (sources)
+      for (const [i, program] of programs.entries())
+        reports[i].cost_usd = await recordedCost(
+          program,
+          (sources.get(program) ?? []).filter((id) => id !== null),
+          request.env,
+          request.configFile,
+        );
     return evalReport(path.relative(request.cwd, resolved) || ".", request.repeat, request.replay, reports, (performance.now() - started) / 1000);
   } finally {
     removeTraces(traces);
   }
 }
 
-/** The recorded runs each program's repetitions replay; a usage error when an eval of as many runs was never recorded. */
-function replaySources(folder: string, programs: EvalProgram[], repeat: number): Map<EvalProgram, number[]> {
-  const sources = new Map<EvalProgram, number[]>();
+/**
+ * The recorded runs each program's repetitions replay; a usage error when an eval of as many runs
+ * was never recorded. A run the journal kept no record of (it never got an answer) is null.
+ */
+function replaySources(folder: string, programs: EvalProgram[], repeat: number): Map<EvalProgram, (number | null)[]> {
+  const sources = new Map<EvalProgram, (number | null)[]>();
   for (const program of programs) {
     const ids = recordedRunIds(folder, program);
-    if (ids.length < repeat || ids.slice(0, repeat).some((id) => id === null))
-      throw new UsageError(
-        `--replay: no recorded eval of ${program.name} with ${repeat} journaled runs (found ${ids.filter((id) => id !== null).length}); run aiython eval --repeat ${repeat} without --replay first, with the journal on`,
-      );
-    sources.set(program, ids.slice(0, repeat) as number[]);
+    if (ids.length < repeat)
+      throw new UsageError(`--replay: no recorded eval of ${program.name} with ${repeat} runs (found ${ids.length}); run aiython eval --repeat ${repeat} without --replay first`);
+    sources.set(program, ids.slice(0, repeat));
   }
   return sources;
 }

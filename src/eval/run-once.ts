@@ -31,10 +31,11 @@ export interface RunResult {
   trace: string;
 }
 
-export async function runOnce(program: EvalProgram, repetition: number, settings: RunSettings, replayRun: number | null): Promise<RunResult> {
+/** `replay`: the recorded run this one replays (null: a run the journal has no record of, as one that never got an answer: every request is a miss); absent: a live run. */
+export async function runOnce(program: EvalProgram, repetition: number, settings: RunSettings, replay?: { run: number | null }): Promise<RunResult> {
   const trace = path.join(settings.traces, `${path.basename(program.file)}-${repetition}-${process.pid}-${Date.now()}.jsonl`);
-  const replay = replayRun === null ? [] : [`--replay=${replayRun}`];
-  const args = [...settings.options, ...replay, "--trace", trace, program.file, ...program.args];
+  const replayed = replay === undefined ? [] : [replay.run === null ? "--replay" : `--replay=${replay.run}`];
+  const args = [...settings.options, ...replayed, "--trace", trace, program.file, ...program.args];
   const env = { ...settings.env, [EVAL_RUN_ENV]: String(repetition) };
   const ran = await runAiython(args, { cwd: path.dirname(program.file), env });
   const invocations = readTrace(trace);
@@ -48,7 +49,7 @@ async function judged(program: EvalProgram, stdout: string, status: number, sett
     return { passed: false, why: `output differs from the expected at line ${firstDifference(stdout, program.expect)}` };
   }
   if (program.check !== null) {
-    const env = { ...settings.env, AIYTHON_EVAL_EXIT: String(status) };
+    const env = { ...settings.env, AIYTHON_EVAL_EXIT: String(status), AIYTHON_EVAL_PROGRAM: program.file };
     const ran = await runPython(program.check, { cwd: path.dirname(program.check), env, input: stdout });
     const said = ran.stderr.trim().split("\n").at(-1) ?? "";
     return ran.status === 0 ? { passed: true, why: null } : { passed: false, why: `check ${path.basename(program.check)} exited ${ran.status}${said ? `: ${said}` : ""}` };

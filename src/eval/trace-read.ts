@@ -11,6 +11,8 @@ export interface InvocationResult {
   mode: "block" | "recovery";
   /** A digest of what the model was asked first (the statement, its context, the values it saw): the same question gets the same input. */
   input: string;
+  /** Recovery: which consultation of the failing statement this was (1 or 2, SPEC §4.2); null for a block. */
+  attempt: number | null;
   /** The answer in one line: `literal "bug"`, `expression sum(xs)`, `retry`, `failed: …`. */
   answer: string;
   /** True when the invocation finished (the block got its value, the recovery its decision). */
@@ -44,12 +46,16 @@ export function readTrace(file: string): InvocationResult[] {
     }
     if (event.type === "invocation_start") {
       const mode = event.mode === "recovery" ? "recovery" : "block";
-      byId.set(event.invocation, { block: `${event.filename}:${event.line}`, mode, input: "", answer: "", finished: false, tokens: 0, costUsd: 0, terminal: null });
+      byId.set(event.invocation, { block: `${event.filename}:${event.line}`, mode, input: "", attempt: null, answer: "", finished: false, tokens: 0, costUsd: 0, terminal: null });
       continue;
     }
     const inv = byId.get(event.invocation);
     if (!inv) continue;
-    if (event.type === "model_request" && event.round === 1) inv.input = digest(event.messages as { role: string; content: string | null }[]);
+    if (event.type === "model_request" && event.round === 1) {
+      const messages = event.messages as { role: string; content: string | null }[];
+      inv.input = digest(messages);
+      if (inv.mode === "recovery") inv.attempt = attemptOf(messages);
+    }
     if (event.type === "model_response") inv.tokens += (event.usage as { total_tokens?: number } | undefined)?.total_tokens ?? 0;
     if (event.type === "model_attempt") inv.costUsd = inv.costUsd === null || event.cost_usd === null ? null : inv.costUsd + Number(event.cost_usd ?? 0);
     if (event.type === "tool_call" && (event.name === "finish" || event.name === "recover")) inv.terminal = terminalText(event.arguments as Record<string, unknown>);
@@ -65,6 +71,16 @@ export function readTrace(file: string): InvocationResult[] {
 function digest(messages: { role: string; content: string | null }[]): string {
   const asked = messages.filter((m) => m.role === "user").map((m) => m.content ?? "");
   return createHash("sha256").update(JSON.stringify(asked)).digest("hex").slice(0, 16);
+}
+
+function attemptOf(messages: { role: string; content: string | null }[]): number | null {
+  const live = messages.filter((m) => m.role === "user")[1]?.content ?? "{}";
+  try {
+    const attempt = (JSON.parse(live) as { recovery?: { attempt?: unknown } }).recovery?.attempt;
+    return typeof attempt === "number" ? attempt : null;
+  } catch {
+    return null;
+  }
 }
 
 function terminalText(args: Record<string, unknown>): string {

@@ -63,13 +63,17 @@ function conditions(rule: Rule, facts: RequestFacts): { label: string; holds: bo
     const fileHolds = sameFile(facts.file, rule.file);
     found.push({ label: `at ${rule.file}${rule.line ? `:${rule.line}` : ""}`, holds: fileHolds && (rule.line === undefined || rule.line === facts.line) });
   }
-  if (rule.exception !== undefined) found.push({ label: `exception ${rule.exception}, the request's is ${facts.exception ?? "none"}`, holds: rule.exception === facts.exception });
+  if (rule.exception !== undefined)
+    found.push({ label: `exception ${rule.exception}, the request's is ${facts.exception ?? "none"}`, holds: sameType(facts.exception, rule.exception) });
   for (const [name, value] of Object.entries(rule.related ?? {})) {
     const holds = facts.related.has(name) && valueMatches(value, facts.related.get(name));
     found.push({ label: facts.related.has(name) ? `related ${name} matching ${String(value)}` : `related ${name}, which the block does not mention`, holds });
   }
   return found;
 }
+
+/** `JSONDecodeError` names `json.decoder.JSONDecodeError`: a rule may leave out the module. */
+const sameType = (actual: string | null, wanted: string): boolean => actual !== null && (actual === wanted || actual.endsWith(`.${wanted}`));
 
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
 

@@ -174,3 +174,16 @@ test("each answer is one request to the attempt observer, which may refuse it (a
   await assert.rejects(model.complete(block("x"), { deadline: Date.now() + 5000, attempts: { sending: refuse } }), /budget spent/);
   assert.ok(fs.existsSync(file));
 });
+
+test("a recovery no rule answers re-raises with the miss as its explanation", async () => {
+  const file = await rulesFile(`[[rule]]\nname = "keys"\nexception = "KeyError"\nrecover = "complete"\n`);
+  const recovery = request({ mode: "recovery", statement: "n = 1 / 0", location: { file: "main.py", line: 2 } }, { recovery: { exception_type: "ZeroDivisionError" } });
+  const calls = await answer(file, recovery);
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].name, "recover");
+  assert.equal(calls[0].args.action, "reraise");
+  assert.match(
+    calls[0].args.explanation,
+    /^no rule of rules\.toml answers the recovery of ZeroDivisionError in "n = 1 \/ 0" at main\.py:2; the nearest is rule 1 \("keys"\), which wants exception KeyError, the request's is ZeroDivisionError/,
+  );
+});

@@ -90,7 +90,7 @@ export function matchingRule(rules: Rules, facts: RequestFacts): Rule | null {
 
 /** Why no rule answers: the request, the nearest rule (most conditions met) and what it lacks. */
 export function missMessage(rules: Rules, facts: RequestFacts): string {
-  const kind = facts.mode === "block" ? "the block" : `the recovery of ${facts.exception ?? "an exception"} at`;
+  const kind = facts.mode === "block" ? "the block" : `the recovery of ${facts.exception ?? "an exception"} in`;
   const head = `no rule of ${rules.shown} answers ${kind} "${shortened(facts.statement)}" at ${facts.file}:${facts.line}`;
   let nearest: { rule: Rule; unmet: string[]; score: number } | null = null;
   for (const rule of rules.rules) {

@@ -28,7 +28,7 @@ export function replyCalls(answer: Answer, facts: RequestFacts, rule: Rule, show
     const finish = answer.error !== undefined ? JSON.stringify({ kind: "error", reason: answer.error }) : (outcome ?? `{"kind":"none"}`);
     return [...before, call("finish", `{"outcome":${finish}}`)];
   }
-  if (answer.error !== undefined) return [call("recover", JSON.stringify({ action: "reraise", explanation: answer.error }))];
+  if (answer.error !== undefined) return reraiseCalls(answer.error);
   const action = answer.recover ?? "complete";
   const withValue = action === "complete" && outcome !== null ? `,"outcome":${outcome}` : "";
   const explanation = JSON.stringify(`${ruleName(rule)} of ${shown}`);
@@ -40,7 +40,11 @@ export function refusedCalls(rule: Rule, facts: RequestFacts, shown: string): To
   const said = (facts.lastTool ?? "").replace(/\s+/g, " ").slice(0, 300);
   const reason = `the answer of ${ruleName(rule)} in ${shown} was refused: ${said}`;
   if (facts.mode === "block") return [call("finish", JSON.stringify({ outcome: { kind: "error", reason } }))];
-  return [call("recover", JSON.stringify({ action: "reraise", explanation: reason }))];
+  return reraiseCalls(reason);
+}
+
+export function reraiseCalls(explanation: string): ToolCall[] {
+  return [call("recover", JSON.stringify({ action: "reraise", explanation }))];
 }
 
 export const ruleName = (rule: Rule): string => `rule ${rule.index}${rule.name ? ` ("${rule.name}")` : ""}`;

@@ -3,13 +3,14 @@
 // key. The first rule whose conditions hold answers; a sequence gives its answers in turn, one per
 // request its rule answers in the run, and wraps around; in the k-th run of `aiython eval`
 // (AIYTHON_EVAL_RUN=k) it starts at its k-th answer, so that a flaky rule is flaky across runs.
-// A request no rule answers fails the invocation with the request, its place and the nearest rule.
+// A request no rule answers names itself, its place and the nearest rule: a block fails with that
+// AIError, a recovery re-raises with it as the explanation.
 // Each answer is one request to the budget (SPEC §13) and counts tokens as a quarter of its bytes.
 
 import { ModelCallError, type ModelCallOptions, type ModelPort, type ModelRequest, type ModelResponse, type ToolCall } from "../model-port.js";
 import { loadRules } from "./load-rules.js";
 import { factsOf, matchingRule, missMessage } from "./match.js";
-import { refusedCalls, replyCalls } from "./replies.js";
+import { refusedCalls, reraiseCalls, replyCalls } from "./replies.js";
 import type { Answer, Rule, Rules } from "./rules.js";
 
 export interface ScriptedRoute {
@@ -50,7 +51,11 @@ export function scriptedModel(route: ScriptedRoute, env: NodeJS.ProcessEnv): Mod
 function reply(rules: Rules, request: ModelRequest, next: (rule: Rule) => Answer): { calls: ToolCall[]; delay: number } {
   const facts = factsOf(request.messages);
   const rule = matchingRule(rules, facts);
-  if (rule === null) throw new ModelCallError("not_found", missMessage(rules, facts));
+  if (rule === null) {
+    // A block fails with the AIError; a recovery re-raises, and its notice on stderr says why.
+    if (facts.mode === "block") throw new ModelCallError("not_found", missMessage(rules, facts));
+    return { calls: reraiseCalls(missMessage(rules, facts)), delay: 0 };
+  }
   if (facts.lastTool !== null) return { calls: refusedCalls(rule, facts, rules.shown), delay: 0 };
   const answer = next(rule);
   return { calls: replyCalls(answer, facts, rule, rules.shown), delay: answer.delay };

@@ -104,6 +104,11 @@ recover = "retry"
 [[rule]]
 exception = "ValueError"
 error = "not a number"
+
+[[rule]]
+exception = "IndexError"
+recover = "complete"
+explanation = "skipped the missing row"
 `);
   assert.deepEqual(await answer(file, block("tidy xs")), [
     { name: "execute", args: { code: "xs.sort()" } },
@@ -117,6 +122,7 @@ error = "not a number"
     { name: "recover", args: { action: "retry", explanation: "rule 4 of rules.toml" } },
   ]);
   assert.deepEqual(await answer(file, recovery("ValueError")), [{ name: "recover", args: { action: "reraise", explanation: "not a number" } }]);
+  assert.deepEqual(await answer(file, recovery("IndexError")), [{ name: "recover", args: { action: "complete", explanation: "skipped the missing row" } }]);
 });
 
 test("a sequence answers in turn and wraps; the k-th run of an eval starts at its k-th answer", async () => {

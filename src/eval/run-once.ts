@@ -5,11 +5,10 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { ENV_EVAL_RUN } from "../defaults.js";
 import type { EvalProgram } from "./manifest.js";
 import { runAiython, runPython } from "./spawn-aiython.js";
 import { readTrace, type InvocationResult } from "./trace-read.js";
-
-export const EVAL_RUN_ENV = "AIYTHON_EVAL_RUN";
 
 export interface RunSettings {
   /** aiython's own options for every run (--profile, --config, budgets, --time-limit …). */
@@ -36,7 +35,7 @@ export async function runOnce(program: EvalProgram, repetition: number, settings
   const trace = path.join(settings.traces, `${path.basename(program.file)}-${repetition}-${process.pid}-${Date.now()}.jsonl`);
   const replayed = replay === undefined ? [] : [replay.run === null ? "--replay" : `--replay=${replay.run}`];
   const args = [...settings.options, ...replayed, "--trace", trace, program.file, ...program.args];
-  const env = { ...settings.env, [EVAL_RUN_ENV]: String(repetition) };
+  const env = { ...settings.env, [ENV_EVAL_RUN]: String(repetition) };
   const ran = await runAiython(args, { cwd: path.dirname(program.file), env });
   const invocations = readTrace(trace);
   const { passed, why } = await judged(program, ran.stdout, ran.status, settings);

@@ -31,7 +31,7 @@ export function replyCalls(answer: Answer, facts: RequestFacts, rule: Rule, show
   if (answer.error !== undefined) return reraiseCalls(answer.error);
   const action = answer.recover ?? "complete";
   const withValue = action === "complete" && outcome !== null ? `,"outcome":${outcome}` : "";
-  const explanation = JSON.stringify(`${ruleName(rule)} of ${shown}`);
+  const explanation = JSON.stringify(answer.explanation ?? `${ruleName(rule)} of ${shown}`);
   return [...before, call("recover", `{"action":${JSON.stringify(action)}${withValue},"explanation":${explanation}}`)];
 }
 

@@ -20,6 +20,8 @@ export interface Answer {
   recover?: RecoverAction;
   /** The block fails with AIError(error); in recovery the exception goes on (reraise). */
   error?: string;
+  /** Recovery: what the decision's notice on stderr says it did (default: the rule's name and file). */
+  explanation?: string;
   /** Seconds to wait before answering. */
   delay: number;
 }
@@ -45,7 +47,7 @@ export interface Rules {
 }
 
 const MATCH_KEYS = ["name", "statement", "at", "mode", "exception", "related"];
-const ANSWER_KEYS = ["literal", "expression", "execute", "recover", "error", "delay"];
+const ANSWER_KEYS = ["literal", "expression", "execute", "recover", "error", "explanation", "delay"];
 const RECOVER_ACTIONS: readonly string[] = ["complete", "retry", "reraise"];
 
 type Table = Record<string, unknown>;
@@ -104,7 +106,7 @@ function placeOf(at: string, fail: (problem: string) => never): { file: string; 
 }
 
 function answersOf(table: Table, fail: (problem: string) => never): Answer[] {
-  const own = ANSWER_KEYS.filter((key) => key !== "delay" && table[key] !== undefined);
+  const own = ANSWER_KEYS.filter((key) => key !== "delay" && key !== "explanation" && table[key] !== undefined);
   if (table.sequence === undefined) {
     if (own.length === 0) fail(`no answer; give one of literal, expression, execute, recover, error or a sequence`);
     return [answerOf(table, fail, "")];
@@ -116,8 +118,9 @@ function answersOf(table: Table, fail: (problem: string) => never): Answer[] {
   return (sequence as Table[]).map((item, i) => {
     const extra = Object.keys(item).filter((key) => !ANSWER_KEYS.includes(key));
     if (extra.length > 0) fail(`sequence[${i + 1}]: unknown key '${extra[0]}'; an answer has ${ANSWER_KEYS.join(", ")}`);
-    if (!ANSWER_KEYS.some((key) => key !== "delay" && item[key] !== undefined)) fail(`sequence[${i + 1}]: no answer; give one of literal, expression, execute, recover or error`);
-    return answerOf({ delay: table.delay, ...item }, fail, `sequence[${i + 1}]: `);
+    if (!ANSWER_KEYS.some((key) => key !== "delay" && key !== "explanation" && item[key] !== undefined))
+      fail(`sequence[${i + 1}]: no answer; give one of literal, expression, execute, recover or error`);
+    return answerOf({ delay: table.delay, explanation: table.explanation, ...item }, fail, `sequence[${i + 1}]: `);
   });
 }
 
@@ -131,6 +134,10 @@ function answerOf(table: Table, fail: (problem: string) => never, at: string): A
   if (table.literal !== undefined) answer.literal = exactJson(table.literal, (problem) => fail(`${at}literal: ${problem}`));
   const expression = code("expression");
   if (expression !== undefined) answer.expression = expression;
+  if (table.explanation !== undefined) {
+    if (typeof table.explanation !== "string" || table.explanation.trim() === "") fail(`${at}explanation must be a non-empty string`);
+    answer.explanation = table.explanation as string;
+  }
   const execute = code("execute");
   if (execute !== undefined) answer.execute = execute;
   if (answer.literal !== undefined && expression !== undefined) fail(`${at}give either literal or expression, not both`);
@@ -141,7 +148,7 @@ function answerOf(table: Table, fail: (problem: string) => never, at: string): A
   }
   if (table.error !== undefined) {
     if (typeof table.error !== "string" || table.error.trim() === "") fail(`${at}error must be the reason, a non-empty string`);
-    if (ANSWER_KEYS.some((key) => key !== "error" && key !== "delay" && table[key] !== undefined)) fail(`${at}error stands alone: it is the whole answer`);
+    if (ANSWER_KEYS.some((key) => key !== "error" && key !== "delay" && key !== "explanation" && table[key] !== undefined)) fail(`${at}error stands alone: it is the whole answer`);
     answer.error = table.error as string;
   }
   if (table.delay !== undefined) {

@@ -7,6 +7,7 @@
 // AIError, a recovery re-raises with it as the explanation.
 // Each answer is one request to the budget (SPEC §13) and counts tokens as a quarter of its bytes.
 
+import { ENV_EVAL_RUN } from "../defaults.js";
 import { ModelCallError, type ModelCallOptions, type ModelPort, type ModelRequest, type ModelResponse, type ToolCall } from "../model-port.js";
 import { loadRules } from "./load-rules.js";
 import { factsOf, matchingRule, missMessage } from "./match.js";
@@ -20,11 +21,8 @@ export interface ScriptedRoute {
   file: string;
 }
 
-/** The environment variable `aiython eval` sets to the run's number (1, 2, …) among its repetitions. */
-export const EVAL_RUN_ENV = "AIYTHON_EVAL_RUN";
-
 export function scriptedModel(route: ScriptedRoute, env: NodeJS.ProcessEnv): ModelPort {
-  const offset = Math.max(0, Number.parseInt(env[EVAL_RUN_ENV] ?? "1", 10) - 1 || 0);
+  const offset = Math.max(0, Number.parseInt(env[ENV_EVAL_RUN] ?? "1", 10) - 1 || 0);
   const used = new Map<number, number>();
   const next = (rule: Rule): Answer => {
     const count = used.get(rule.index) ?? 0;

@@ -104,3 +104,19 @@ test("a manifest fault and a --replay with nothing recorded are usage errors tha
   assert.equal(replay.exitCode, 2);
   assert.match(replay.stderr, /^aiython: --replay: no recorded eval of main\.py with 2 runs \(found 0\); run aiython eval --repeat 2 without --replay first\n$/);
 });
+
+test("every run honours the budget given to eval, and max_concurrency bounds the runs at once", async () => {
+  const dir = tempProject({
+    "aiython.toml": `version = 3\nmodel = "script:rules.toml"\nmax_concurrency = 1\n`,
+    "rules.toml": `[[rule]]\nstatement = "pick"\nliteral = 1\ndelay = 0.2\n`,
+    "twice.py": "a = pick one\nb = pick one\nprint(a + b)\n",
+  });
+  const ran = await aiython(["eval", "twice.py", "--repeat", "3", "--budget-calls", "1", "--json"], { cwd: dir, timeout: 120_000 });
+  assert.equal(ran.exitCode, 1, ran.stderr);
+  const report = JSON.parse(ran.stdout) as Report;
+  assert.deepEqual(report.programs[0].exit_statuses, { "75": 3 }, "the second block's request is refused by --budget-calls 1 in every run");
+  const listed = await aiython(["runs", "list", "--json"], { cwd: dir });
+  const runs = (JSON.parse(listed.stdout) as { startedAt: string; endedAt: string }[]).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  assert.equal(runs.length, 3);
+  for (let i = 1; i < runs.length; i++) assert.ok(runs[i].startedAt >= runs[i - 1].endedAt, `run ${i + 1} started after run ${i} ended (max_concurrency = 1)`);
+});

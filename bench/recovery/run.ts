@@ -7,7 +7,8 @@
 //   npm run build
 //   AIYTHON_MODEL=openai/gpt-4.1-mini node --import tsx bench/recovery/run.ts [--repeat N] [--json] [aiython options]
 //
-// Other arguments (--profile NAME, --config FILE, --budget-cost USD, --replay …) go to `aiython eval`.
+// `--corpus DIR` runs a copy of programs/ (with oracle.py beside it) instead of this one; other
+// arguments (--profile NAME, --config FILE, --budget-cost USD, --replay …) go to `aiython eval`.
 
 import os from "node:os";
 import path from "node:path";
@@ -16,12 +17,13 @@ import { execa } from "execa";
 import { metricsOf, metricsTable, type EvalJson } from "./metrics.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const programs = path.join(here, "programs");
 const cli = path.resolve(here, "..", "..", "bin", "aiython");
 
 const args = process.argv.slice(2);
 const json = args.includes("--json");
-const passed = args.filter((arg) => arg !== "--json");
+const corpusAt = args.indexOf("--corpus");
+const programs = corpusAt === -1 ? path.join(here, "programs") : path.resolve(args[corpusAt + 1]);
+const passed = args.filter((arg, i) => arg !== "--json" && i !== corpusAt && i !== corpusAt + 1);
 const ran = await execa(cli, ["eval", ".", "--json", ...passed], { cwd: programs, reject: false, stdin: "ignore", stderr: "inherit" });
 if (ran.exitCode !== 0 && ran.exitCode !== 1) {
   process.stderr.write(`recovery bench: aiython eval ended with exit ${ran.exitCode}\n`);

@@ -63,6 +63,8 @@ export const CONFIG_BOUNDS = {
 export const ENV_MODEL = "AIYTHON_MODEL";
 export const ENV_OPENAI_BASE_URL = "OPENAI_BASE_URL";
 export const ENV_OPENAI_API_KEY = "OPENAI_API_KEY";
+/** `aiython eval` tells its k-th run of a program so (1, 2, …); a scripted model's sequences start from it. */
+export const ENV_EVAL_RUN = "AIYTHON_EVAL_RUN";
 
 // ---- the journal (src/journal, SPEC §11) -----------------------------------------------------
 

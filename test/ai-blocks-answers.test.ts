@@ -29,16 +29,16 @@ test("the tickets loop: one request per block, values inlined, typed Literal res
   assert.deepEqual(new Set(run.requests.map((r) => r.connection)), new Set([1]), "every block's request on the run's one connection");
 });
 
-test("the demo's stand-in model answers the README's console line, and says what it does not know", () => {
+test("the demo's stand-in model answers the README's console line, and says what it does not know", async () => {
   const body = (statement: string) => ({
     messages: [
       { role: "system", content: "" },
       { role: "user", content: JSON.stringify({ mode: "syntax", statement }) },
     ],
   });
-  assert.deepEqual(standInReply(body("pick a number between 1 and 10")).toolCalls, [{ name: "finish", arguments: { outcome: { kind: "literal", value: 7 } } }]);
-  assert.deepEqual(standInReply(body("pick a number between 10 and -2")).toolCalls?.[0].arguments, { outcome: { kind: "literal", value: 6 } });
-  const unknown = standInReply(body("write a poem")).toolCalls?.[0].arguments as { outcome: { kind: string; reason: string } };
+  assert.deepEqual((await standInReply(body("pick a number between 1 and 10"))).toolCalls, [{ name: "finish", arguments: { outcome: { kind: "literal", value: 7 } } }]);
+  assert.deepEqual((await standInReply(body("pick a number between 10 and -2"))).toolCalls?.[0].arguments, { outcome: { kind: "literal", value: 6 } });
+  const unknown = (await standInReply(body("write a poem"))).toolCalls?.[0].arguments as { outcome: { kind: string; reason: string } };
   assert.equal(unknown.outcome.kind, "error");
   assert.match(
     unknown.outcome.reason,

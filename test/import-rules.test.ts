@@ -42,8 +42,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   bridge: [],
   invocation: ["bridge"],
   mailbox: [],
-  run: ["frontend", "bridge", "invocation", "model", "capabilities", "config", "journal", "observe", "mailbox", "batch"],
-  cli: ["run", "frontend", "bridge", "config", "journal", "observe", "setup"],
+  "scripted-model": ["config"],
+  run: ["frontend", "bridge", "invocation", "model", "capabilities", "config", "journal", "observe", "mailbox", "batch", "scripted-model"],
+  cli: ["run", "frontend", "bridge", "config", "journal", "observe", "setup", "eval"],
+  eval: ["config", "journal"],
   setup: ["config", "capabilities", "model"],
 };
 
@@ -66,7 +68,7 @@ const OWNERS: Record<string, readonly string[]> = {
   "tree-sitter-python": ["frontend/syntax-tree.ts"],
   "better-sqlite3": ["journal/"],
   openai: ["model/"],
-  "node:child_process": ["bridge/"],
+  "node:child_process": ["bridge/", "eval/spawn-aiython.ts"],
   execa: ["bridge/"],
   "smol-toml": ["config/"],
   unpdf: ["capabilities/document/"],

@@ -71,6 +71,10 @@ async function subcommand(command: { name: string; args: string[] }, options: Cl
       const { recheckCommand } = await import("./commands/recheck.js");
       return recheckCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config, ignoredSignals });
     }
+    case "eval": {
+      const { evalCommand } = await import("./commands/eval.js");
+      return evalCommand(command.args, options, { cwd: process.cwd(), env: process.env });
+    }
     case "jobs": {
       const { runJobsCommand } = await import("./commands/jobs.js");
       return runJobsCommand(command.args, { cwd: process.cwd(), env: process.env, configFile: options.config, profile: options.profile });

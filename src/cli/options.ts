@@ -41,7 +41,7 @@ function buildCommand(): Command {
   return (
     new Command("aiython")
       .usage(
-        "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython resume [RUN_ID] [--force]\n       aiython recheck [RUN_ID...] [--last N]\n       aiython jobs list | jobs resume ID",
+        "[options] SCRIPT [ARGS...]\n       aiython [options] -m MODULE [ARGS...]\n       aiython [options] -c CODE [ARGS...]\n       aiython [options] - [ARGS...]\n       aiython --explain [--json] PATH\n       aiython setup [--provider NAME] [--model ID] [--base-url URL] [--set-key] [--check] ...\n       aiython config show\n       aiython runs list | runs show ID\n       aiython resume [RUN_ID] [--force]\n       aiython recheck [RUN_ID...] [--last N]\n       aiython eval PROGRAM|FOLDER [--repeat N] [--json] [--replay]\n       aiython jobs list | jobs resume ID",
       )
       .description("Run a Python program on your own CPython; lines CPython cannot parse become model calls against the live frame.")
       .option("--config <file>", "use this aiython.toml instead of searching for one")

@@ -24,7 +24,7 @@ const VALUE_OPTIONS = new Set([
   "--time-limit",
   "--memory-limit",
 ]);
-export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs", "resume", "recheck"]);
+export const SUBCOMMANDS = new Set(["setup", "config", "runs", "jobs", "resume", "recheck", "eval"]);
 
 /** CPython's flags that take no value (its getopt string is "bBc:dEhiIJm:OPqRsStuvVW:xX:?"). */
 const PYTHON_FLAGS = new Set("bBdEiIOPqRsStuvVx");

@@ -10,7 +10,7 @@ import type { CredentialLookup } from "./credentials.js";
 import { buildRoute, checkApiBase, knownProvider } from "./providers.js";
 import type { ProfileSettings, Route } from "./types.js";
 
-export function environmentProfile(modelFlag: string | undefined, env: NodeJS.ProcessEnv, credentials: CredentialLookup): ProfileSettings {
+export function environmentProfile(modelFlag: string | undefined, env: NodeJS.ProcessEnv, credentials: CredentialLookup, cwd: string): ProfileSettings {
   const fromFlag = modelFlag !== undefined && modelFlag.trim() !== "";
   const id = (fromFlag ? modelFlag : env[ENV_MODEL])?.trim() ?? "";
   const routes: Route[] = [];
@@ -28,6 +28,7 @@ export function environmentProfile(modelFlag: string | undefined, env: NodeJS.Pr
           baseSetting: ENV_OPENAI_BASE_URL,
           envFile: null,
           optionalKeyEnv: ENV_OPENAI_API_KEY,
+          baseDir: cwd,
         },
         credentials,
       ),

@@ -32,7 +32,7 @@ export async function loadConfig(inputs: ConfigInputs): Promise<ResolvedConfig> 
   if (file === null) {
     projectRoot = start;
     const credentials = new CredentialLookup(inputs.env, projectRoot, inputs.cwd);
-    profiles = new Map([[DEFAULT_PROFILE, environmentProfile(modelFlag, inputs.env, credentials)]]);
+    profiles = new Map([[DEFAULT_PROFILE, environmentProfile(modelFlag, inputs.env, credentials, inputs.cwd)]]);
   } else {
     projectRoot = path.dirname(file);
     const configName = displayPath(file, inputs.cwd);

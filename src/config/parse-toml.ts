@@ -44,10 +44,11 @@ function firstInvalidUtf8(bytes: Buffer): number {
   return bytes.length - 1;
 }
 
-export async function parseTomlText(text: string, displayName: string): Promise<unknown> {
+/** `exactNumbers`: integers come back as bigint, so that `1.0` (a float) stays apart from `1` (an integer). */
+export async function parseTomlText(text: string, displayName: string, { exactNumbers = false } = {}): Promise<unknown> {
   const { parse, TomlError } = await import("smol-toml");
   try {
-    return parse(text);
+    return exactNumbers ? parse(text, { integersAsBigInt: true }) : parse(text);
   } catch (error) {
     if (error instanceof TomlError) {
       throw new ConfigError(`${displayName}:${error.line}:${error.column}: invalid TOML: ${tomlReason(error.message)}`);

@@ -3,12 +3,14 @@
 // stripped from the model name sent to the provider; any other id needs an explicit api_base and
 // is sent whole (provider "custom": vLLM, llama.cpp server, LM Studio, ...).
 
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { ConfigError } from "../errors.js";
 import type { CredentialLookup } from "./credentials.js";
 import type { Price, ProviderName, Route } from "./types.js";
 
 interface KnownProvider {
-  name: Exclude<ProviderName, "custom">;
+  name: Exclude<ProviderName, "custom" | "script">;
   prefix: string;
   apiBase: string;
   apiKeyEnv: string | null;
@@ -42,10 +44,16 @@ export interface RouteSource {
   /** A key variable consulted when neither the route nor its provider names one; never makes a key required. */
   optionalKeyEnv?: string;
   price?: Price | null;
+  /** The folder a `script:PATH` id's relative path starts from (the configuration file's, or the working directory). */
+  baseDir?: string;
 }
+
+/** The prefix of a scripted model's id: `script:rules.toml` answers from a rules file, in this process. */
+export const SCRIPT_PREFIX = "script:";
 
 export function buildRoute(source: RouteSource, credentials: CredentialLookup): Route {
   const { id, where } = source;
+  if (id.startsWith(SCRIPT_PREFIX)) return scriptRoute(source);
   const known = knownProvider(id);
   let provider: ProviderName;
   let model: string;
@@ -81,6 +89,25 @@ export function buildRoute(source: RouteSource, credentials: CredentialLookup): 
   // Non-enumerable so that JSON.stringify, util.inspect and spreads of a route never carry the key.
   Object.defineProperty(route, "apiKey", { value: found.value, enumerable: false, writable: false });
   return route;
+}
+
+/** A scripted model (`script:PATH`): no server, no key; its model is the rules file's absolute path. */
+function scriptRoute({ id, where, baseDir, price }: RouteSource): Route {
+  const file = id.slice(SCRIPT_PREFIX.length).trim();
+  if (file === "") throw new ConfigError(`${where}: "script:" names no rules file; write "script:PATH", e.g. "script:rules.toml"`);
+  const model = path.resolve(baseDir ?? process.cwd(), file);
+  return {
+    id,
+    provider: "script",
+    model,
+    apiBase: pathToFileURL(model).href,
+    apiKeyEnv: null,
+    apiKey: null,
+    keyRequired: false,
+    keySource: "none",
+    price: price ?? null,
+    rateLimit: null,
+  };
 }
 
 const SECRET_QUERY = /^(key|api[-_]?key|token|access[-_]?token|secret|password|sig|signature)$/i;

@@ -8,7 +8,7 @@ export { PERMISSIONS };
 
 export type Permission = (typeof PERMISSIONS)[number];
 
-export type ProviderName = "openai" | "openrouter" | "gemini" | "ollama" | "custom";
+export type ProviderName = "openai" | "openrouter" | "gemini" | "ollama" | "custom" | "script";
 
 /** Where a route's key was found. `credentials_file` is `.aiython/credentials.env` (written by `aiython setup --set-key`). */
 export type CredentialSource = "environment" | "env_file" | "credentials_file" | "none";

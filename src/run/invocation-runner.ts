@@ -25,6 +25,7 @@ import { InFlightLimit, limitedPort } from "./in-flight-limit.js";
 import { RecoveryNotices } from "./recovery-notice.js";
 import { missingKeyReason, refusingModel } from "./missing-key.js";
 import type { RunBatch } from "./batch-wiring.js";
+import { scriptedPort } from "./scripted-wiring.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -66,6 +67,8 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     let model = clients.get(profile.name);
     if (!model) {
       const client = () => {
+        const scripted = scriptedPort(profile);
+        if (scripted) return limitedPort(scripted, inFlight, profile.maxConcurrency);
         const missing = missingKeyReason(profile);
         if (missing) return refusingModel(missing);
         const made = createModelClient(profile.routes, { gate, maxResponseBytes: profile.maxResponseMb * 1024 * 1024 });
@@ -73,8 +76,10 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
         made.preload().catch(() => undefined);
         return limitedPort(made, inFlight, profile.maxConcurrency);
       };
-      // In batch mode (SPEC §14) requests wait in batches, unbounded by max_concurrency.
-      const live = wiring.batch ? () => (wiring.batch as RunBatch).portFor(profile, client) : client;
+      // In batch mode (SPEC §14) requests wait in batches, unbounded by max_concurrency; a scripted
+      // route answers in this process, as it does live.
+      const batch = profile.routes[0]?.provider === "script" ? undefined : wiring.batch;
+      const live = batch ? () => batch.portFor(profile, client) : client;
       model = wiring.modelFor ? wiring.modelFor(profile, live) : live();
       clients.set(profile.name, model);
     }

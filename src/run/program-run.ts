@@ -99,6 +99,7 @@ export class ProgramRun {
         model: command.model,
         env: command.env,
       });
+      if (config.modelConfigured) await (await import("./scripted-wiring.js")).checkScriptedRoutes(config, command);
       this.limits = runLimits(command, config, config.profiles.get(config.forcedProfile ?? config.defaultProfile));
       // Stats, trace and journal (SPEC §11); loaded only when asked for or when a model is configured.
       if (command.stats || command.traceFile || command.replay || config.modelConfigured) {

@@ -16,6 +16,14 @@ aiython.toml): list shows the recent ones, show one run's AI invocations and mod
 
 Long capability jobs (video) that outlive the run that started them: list them, or wait for
 one to finish and save its result.`,
+  eval: `Usage: aiython eval PROGRAM|FOLDER [--repeat N] [--json] [--replay]
+
+Runs a program, or each program of a folder (as its eval.toml lists them, with their arguments
+and expected output or check file), N times against the configured model, each run journaled,
+and reports per program (exit statuses, passes, pass^k, tokens, cost, time) and per block
+(answers, stable or flaky). Exit 0 when every run passed. --replay reproduces the last recorded
+report offline. aiython's --profile, --config, --model, --python, --budget-* and --time-limit
+apply to every run; at most max_concurrency runs go at once.`,
   config: `Usage: aiython config show
 
 The configuration aiython resolves here (aiython.toml, profiles, routes), as JSON, without

@@ -2,10 +2,14 @@
 repr, help, pickling's lookup and tracebacks of the errors name the public module, not the bridge's
 rooms where they happen to live."""
 
+import os
 import pickle
+import sys
 import unittest
 
-import aiython
+# The public package lives in its own folder, which a run puts on the import system's path.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "public"))
+import aiython  # noqa: E402
 
 
 class PublicNamesTest(unittest.TestCase):

@@ -138,8 +138,10 @@ def stdlib(name):
     that the program has not imported is imported (or put back) only for the import, and stays
     out of sys.modules."""
     module = _stdlib.get(name) or sys.modules.get(name)
-    if module is not None:
+    if module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False):
         return module
+    # Not imported, or another thread is importing it (blocks reached together): __import__ waits
+    # for that import to end rather than handing out a module still being initialized.
     with visible():
         return _import(name)
 

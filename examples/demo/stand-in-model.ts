@@ -24,7 +24,8 @@ interface Body {
 }
 
 function request(body: Body) {
-  const users = body.messages.filter((m) => m.role === "user").map((m) => JSON.parse(m.content ?? "{}"));
+  // The request's JSON messages; a reminder aiython adds in words ("Your response had no tool call") is not one.
+  const users = body.messages.filter((m) => m.role === "user" && m.content?.startsWith("{")).map((m) => JSON.parse(m.content ?? "{}"));
   const stable = users[0] ?? {};
   return {
     mode: String(stable.mode ?? "syntax"),

@@ -21,26 +21,24 @@ const DEAD_MODEL = { AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0
 
 for (const version of ["3.11", "3.12", "3.13"]) {
   const python = pythonAt(version) ?? (version === "3.11" ? "python3" : null);
-  {
-    test(`${version}: a caught AIError's print_exc() and a thread's uncaught one show the program's frames only`, { skip: !python && `needs ${version}` }, async () => {
-      const result = await execa(CLI, ["--python", python!, "--no-journal", "caught_ai_error.py"], {
-        cwd: FIXTURES,
-        env: cleanEnv(DEAD_MODEL),
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-      });
-      const stderr = String(result.stderr);
-      assert.equal(result.exitCode, 0, stderr);
-      assert.doesNotMatch(stderr, /aiython_bridge/);
-      assert.ok(!stderr.includes(path.join(ROOT, "bridge-py")), "no path of aiython's install");
-      const tracebacks = stderr.split("Traceback (most recent call last):\n").slice(1);
-      assert.equal(tracebacks.length, 4, stderr);
-      for (const text of tracebacks) {
-        const files = [...text.matchAll(/^ {2}File "([^"]+)", line (\d+), in (\S+)$/gm)];
-        assert.deepEqual(files.at(-1)?.slice(2), ["11", "ask"], text);
-        assert.match(text, /\n {4}total = add up the numbers one to ten\n[ ^~]*\naiython\.AIError: /);
-      }
+  test(`${version}: a caught AIError's print_exc() and a thread's uncaught one show the program's frames only`, { skip: !python && `needs ${version}` }, async () => {
+    const result = await execa(CLI, ["--python", python!, "--no-journal", "caught_ai_error.py"], {
+      cwd: FIXTURES,
+      env: cleanEnv(DEAD_MODEL),
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
     });
-  }
+    const stderr = String(result.stderr);
+    assert.equal(result.exitCode, 0, stderr);
+    assert.doesNotMatch(stderr, /aiython_bridge/);
+    assert.ok(!stderr.includes(path.join(ROOT, "bridge-py")), "no path of aiython's install");
+    const tracebacks = stderr.split("Traceback (most recent call last):\n").slice(1);
+    assert.equal(tracebacks.length, 4, stderr);
+    for (const text of tracebacks) {
+      const files = [...text.matchAll(/^ {2}File "([^"]+)", line (\d+), in (\S+)$/gm)];
+      assert.deepEqual(files.at(-1)?.slice(2), ["11", "ask"], text);
+      assert.match(text, /\n {4}total = add up the numbers one to ten\n[ ^~]*\naiython\.AIError: /);
+    }
+  });
 }

@@ -74,7 +74,9 @@ test("on a terminal: a live progress line while the batch waits, erased before t
 
 test("examples/batch_classify.py prints what its header promises, from one batch at the batch price", async () => {
   const { standInReply } = await import("../examples/demo/stand-in-model.js");
-  const project = await batchProject({ responder: async (request) => ({ ...(await standInReply(request.body)), usage: { prompt_tokens: 1200, completion_tokens: 30, total_tokens: 1230 } }) });
+  const project = await batchProject({
+    responder: async (request) => ({ ...(await standInReply(request.body)), usage: { prompt_tokens: 1200, completion_tokens: 30, total_tokens: 1230 } }),
+  });
   try {
     const example = path.join(ROOT, "examples", "batch_classify.py");
     const promised = /Expected output:\n# {3}(.*)\n/.exec(fs.readFileSync(example, "utf8"))?.[1];

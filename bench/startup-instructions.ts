@@ -28,6 +28,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CONFIGURED_TOML, helloProject } from "./startup-instructions/hello-project.js";
 
 if (process.argv.includes("--whole")) {
   await import("./startup-instructions/whole-command.js");
@@ -46,15 +47,9 @@ if (spawnSync("valgrind", ["--version"]).status !== 0) {
 const pythonAt = process.argv.indexOf("--python");
 const python = spawnSync(pythonAt > 0 ? process.argv[pythonAt + 1] : "python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-instructions-"));
-const TOML = 'version = 3\nmodel = { model = "bench-model", api_base = "http://127.0.0.1:9/v1" }\n';
+const TOML = CONFIGURED_TOML;
 
-function project(name: string, toml: string | null): string {
-  const root = path.join(dir, name);
-  fs.mkdirSync(path.join(root, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(root, "hello.py"), 'print("hello")\n');
-  if (toml !== null) fs.writeFileSync(path.join(root, "aiython.toml"), toml);
-  return root;
-}
+const project = (name: string, toml: string | null) => helloProject(dir, name, toml);
 
 /** An interpreter that runs python3 under callgrind, writing its count to OUT (AIYTHON_PYTHON). */
 const wrapper = path.join(dir, "counted-python");

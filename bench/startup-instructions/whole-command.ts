@@ -15,6 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CONFIGURED_TOML, helloProject } from "./hello-project.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const againstAt = process.argv.indexOf("--against");
@@ -29,17 +30,11 @@ if (spawnSync("valgrind", ["--version"]).status !== 0) {
   process.exit(2);
 }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-whole-"));
-const TOML = 'version = 3\nmodel = { model = "bench-model", api_base = "http://127.0.0.1:9/v1" }\n';
+const TOML = CONFIGURED_TOML;
 const env: NodeJS.ProcessEnv = { ...process.env };
 for (const key of Object.keys(env)) if (key.startsWith("OPENAI_") || key.startsWith("AIYTHON_") || key === "PYTHONDONTWRITEBYTECODE") delete env[key];
 
-function project(name: string, toml: string | null): string {
-  const root = path.join(dir, name);
-  fs.mkdirSync(path.join(root, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(root, "hello.py"), 'print("hello")\n');
-  if (toml !== null) fs.writeFileSync(path.join(root, "aiython.toml"), toml);
-  return root;
-}
+const project = (name: string, toml: string | null) => helloProject(dir, name, toml);
 
 const SPAWNER = 'require("child_process").spawnSync("python3", ["hello.py"], { stdio: "inherit" })';
 

@@ -5,12 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import Database from "better-sqlite3";
 import type { Options } from "execa";
 import { finishCall, toolCall, type RecordedRequest, type Responder, type ScriptedReply } from "./loopback-model.js";
 import { startLoopbackBatch, type LoopbackBatch, type LoopbackBatchOptions } from "./loopback-batch.js";
 import { aiython, cleanEnv, ROOT, type Ran } from "./run-cli.js";
 import { tempProject } from "./temp-project.js";
+import { journalRows } from "./journal-rows.js";
 
 export const BATCH_FIXTURES = path.join(ROOT, "test", "fixtures", "batch");
 export const BATCH_KEY = "sk-batch-e2e-key";
@@ -36,14 +36,7 @@ export async function batchProject(options: Partial<LoopbackBatchOptions> = {}, 
     root,
     server,
     run: (args, extra = {}) => aiython(args, { cwd: root, env: cleanEnv({ BATCH_KEY }), ...extra }),
-    query<T>(sql: string, ...params: unknown[]): T[] {
-      const db = new Database(path.join(root, ".aiython", "aiython.sqlite"), { readonly: true });
-      try {
-        return db.prepare(sql).all(...params) as T[];
-      } finally {
-        db.close();
-      }
-    },
+    query: <T>(sql: string, ...params: unknown[]): T[] => journalRows<T>(root, sql, ...params),
     close: () => server.close(),
   };
 }

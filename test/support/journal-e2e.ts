@@ -4,10 +4,10 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { finishCall, startLoopbackModel, type LoopbackModel, type RecordedRequest, type Responder } from "./loopback-model.js";
 import { aiython, cleanEnv, ROOT, type Ran } from "./run-cli.js";
 import { tempProject } from "./temp-project.js";
+import { journalRows } from "./journal-rows.js";
 
 export const JOURNAL_FIXTURES = path.join(ROOT, "test", "fixtures", "journal");
 
@@ -34,14 +34,7 @@ export async function journalProject(responder: Responder): Promise<JournalProje
     model,
     run: (args, extra) => aiython(args, { cwd: root, env: env(extra) }),
     sent: () => model.requests.filter((request) => request.path.endsWith("/chat/completions")),
-    query<T>(sql: string, ...params: unknown[]): T[] {
-      const db = new Database(path.join(root, ".aiython", "aiython.sqlite"), { readonly: true });
-      try {
-        return db.prepare(sql).all(...params) as T[];
-      } finally {
-        db.close();
-      }
-    },
+    query: <T>(sql: string, ...params: unknown[]): T[] => journalRows<T>(root, sql, ...params),
     close: () => model.close(),
   };
 }

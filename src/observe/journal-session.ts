@@ -18,40 +18,19 @@
 // request key (counted when the request is made, SPEC §11.1), each answer's place in the run's
 // order (`seq`), the source run, and for a resume the source's effects that never ended (§11.2).
 
-import type { EffectEntry, InvocationEntry, Journal, RunEnd, RunStart } from "../journal/index.js";
+import type { EffectEntry, InvocationEntry, Journal, RunEnd } from "../journal/index.js";
 import type { ExchangeRef } from "../model-port.js";
 import { REPLAY_MISS_CANDIDATES } from "../defaults.js";
 import { PendingWrites } from "./journal-writes.js";
 import type { ExchangeSink, ExchangeToRecord } from "./recording-model.js";
-import type { Redactor } from "./redact.js";
 import type { RecordedRequest } from "./replay-miss.js";
 import type { FileDigest } from "./source-digests.js";
+import { loadJournal, openForRun, type JournalSessionOptions, type Open } from "./journal-open.js";
 import type { ReplayAnswer, ReplayedExchange, ReplaySource } from "./replaying-model.js";
 
-export interface JournalSessionOptions {
-  projectRoot: string;
-  cwd: string;
-  /** Record this run (runs, invocations, exchanges). False: open an existing journal to read only. */
-  record: boolean;
-  /** Answer from the journal (SPEC §11.1): from this run, or (null) the latest of the same command line. */
-  replay: { run: number | null } | null;
-  run: RunStart;
-  /** What makes two runs "the same command line": its hash is the run's command key, worked out at the open. */
-  command: unknown;
-  redact: Redactor;
-  /** Prints one line on stderr (the `aiython: ` prefix is the caller's). */
-  warn: (message: string) => void;
-}
-
-interface Open {
-  journal: Journal;
-  runId: number | null;
-  source: number | null;
-  /** Resume: the source run's effects that started and never ended, as "seq:call id". */
-  uncertain: ReadonlySet<string>;
-}
-
 type RunWrite = (journal: Journal, runId: number) => void;
+
+export type { JournalSessionOptions } from "./journal-open.js";
 
 export class JournalSession implements ExchangeSink, ReplaySource {
   private opening: Promise<Open | null> | null = null;
@@ -262,42 +241,12 @@ export class JournalSession implements ExchangeSink, ReplaySource {
 
   private async open(): Promise<Open | null> {
     try {
-      const [{ openJournal, commandKey, JournalUnavailableError }, { digestsOf }] = await Promise.all([import("../journal/index.js"), import("./source-digests.js")]);
-      this.digestsOf = digestsOf;
-      this.unavailableError = JournalUnavailableError;
-      const { projectRoot, cwd, record, replay, run } = this.opts;
-      let journal: Journal | null;
-      let recording = record;
-      try {
-        journal = await openJournal({ projectRoot, cwd, create: record });
-      } catch (error) {
-        if (!(record && replay && error instanceof JournalUnavailableError && error.reason === "read-only")) throw error;
-        journal = await openJournal({ projectRoot, cwd, create: false });
-        recording = false;
-        this.opts.warn(`this run is not recorded: ${error.message.split("; ")[0]}; it is replayed from the journal as it is`);
-      }
-      if (!journal) {
-        this.failure = "there is no journal in this project yet";
-        return null;
-      }
-      try {
-        run.commandKey ??= commandKey(this.opts.command);
-        run.argv = run.argv?.map(this.opts.redact) ?? null;
-        run.sourceRun = replay === null ? null : (replay.run ?? journal.runs.latestOfCommand(run.commandKey, null));
-        const runId = recording ? journal.runs.start(run) : null;
-        const uncertain = new Set(
-          run.mode === "resume" && run.sourceRun !== null
-            ? journal.effects
-                .of(run.sourceRun)
-                .filter((effect) => effect.status !== "ended")
-                .map((effect) => `${effect.exchangeSeq}:${effect.callId}`)
-            : [],
-        );
-        return { journal, runId, source: run.sourceRun, uncertain };
-      } catch (error) {
-        journal.close();
-        throw error;
-      }
+      const loaded = await loadJournal();
+      this.digestsOf = loaded.digestsOf;
+      this.unavailableError = loaded.JournalUnavailableError;
+      const open = await openForRun(loaded, this.opts);
+      if (!open) this.failure = "there is no journal in this project yet";
+      return open;
     } catch (error) {
       this.disable(error);
       return null;

@@ -1,6 +1,6 @@
 // An AI block's AIError printed from anywhere carries the program's frames only (SPEC §2): caught
 // and printed with traceback.print_exc(), or uncaught in a thread, its traceback ends at the
-// block's line, with no frame of aiython's and no path of aiython's install, on 3.11–3.13 (a
+// block's line, in sync code and in a coroutine (`await`), with no frame of aiython's and no path of aiython's install, on 3.11–3.13 (a
 // model that cannot be reached: each block raises AIError).
 
 import assert from "node:assert/strict";
@@ -19,10 +19,15 @@ const pythonAt = (version: string) => {
 
 const DEAD_MODEL = { AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "sk-test" };
 
-for (const version of ["3.11", "3.12", "3.13"]) {
+for (const [version, fixture, kind] of ["3.11", "3.12", "3.13"].flatMap((v) => [
+  [v, "caught_ai_error.py", "sync"],
+  [v, "caught_ai_error_async.py", "async"],
+])) {
   const python = pythonAt(version) ?? (version === "3.11" ? "python3" : null);
-  test(`${version}: a caught AIError's print_exc() and a thread's uncaught one show the program's frames only`, { skip: !python && `needs ${version}` }, async () => {
-    const result = await execa(CLI, ["--python", python!, "--no-journal", "caught_ai_error.py"], {
+  test(`${version}: ${kind === "sync" ? "a" : "an"} ${kind} block's caught AIError's print_exc() and a thread's uncaught one show the program's frames only`, {
+    skip: !python && `needs ${version}`,
+  }, async () => {
+    const result = await execa(CLI, ["--python", python!, "--no-journal", fixture], {
       cwd: FIXTURES,
       env: cleanEnv(DEAD_MODEL),
       extendEnv: false,

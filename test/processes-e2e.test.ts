@@ -142,3 +142,47 @@ test("with no model configured, multiprocessing's executable is python3's until 
   assert.equal(ours.exitCode, 0, ours.stderr);
   assert.equal(ours.stdout, "True\nFalse\n", "the launcher is named only once the mailbox may have spawned peers");
 });
+
+// A child run as `-m MODULE`, through shell=True or `sh -c "…"`, of this interpreter on a project
+// file (issue 34, item 8).
+const GREET = 'import sys\n\nn = int(sys.argv[1])\nword: str = spell out the number n in English\nprint(f"{n}={word}", sys.argv[1:])\n';
+const CHILD_FORMS =
+  "import subprocess, sys\n" +
+  "for args in ([sys.executable, '-m', 'pkg.greet', '1'], [sys.executable, '-mgreet', '2'], f'{sys.executable} greet.py 3', ['sh', '-c', f\"'{sys.executable}' -u -m pkg.greet 4\"]):\n" +
+  "    done = subprocess.run(args, capture_output=True, text=True, shell=isinstance(args, str))\n" +
+  "    print(done.returncode, done.stdout + done.stderr, end='')\n";
+
+test("a subprocess of sys.executable with -m, shell=True or sh -c on a project file reaches the model", async () => {
+  const dir = tempProject({ "main.py": CHILD_FORMS, "greet.py": GREET, "pkg/__init__.py": "", "pkg/greet.py": GREET }, { prefix: "aiython-proc-" });
+  const server = await startLoopbackModel({ responder: spellOut });
+  try {
+    const env = cleanEnv({ OPENAI_API_KEY: "sk-test", AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url });
+    const result = await aiython(["main.py"], { cwd: dir, env });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, "0 1=one ['1']\n0 2=two ['2']\n0 3=three ['3']\n0 4=four ['4']\n");
+    assert.equal(server.requests.filter((r) => r.path.endsWith("/chat/completions")).length, 4);
+  } finally {
+    await server.close();
+  }
+});
+
+test("valid Python children run with -m, shell=True and sh -c see what they see under python3, with and without a model", async () => {
+  const show =
+    "import os, sys\nprint(os.path.relpath(sys.argv[0]), sys.argv[1:], sys.orig_argv[1:], sys.path[0] == os.getcwd(), __spec__ and __spec__.name, __name__, os.path.relpath(__file__))\n";
+  const forms = CHILD_FORMS.replaceAll("greet", "show").replace("f'{sys.executable} show.py 3'", "f'{sys.executable} -X utf8 show.py 3; echo done'");
+  const dir = tempProject({ "main.py": forms, "show.py": show, "pkg/__init__.py": "", "pkg/show.py": show }, { prefix: "aiython-proc-" });
+  const theirs = await python(["main.py"], { cwd: dir });
+  assert.equal(theirs.exitCode, 0, theirs.stderr);
+  assert.match(theirs.stdout, /pkg\/show\.py \['1'\] \['-m', 'pkg\.show', '1'\] True pkg\.show __main__/);
+  const plain = await aiython(["main.py"], { cwd: dir });
+  assert.deepEqual([plain.stdout, plain.stderr, plain.exitCode], [theirs.stdout, theirs.stderr, theirs.exitCode]);
+  const server = await startLoopbackModel({ responder: spellOut });
+  try {
+    const env = cleanEnv({ OPENAI_API_KEY: "sk-test", AIYTHON_MODEL: "test-model", OPENAI_BASE_URL: server.url });
+    const configured = await aiython(["main.py"], { cwd: dir, env });
+    assert.deepEqual([configured.stdout, configured.stderr, configured.exitCode], [theirs.stdout, theirs.stderr, theirs.exitCode]);
+    assert.equal(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
+});

@@ -73,15 +73,15 @@ class Positions(unittest.TestCase):
 
     def test_an_awaited_call_in_async_def(self):
         source = "async def f():\n    r = await get it; s = 1\n    return r\n"
-        the_plan = plan("async def f():\n    r = await (await _rt.ablock(1)); s = 1\n    return r\n",
+        the_plan = plan("async def f():\n    r = await (await _rt.ablock(1))(); s = 1\n    return r\n",
                         block(1, "expression", (2, 14, 2, 20), is_async=True))
         self.assertEqual(self.selected(source, the_plan, entry=False),
                          [("r = await get it", 4, 20), ("s = 1", 22, 27), ("return r", 4, 12)])
 
     def test_a_block_of_several_lines_moves_the_columns_after_it_on_its_last_line(self):
-        # `))` closes an awaited call: wider than a last line of one character
+        # `))()` closes an awaited call: wider than a last line of one character
         source = "async def f():\n    v = [compute\ni]; w = 2\n    return v\n"
-        the_plan = plan("async def f():\n    v = [(await _rt.ablock(1\n))]; w = 2\n    return v\n",
+        the_plan = plan("async def f():\n    v = [(await _rt.ablock(1\n))()]; w = 2\n    return v\n",
                         block(1, "expression", (2, 9, 3, 1), is_async=True))
         self.assertEqual(self.selected(source, the_plan, entry=False),
                          [("v = [compute\ni]", 4, 2), ("w = 2", 4, 9), ("return v", 4, 12)])

@@ -33,7 +33,7 @@ export interface BlockInfo {
   output_type: string | null;
   requires_result: boolean;
   directive: BlockDirective;
-  /** Inside an `async def` body: rendered `(await NAME.ablock(N))`. */
+  /** Inside an `async def` body: rendered `(await NAME.ablock(N))()`. */
   is_async: boolean;
   /** Qualified name (as `co_qualname`) of the enclosing function, or null at module or class level. */
   function: string | null;

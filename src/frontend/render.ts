@@ -3,10 +3,12 @@
 // is padded inside its parentheses to the block's width, so the code after it keeps its columns
 // and CPython's traceback carets fall under the block's text. Shapes (the bridge implements them):
 //   NAME.block(N)              sync code
-//   (await NAME.ablock(N))     inside `async def` bodies, so the event loop is not blocked
+//   (await NAME.ablock(N))()   inside `async def` bodies, so the event loop is not blocked; the
+//                              awaited call returns a call that gives the value or raises the
+//                              block's exception in the program's own frame
 // A statement block is the same call as an expression statement at the statement's position. The
 // operand of the program's own `await` is rendered like any block, so in `async def` the program
-// reads `await (await NAME.ablock(N))`: the inner await is the runtime's, the outer the program's.
+// reads `await (await NAME.ablock(N))()`: the inner await is the runtime's, the outer the program's.
 
 import { countCodePoints } from "./positions.js";
 
@@ -15,7 +17,7 @@ const BREAK = /\r\n|\r|\n/g;
 /** The call that replaces `blockText`; `index` 0 is the placeholder the search compiles. */
 export function callText(blockText: string, runtimeName: string, index: number, isAsync: boolean): string {
   const open = isAsync ? `(await ${runtimeName}.ablock(${index}` : `${runtimeName}.block(${index}`;
-  const close = isAsync ? "))" : ")";
+  const close = isAsync ? "))()" : ")";
   const breaks = blockText.match(BREAK) ?? [];
   if (breaks.length === 0) {
     const width = countCodePoints(blockText, 0, blockText.length);

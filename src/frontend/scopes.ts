@@ -1,5 +1,5 @@
 // Enclosing scopes of blocks: does a block sit in an `async def` body (so it renders as
-// `(await NAME.ablock(N))`, SPEC §4.3), and which function holds it.
+// `(await NAME.ablock(N))()`, SPEC §4.3), and which function holds it.
 //
 // Computed from the scanner over the placeholder program (valid Python), whose logical lines and
 // indentation are exactly CPython's, because the call shape must be known before the final

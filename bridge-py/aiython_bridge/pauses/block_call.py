@@ -1,10 +1,12 @@
-"""The call of a sync AI block, `NAME.block(N)`, as C code (runtime.py).
+"""The call of an AI block, `NAME.block(N)` and `(await NAME.ablock(N))()`, as C code (runtime.py).
 
 The block runs while `NAME.block` is looked up; what the lookup returns is then called with N
 by the program's own frame. For a value that is `{N: value}.__getitem__`; for an exception it is
 `max(exc, N, key=THROW)`, where THROW is the `throw` of a generator that has finished, which
 raises the exception it is given from C. Either way no frame of aiython's is on the stack when
 the block's line gets its result, so an exception's traceback starts at the program's frame.
+An async block's coroutine returns such a call (`settled_value`, `settled_raise`) instead of
+raising through its own frames, and the program's frame calls it with no argument.
 
 `called_index` reads N from the calling frame's code: after the attribute lookup that runs
 (LOAD_ATTR, or 3.11's LOAD_METHOD; f_lasti is on it, or on its last inline cache entry once it
@@ -16,7 +18,7 @@ from _functools import partial
 
 from aiython_bridge import modules
 
-__all__ = ["called_index", "raising", "returning"]
+__all__ = ["called_index", "raising", "returning", "settled_raise", "settled_value"]
 
 
 def _finished():
@@ -71,3 +73,13 @@ def returning(index, value):
 def raising(exc):
     """The call that raises `exc` from C, its traceback to be the program's frames only."""
     return partial(max, exc.with_traceback(None), key=_THROW)
+
+
+def settled_value(value):
+    """The call, with no argument, that gives `value` (an async block's)."""
+    return [value].pop
+
+
+def settled_raise(exc):
+    """The call, with no argument, that raises `exc` from C (an async block's)."""
+    return partial(max, exc.with_traceback(None), 0, key=_THROW)

@@ -1,4 +1,4 @@
-"""The object the rewritten program calls at each AI block: `NAME.block(N)` / `await NAME.ablock(N)`.
+"""The object the rewritten program calls at each AI block: `NAME.block(N)` / `(await NAME.ablock(N))()`.
 
 One per file with blocks, a constant in that file's code (preparation/program_code.py): the rendered
 `NAME.block(N)` calls load it directly, so no name is bound anywhere. Reaching a block pauses the
@@ -8,7 +8,10 @@ raises AIError at the block's line.
 A sync block runs while `NAME.block` is looked up (a property that reads N from the code after
 the lookup, block_call.py), and the call itself is C code that returns the block's value or
 raises its exception: a caught AIError's traceback, printed by traceback.print_exc(), logging or
-a thread, holds the program's frames only, as if the line had raised it (SPEC §2).
+a thread, holds the program's frames only, as if the line had raised it (SPEC §2). An async
+block's coroutine ends with such a call for its value or exception, never raising through
+its own frames (a cancellation, KeyboardInterrupt or SystemExit still does), and the
+program's frame calls it.
 """
 
 import sys
@@ -52,10 +55,16 @@ class Runtime:
         return _pauses().pause_for_block(self._server, info, frame or sys._getframe(1), self._options)
 
     async def ablock(self, index):
+        """`(await NAME.ablock(N))()`: block N with the event loop running; what the await gives
+        is the call that returns its value or raises its exception (block_call.py)."""
         info = self._blocks[index]
         if not self._model_configured:
-            raise AIError(NO_MODEL)
-        return await _pauses().pause_for_block_async(self._server, info, sys._getframe(1), self._options)
+            return block_call.settled_raise(AIError(NO_MODEL))
+        try:
+            value = await _pauses().pause_for_block_async(self._server, info, sys._getframe(1), self._options)
+        except Exception as exc:  # noqa: BLE001 - the block's outcome, raised by the program's frame
+            return block_call.settled_raise(exc)
+        return block_call.settled_value(value)
 
 
 def _pauses():

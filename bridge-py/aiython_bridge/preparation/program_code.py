@@ -2,7 +2,7 @@
 and for imported project modules alike.
 
 The plan's rewritten source (or the source itself) is parsed once; its AI block calls
-(`NAME.block(N)`, `(await NAME.ablock(N))`, NAME the plan's runtimeName) are pointed at a
+(`NAME.block(N)`, `(await NAME.ablock(N))()`, NAME the plan's runtimeName) are pointed at a
 placeholder constant, its checkpoints are selected and instrumented (recovery/instrument.py), and
 the tree is compiled: a Compiled, which depends only on the source, the plan and the interpreter,
 so the preparation cache can keep it (prepare.py, cache.py). Compiled.bind then puts the file's

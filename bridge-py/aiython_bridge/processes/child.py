@@ -4,7 +4,7 @@
 (`_socket` only: no module the program would see appears in sys.modules); `hello` is the
 child's first frame, carrying the run's secret. `start_spawned` is the boot of an interpreter
 started by the launcher or by a rewritten `subprocess` argv: `python [OPTIONS] BOOT FOLDER
-PROGRAM...`, where PROGRAM is `-c CODE ARGS` or `FILE ARGS`. It connects and says hello with
+PROGRAM...`, where PROGRAM is `-c CODE ARGS`, `-m MODULE ARGS` or `FILE ARGS`. It connects and says hello with
 its program (the host answers `init` and `run`, as to the first interpreter); when the host
 cannot be reached (the run has ended) it becomes exactly the python3 process it stands for.
 """
@@ -63,6 +63,10 @@ def program_of(argv, orig_argv):
     rest = argv[2:]
     if rest[:1] == ["-c"] and len(rest) >= 2:
         target, args = {"kind": "code", "code": rest[1]}, rest[2:]
+    elif rest[:1] == ["-m"] and len(rest) >= 2:
+        target, args = {"kind": "module", "name": rest[1]}, rest[2:]
+    elif rest[0].startswith("-m") and len(rest[0]) > 2:
+        target, args = {"kind": "module", "name": rest[0][2:]}, rest[1:]
     else:
         target, args = {"kind": "file", "path": rest[0]}, rest[1:]
     at = next((i for i in range(1, len(orig_argv) - 1) if orig_argv[i] == argv[0] and orig_argv[i + 1] == argv[1]), None)

@@ -4,11 +4,14 @@ An audit hook cannot be seen or removed by the program, and it is the only place
 a process, before the fact, that it is about to start a program or import a module:
 
 - `subprocess.Popen`: when the executable is this interpreter and its argv runs a project file
-  (`python [OPTIONS] FILE ARGS`), the boot script and the run folder are put in front of FILE,
-  in the argv list subprocess is about to execute (the program's own `Popen.args` is a
-  different list and stays as written). Any other subprocess (`env`, a shell, python3 on a file
-  outside the project, `-c`, `-m`) starts exactly as under python3: nothing of the run is in its
-  argv or environment.
+  (`python [OPTIONS] FILE ARGS`, or `-m MODULE` whose file is certainly a project file), the
+  boot script and the run folder are put in front of FILE (or `-m`), in the argv list
+  subprocess is about to execute (the program's own `Popen.args` is a different list and stays
+  as written). A shell's `-c` command (shell=True, `sh -c "python3 file.py"`) that is one simple
+  command running this interpreter (a path, or the first on the child's $PATH) that way is
+  rewritten to the same effect (argv.py reads both). Any other subprocess (`env`, a compound
+  shell command, python3 on a file outside the project, `-c`) starts exactly as under python3:
+  nothing of the run is in its argv or environment.
 - `import` of `multiprocessing.spawn`: its executable becomes the run folder's launcher
   (start/launcher, linked there as `python`), which execs this interpreter on the boot script
   for multiprocessing's spawn and forkserver children. The module is imported there and then,
@@ -28,9 +31,10 @@ import os
 import sys
 
 from .. import paths
+from . import argv as argv_of
 from . import current_server, run_folder
 
-__all__ = ["BOOT", "ensure_installed", "expect_main", "install", "script_index"]
+__all__ = ["BOOT", "ensure_installed", "expect_main", "install"]
 
 BOOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "start", "importlib_bootstrap.py")
 
@@ -101,47 +105,61 @@ def _point_at_launcher(spawn):
 
 
 def _rewrite_argv(executable, argv, cwd, env):
-    if not _State.subprocesses or not isinstance(argv, list) or len(argv) < 2 or not _this_interpreter(executable):
+    if not _State.subprocesses or not isinstance(argv, list) or len(argv) < 2:
         return
-    index = script_index(argv)
-    if index is None:
+    here = os.path.join(os.getcwd(), os.fsdecode(cwd)) if cwd else os.getcwd()
+    if _this_interpreter(executable):
+        index = _project_program(argv, here, env)
+        if index is not None:
+            _insert_boot(argv, index)
+    elif os.path.basename(os.fsdecode(executable)) in argv_of.SHELLS and len(argv) >= 3 and argv[1] == "-c":
+        _rewrite_shell_command(argv, here, env)
+
+
+def _project_program(argv, cwd, env):
+    """Where to put the boot script in `python [OPTIONS] PROGRAM`: before a project FILE or
+    before `-m MODULE` whose file is certainly a project file; else None."""
+    start = argv_of.program_start(argv)
+    if start is None:
+        return None
+    index, kind, safe_path = start
+    if kind == "file":
+        full = os.path.join(cwd, os.fsdecode(argv[index]))
+    else:
+        full = argv_of.module_file(argv_of.module_name(argv, index), cwd, env, safe_path)
+    if full is None or not os.path.isfile(full):
+        return None
+    return index if paths.is_project_path(os.path.realpath(full), _State.project_root) else None
+
+
+def _rewrite_shell_command(argv, cwd, env):
+    """`sh -c "python FILE"` (shell=True): the command's words get the boot script when the
+    command is one simple command running this interpreter on a project program."""
+    command = argv[2]
+    words = argv_of.shell_words(os.fsdecode(command))
+    if words is None:
         return
-    script = os.fsdecode(argv[index])
-    full = os.path.realpath(os.path.join(os.fsdecode(cwd) if cwd else os.getcwd(), script))
-    if not os.path.isfile(full) or not paths.is_project_path(full, _State.project_root):
+    found = argv_of.which(words[0], cwd, env)
+    if found is None or not _this_interpreter(found):
         return
+    index = _project_program(words, cwd, env)
+    if index is None or not _insert_boot(words, index):
+        return
+    line = argv_of.shell_line(words)
+    argv[2] = os.fsencode(line) if isinstance(command, bytes) else line
+
+
+def _insert_boot(argv, index):
     folder = run_folder(_State.server)
-    if folder is not None:
-        argv[index:index] = [BOOT, folder.path]
+    if folder is None:
+        return False
+    argv[index:index] = [BOOT, folder.path]
+    return True
 
 
 def _this_interpreter(executable):
     path = os.fsdecode(executable)
     return os.sep in path and os.path.realpath(path) == os.path.realpath(sys.executable)
-
-
-def script_index(argv):
-    """Where the script is in `python [OPTIONS] SCRIPT ARGS`, or None (-c, -m, stdin, none)."""
-    i = 1
-    while i < len(argv):
-        arg = os.fsdecode(argv[i])
-        if arg == "--":
-            return i + 1 if i + 1 < len(argv) else None
-        if not arg.startswith("-"):
-            return i
-        if arg == "-" or (arg.startswith("--") and arg != "--check-hash-based-pycs"):
-            return None  # stdin, --help, --version
-        if arg == "--check-hash-based-pycs":
-            i += 2
-            continue
-        for at, letter in enumerate(arg[1:], start=1):
-            if letter in "cm":
-                return None
-            if letter in "WX":
-                i += at == len(arg) - 1  # its value is the next argument
-                break
-        i += 1
-    return None
 
 
 def _settle_main():

@@ -10,7 +10,7 @@ its positions mapped back: `span` and `segment` answer in the user's source (its
 line breaks included), and `generated` tells the call that stands for a statement block, an
 expression statement the frontend wrote, which is never a checkpoint. The calls are written as
 docs/protocol.md says ("What the rewritten program calls"): `NAME.block(N)`, or
-`(await NAME.ablock(N))` inside `async def`.
+`(await NAME.ablock(N))()` inside `async def`.
 
 `checkpoints_of` is what `--explain` shows (the `checkpoints` request, answered before `run`).
 """
@@ -76,7 +76,7 @@ class Rendering(Columns):
         """The column where the block's call ends, on the block's last line (None: not found)."""
         span, is_async = block["span"], block.get("is_async")
         opening = ("(await %s.ablock(%d" if is_async else "%s.block(%d") % (runtime, block["index"])
-        closing = "))" if is_async else ")"
+        closing = "))()" if is_async else ")"
         if not 0 < span["line"] <= span["end_line"] <= len(self.lines):
             return None
         line = self.lines[span["line"] - 1]

@@ -38,6 +38,17 @@ export interface CarryingBatch {
   fileId: string | null;
 }
 
+/** A run's batch as `aiython runs show` lists it. */
+export interface BatchSummary {
+  number: number;
+  kind: BatchKind;
+  route: string;
+  /** The provider's batch id (api) or the requests file (dir); null while being submitted. */
+  providerId: string | null;
+  status: BatchStatus;
+  requests: number;
+}
+
 export class BatchLog {
   constructor(private readonly s: Statements) {}
 
@@ -94,6 +105,24 @@ export class BatchLog {
       token: textOrNull(row.token),
       fileId: textOrNull(row.file_id),
     };
+  }
+
+  /** A run's batches in the order it submitted them, with how many requests each carries. */
+  of(runId: number): BatchSummary[] {
+    const rows = this.s
+      .sql(
+        `SELECT b.number, b.kind, b.route, b.provider_id, b.status, (SELECT COUNT(*) FROM batch_requests r WHERE r.batch_id = b.id) AS requests
+         FROM batches b WHERE b.run_id = ? ORDER BY b.number, b.id`,
+      )
+      .all(runId) as Row[];
+    return rows.map((row) => ({
+      number: Number(row.number),
+      kind: row.kind as BatchKind,
+      route: String(row.route),
+      providerId: textOrNull(row.provider_id),
+      status: row.status as BatchStatus,
+      requests: Number(row.requests),
+    }));
   }
 
   /** How many batches a run submitted (the next one's number is this plus one). */

@@ -61,3 +61,47 @@ test("a run killed while its batch waits resumes without a second submission", a
     await project.close();
   }
 });
+
+/** Starts the CLI in its own process group, waits until the server has received its POST /batches (never answered), then kills the group with SIGKILL. */
+async function killedWhileCreating(project: BatchProject, args: string[]): Promise<void> {
+  const child = spawn(CLI, args, { cwd: project.root, detached: true, stdio: "ignore", env: cleanEnv({ BATCH_KEY }) });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const deadline = Date.now() + 30_000;
+  while (project.server.batches.length === 0) {
+    if (Date.now() > deadline) throw new Error("POST /batches never came");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  process.kill(-(child.pid as number), "SIGKILL");
+  await exited;
+}
+
+test("a run killed before the provider answered POST /batches resumes on the batch the provider created", async () => {
+  const project = await batchProject();
+  try {
+    const live = await project.run(["--no-journal", "five.py"]);
+    assert.equal(live.exitCode, 0, live.stderr);
+    const chats = project.server.liveChats().length;
+
+    project.server.unanswered(true);
+    await killedWhileCreating(project, ["--batch", "five.py"]);
+    const [journaled] = project.query<{ provider_id: string | null; status: string; token: string; file_id: string }>("SELECT provider_id, status, token, file_id FROM batches");
+    assert.deepEqual({ provider_id: journaled.provider_id, status: journaled.status }, { provider_id: null, status: "submitting" });
+    assert.deepEqual(project.server.batches[0].metadata, { aiython_run: "1", aiython_batch: "1", aiython_token: journaled.token });
+    assert.equal(project.server.batches[0].input_file_id, journaled.file_id);
+
+    project.server.unanswered(false);
+    const resumed = await project.run(["resume"]);
+    assert.equal(resumed.exitCode, 0, resumed.stderr);
+    assert.equal(resumed.stdout, live.stdout);
+    assert.equal(project.server.batches.length, 1, "the resumed run found the provider's batch by its token; it created none");
+    assert.equal(project.server.requests.filter((r) => r.path === "/v1/files" && r.method === "POST").length, 1, "one upload in all");
+    assert.equal(project.server.requests.filter((r) => r.path === "/v1/batches" && r.method === "GET").length, 1, "one listing found it");
+    assert.equal(project.server.liveChats().length, chats, "nothing went live");
+    assert.deepEqual(
+      project.query<{ provider_id: string; status: string }>("SELECT provider_id, status FROM batches").map((b) => ({ ...b })),
+      [{ provider_id: project.server.batches[0].id, status: "completed" }],
+    );
+  } finally {
+    await project.close();
+  }
+});

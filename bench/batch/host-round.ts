@@ -44,7 +44,14 @@ function port(): { model: ModelPort; offload: BatchOffload | null } {
   const offload = new BatchOffload(
     { windowMs: 50, pollMs: 10, maxRequests: 50_000, dir: null, attach: false },
     {
-      journal: { add: async () => null, submitted: async () => undefined, ended: () => undefined, carrying: async () => null, runId: async () => null },
+      journal: {
+        add: async () => null,
+        uploaded: async () => undefined,
+        submitted: async () => undefined,
+        ended: () => undefined,
+        carrying: async () => null,
+        runId: async () => null,
+      },
       progress: new BatchProgress(() => undefined, false),
       stop: (message) => {
         throw new Error(message);

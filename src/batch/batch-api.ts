@@ -1,6 +1,6 @@
 // The OpenAI Batch API on a route's api_base (SPEC §14): upload the requests as a JSONL file
 // (`POST /files`, purpose=batch), create the batch (`POST /batches`, completion_window 24h), read
-// its status (`GET /batches/{id}`) and its output and error files (`GET /files/{id}/content`).
+// its status (`GET /batches/{id}`), find one by its metadata (`GET /batches`, paged) and its output and error files (`GET /files/{id}/content`).
 // OpenAI, Azure OpenAI, Together and LiteLLM's proxy speak it. A server that answers 404 to
 // /files or /batches has no Batch API: one BatchUnsupportedError names the fixes. Messages never
 // hold the key, the Authorization header or the provider's error body (SPEC §9).
@@ -46,6 +46,9 @@ export class BatchApiError extends Error {
 }
 
 const HTTP_TIMEOUT_MS = 120_000;
+/** GET /batches: batches per page (the API's most), and how many pages a search reads. */
+const PAGE_SIZE = 100;
+const FIND_PAGES = 10;
 
 /** A body streamed as it is sent, with its length and media type. */
 interface Streamed {
@@ -101,9 +104,29 @@ export class BatchApi {
     return idOf(await this.json("POST", "/files", body), "POST /files");
   }
 
-  async create(inputFileId: string): Promise<string> {
-    const body = JSON.stringify({ input_file_id: inputFileId, endpoint: CHAT_ENDPOINT, completion_window: "24h" });
+  /** Creates the batch, its `metadata` naming it (string values: the API's rule). */
+  async create(inputFileId: string, metadata: Record<string, string>): Promise<string> {
+    const body = JSON.stringify({ input_file_id: inputFileId, endpoint: CHAT_ENDPOINT, completion_window: "24h", metadata });
     return idOf(await this.json("POST", "/batches", body), "POST /batches");
+  }
+
+  /**
+   * The id of the batch whose metadata holds `key: value`, or null. The list is newest first and
+   * a run's batch is recent: at most FIND_PAGES pages are read.
+   */
+  async find(key: string, value: string): Promise<string | null> {
+    let after: string | null = null;
+    for (let page = 0; page < FIND_PAGES; page++) {
+      const query: string = `?limit=${PAGE_SIZE}${after === null ? "" : `&after=${encodeURIComponent(after)}`}`;
+      const list = (await this.json("GET", `/batches${query}`)) as { data?: unknown; has_more?: unknown } | null;
+      const data = Array.isArray(list?.data) ? (list.data as { id?: unknown; metadata?: Record<string, unknown> | null }[]) : [];
+      const found = data.find((batch) => batch.metadata?.[key] === value);
+      if (found) return idOf(found, "GET /batches");
+      const last = data[data.length - 1]?.id;
+      if (list?.has_more !== true || typeof last !== "string") return null;
+      after = last;
+    }
+    return null;
   }
 
   async state(batchId: string): Promise<BatchState> {

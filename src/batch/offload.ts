@@ -4,16 +4,18 @@
 // watched: watcher.ts), or written to a folder for an engine without one (dir-batch.ts), which
 // ends the run with exit 76 until `aiython resume` reads the results. A resumed run first looks
 // each request up in the journal and re-attaches to the batch that carries it, so the same
-// requests are never submitted twice.
+// requests are never submitted twice — not even a batch the run was killed submitting (recover.ts).
 
 import { ExitStatus, UsageError } from "../errors.js";
 import type { BatchEntry, CarryingBatch } from "../journal/index.js";
 import { BatchApi, BatchUnsupportedError, type BatchRoute } from "./batch-api.js";
 import fs from "node:fs";
+import { randomUUID } from "node:crypto";
 import { requestLine, type LineResult } from "./batch-lines.js";
 import { BATCH_WAIT_STATUS, missingResultsMessage, moveRequests, readDirResults, requestsFile, waitMessage } from "./dir-batch.js";
 import { Gatherer, type Pending, type Spooled } from "./gatherer.js";
 import type { BatchProgress } from "./progress.js";
+import { batchMetadata, recoverBatch } from "./recover.js";
 import { Watcher } from "./watcher.js";
 
 /** The OpenAI Batch API's limit on the size of one input file. */
@@ -32,6 +34,8 @@ const NO_JOURNAL = new UsageError("--batch=dir:PATH needs the journal to go on l
 export interface BatchJournal {
   /** Writes the batch before it is submitted: its row and the run's id, or null when nothing is recorded. */
   add(entry: BatchEntry): Promise<{ row: number; runId: number } | null>;
+  /** The batch's input file, once uploaded. */
+  uploaded(row: number, fileId: string): Promise<void>;
   submitted(row: number, providerId: string): Promise<void>;
   ended(row: number, ok: boolean): void;
   /** The batch a resumed run re-attaches to for this request, or null. */
@@ -72,6 +76,8 @@ export class BatchOffload {
   private readonly watchers = new Map<string, Watcher>();
   private readonly apis = new Map<string, BatchApi>();
   private readonly dirResults = new Map<string, Map<string, LineResult>>();
+  /** Journaled batches found (or created again) at the provider by a resumed run, by row. */
+  private readonly recoveries = new Map<number, Promise<string | null>>();
   private customIds = 0;
   /** `dir:` batches are written one after another; what the run says when it stops for them. */
   private dirQueue: Promise<void> = Promise.resolve();
@@ -129,12 +135,14 @@ export class BatchOffload {
 
   private async submit(route: BatchRoute, { file, pendings: chunk }: Spooled): Promise<void> {
     const number = ++this.numbers;
-    const journaled = await this.deps.journal.add({ number, kind: "api", route: route.id, place: route.apiBase, requests: carried(chunk) });
+    const token = randomUUID();
+    const journaled = await this.deps.journal.add({ number, kind: "api", route: route.id, place: route.apiBase, token, requests: carried(chunk) });
     const api = this.apiOf(route);
     let providerId: string;
     try {
       const fileId = await api.upload(file, `aiython-batch-${number}.jsonl`);
-      providerId = await api.create(fileId);
+      if (journaled) await this.deps.journal.uploaded(journaled.row, fileId);
+      providerId = await api.create(fileId, batchMetadata(journaled?.runId ?? null, number, token));
       this.submissions += 1;
     } catch (error) {
       if (journaled) this.deps.journal.ended(journaled.row, false);
@@ -181,8 +189,9 @@ export class BatchOffload {
   /** A resumed run's request that a journaled batch carries: its line (waiting for the batch if it is still in flight), or null. */
   private async attached(ask: BatchAsk): Promise<LineResult | null> {
     const carrying = await this.deps.journal.carrying(ask.key, ask.occurrence);
-    if (!carrying?.providerId) return null;
+    if (!carrying) return null;
     if (carrying.kind === "dir") {
+      if (!carrying.providerId) return null;
       const results = this.dirResults.get(carrying.providerId) ?? readDirResults(carrying.providerId);
       if (!results) {
         const runId = (await this.deps.journal.runId()) ?? carrying.runId;
@@ -193,8 +202,23 @@ export class BatchOffload {
       return results.get(carrying.customId) ?? { ok: false, reason: "the results file has no answer for it" };
     }
     if (carrying.place !== ask.route.apiBase) return null;
-    const watcher = this.watch(carrying.providerId, carrying.id, carrying.number, 0, this.apiOf(ask.route));
+    const providerId = carrying.providerId ?? (await this.recovered(carrying, ask.route));
+    if (!providerId) return null;
+    const watcher = this.watch(providerId, carrying.id, carrying.number, 0, this.apiOf(ask.route));
     return new Promise((settle) => watcher.claim(carrying.customId, settle));
+  }
+
+  /** A batch the run was killed submitting: the provider's id of it, looked for once for all its requests. */
+  private recovered(carrying: CarryingBatch, route: BatchRoute): Promise<string | null> {
+    let found = this.recoveries.get(carrying.id);
+    if (!found) {
+      found = recoverBatch(carrying, this.apiOf(route), this.deps.journal).then((recovered) => {
+        if (recovered?.created) this.submissions += 1;
+        return recovered?.providerId ?? null;
+      });
+      this.recoveries.set(carrying.id, found);
+    }
+    return found;
   }
 
   private apiOf(route: BatchRoute): BatchApi {

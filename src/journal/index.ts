@@ -24,5 +24,5 @@ export type {
   RunSummary,
   StoredRequest,
 } from "./types.js";
-export type { BatchEntry, BatchKind, CarryingBatch } from "./batch-log.js";
+export type { BatchEntry, BatchKind, BatchSummary, CarryingBatch } from "./batch-log.js";
 export { openCapabilityStore, CapabilityStoreDb, type StoredChunk, type StoredJob } from "./capability-store.js";

@@ -264,6 +264,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE invocations ADD COLUMN batched INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    // SPEC §14: a batch's token (sent as its metadata) and its uploaded file, so that a run killed
+    // between the upload and the provider's answer to POST /batches finds the batch the provider
+    // may have created instead of submitting (and paying for) it again.
+    version: 7,
+    sql: `
+      ALTER TABLE batches ADD COLUMN token TEXT;
+      ALTER TABLE batches ADD COLUMN file_id TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

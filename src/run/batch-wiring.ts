@@ -51,6 +51,7 @@ export function runBatch(command: RunCommand, config: ResolvedConfig, session: J
 function sessionBatchJournal(session: JournalSession | null): BatchJournal {
   return {
     add: async (entry) => (await session?.writeNow((journal, runId) => ({ row: journal.batches.add(runId, entry, new Date()), runId }))) ?? null,
+    uploaded: async (row, fileId) => void (await session?.writeNow((journal) => journal.batches.uploaded(row, fileId, new Date()))),
     submitted: async (row, providerId) => void (await session?.writeNow((journal) => journal.batches.submitted(row, providerId, new Date()))),
     ended: (row, ok) => void session?.writeNow((journal) => journal.batches.ended(row, ok ? "completed" : "failed", new Date())),
     carrying: async (key, occurrence) => (await session?.readNow((journal) => journal.batches.carrying(key, occurrence))) ?? null,

@@ -36,6 +36,7 @@ export interface BatchRecord {
   error_file_id: string | null;
   counts: { total: number; completed: number; failed: number };
   errors: string[];
+  metadata: Record<string, string> | null;
 }
 
 /** The lines of an uploaded file, or why it is not a batch input. */
@@ -71,7 +72,7 @@ export class BatchJobs {
     private readonly store: (content: string) => string,
   ) {}
 
-  create(inputFileId: string, lines: BatchLine[] | string): BatchRecord {
+  create(inputFileId: string, lines: BatchLine[] | string, metadata: Record<string, string> | null = null): BatchRecord {
     const number = this.batches.length + 1;
     const errors = typeof lines === "string" ? [lines] : [];
     const items = typeof lines === "string" ? [] : lines;
@@ -86,6 +87,7 @@ export class BatchJobs {
       error_file_id: null,
       counts: { total: items.length, completed: 0, failed: 0 },
       errors,
+      metadata,
     };
     this.batches.push(batch);
     return batch;
@@ -147,6 +149,6 @@ export function batchObject(batch: BatchRecord): object {
     error_file_id: batch.error_file_id,
     created_at: 0,
     request_counts: batch.counts,
-    metadata: null,
+    metadata: batch.metadata,
   };
 }

@@ -1,7 +1,8 @@
 // A loopback OpenAI-compatible Batch API on 127.0.0.1 for tests and benchmarks (node:http only):
 //   POST /v1/files (multipart, purpose=batch)       → a file object
 //   GET  /v1/files/{id}/content                      → the file's text
-//   POST /v1/batches {input_file_id, endpoint, completion_window}
+//   POST /v1/batches {input_file_id, endpoint, completion_window, metadata?}
+//   GET  /v1/batches?limit=N&after=ID                → newest first, cursor paged (has_more)
 //   GET  /v1/batches/{id}                            → validating → in_progress → completed
 // with output and error files, failed and malformed lines and expired batches as the test asks
 // (loopback-batch-jobs.ts), and live chat completions too (POST /v1/chat/completions), answered
@@ -40,6 +41,8 @@ export interface LoopbackBatch {
   liveChats(): RecordedRequest[];
   /** Keep every batch in progress (`true`) until set back. */
   hold(on: boolean): void;
+  /** Create the batch of a POST /batches but never answer it (`true`), as a provider whose answer is lost. */
+  unanswered(on: boolean): void;
   problems: string[];
   close(): Promise<void>;
 }
@@ -56,6 +59,7 @@ export async function startLoopbackBatch(options: LoopbackBatchOptions): Promise
   const problems: string[] = [];
   const sockets = new Set<Socket>();
   let live = 0;
+  let unanswered = false;
 
   const send = (res: ServerResponse, status: number, body: string | object, type = "application/json"): void => {
     const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -100,8 +104,10 @@ export async function startLoopbackBatch(options: LoopbackBatchOptions): Promise
       if (text === undefined || body?.endpoint !== "/v1/chat/completions" || body?.completion_window !== "24h") {
         return send(res, 400, errorBody(400, "input_file_id, endpoint /v1/chat/completions and completion_window 24h are needed"));
       }
-      return send(res, 200, batchObject(jobs.create(body.input_file_id, parseInput(text))));
+      const created = jobs.create(body.input_file_id, parseInput(text), body.metadata ?? null);
+      return unanswered ? undefined : send(res, 200, batchObject(created));
     }
+    if (method === "GET" && path === "/v1/batches") return send(res, 200, listPage(jobs.batches, new URL(req.url ?? "/", "http://loopback").searchParams));
     const batch = /^\/v1\/batches\/([^/]+)$/.exec(path);
     if (method === "GET" && batch) {
       const found = jobs.batches.find((b) => b.id === batch[1]);
@@ -133,12 +139,23 @@ export async function startLoopbackBatch(options: LoopbackBatchOptions): Promise
     batches: jobs.batches,
     liveChats: () => requests.filter((r) => r.path === "/v1/chat/completions"),
     hold: (on) => void (jobs.holding = on),
+    unanswered: (on) => void (unanswered = on),
     problems,
     close() {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A page of GET /batches: newest first, from after the `after` id, `limit` (1–100, default 20) of them. */
+function listPage(batches: readonly BatchRecord[], query: URLSearchParams): object {
+  const newest = [...batches].reverse();
+  const after = query.get("after");
+  const start = after === null ? 0 : newest.findIndex((b) => b.id === after) + 1;
+  const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 20) || 20));
+  const page = newest.slice(start, start + limit);
+  return { object: "list", data: page.map(batchObject), first_id: page[0]?.id ?? null, last_id: page[page.length - 1]?.id ?? null, has_more: start + limit < newest.length };
 }
 
 // ---- standalone process ------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 // `aiython runs list` and `aiython runs show ID` (SPEC §11): read the project's journal and print
 // recent runs, or one run — its command line, how it ended, its invocations with their costs and
-// outcomes, and effects left uncertain (§11.2). These are aiython's own reports, so they go to
+// outcomes, its batches (§14), and effects left uncertain (§11.2). These are aiython's own reports, so they go to
 // stdout. The journal is found as project-journal.ts finds it, and read even where it cannot be
 // written.
 
-import { journalPath, RUNS_LIST_DEFAULT_LIMIT, type EffectSummary, type InvocationSummary, type RunSummary } from "../../journal/index.js";
+import { journalPath, RUNS_LIST_DEFAULT_LIMIT, type BatchSummary, type EffectSummary, type InvocationSummary, type RunSummary } from "../../journal/index.js";
 import { costCell, costLabel } from "../../observe/cost.js";
 import { kilobytes, outcomeLabel, table } from "../../observe/stats-render.js";
 import { UsageError } from "../../errors.js";
@@ -47,7 +47,8 @@ export async function runRunsCommand(args: readonly string[], ctx: RunsContext):
     if (!run) throw new UsageError(`no run ${options.id} in ${journal.file}; see aiython runs list`);
     const invocations = journal.reads.invocationsOf(run.id);
     const effects = journal.effects.of(run.id);
-    await out(options.json ? `${JSON.stringify({ run, invocations, effects })}\n` : renderShow(run, invocations, effects));
+    const batches = journal.batches.of(run.id);
+    await out(options.json ? `${JSON.stringify({ run, invocations, batches, effects })}\n` : renderShow(run, invocations, batches, effects));
     return { kind: "status", status: 0 };
   } finally {
     journal.close();
@@ -85,7 +86,7 @@ function renderList(runs: RunSummary[]): string {
   return `${table(["id", "started", "script", "exit", "invocations", "model calls", "replayed", "cost"], rows, 3).join("\n")}\n`;
 }
 
-function renderShow(run: RunSummary, invocations: InvocationSummary[], effects: EffectSummary[]): string {
+function renderShow(run: RunSummary, invocations: InvocationSummary[], batches: BatchSummary[], effects: EffectSummary[]): string {
   const seconds = (value: number | null) => (value === null ? "?" : `${value.toFixed(3)} s`);
   const lines = [
     `run ${run.id}: ${runLabel(run)}`,
@@ -112,6 +113,10 @@ function renderShow(run: RunSummary, invocations: InvocationSummary[], effects: 
       inv.counters.invocation_seconds.toFixed(3),
     ]);
     lines.push(...table(["block", "mode", "outcome", "model calls", "replayed", "tool calls", "request", "tokens", "cost", "problems", "seconds"], rows, 3));
+  }
+  if (batches.length > 0) {
+    const rows = batches.map((b) => [String(b.number), b.kind, b.providerId ?? "(not submitted)", b.status, String(b.requests)]);
+    lines.push(...table(["batch", "kind", "provider id or file", "status", "requests"], rows, 4));
   }
   lines.push(...uncertainLines(run, effects));
   return `${lines.join("\n")}\n`;

@@ -6,20 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { execa } from "execa";
-import { cleanEnv, ROOT } from "./support/run-cli.js";
+import { ROOT } from "./support/run-cli.js";
+import { runDemo } from "./support/run-demo.js";
 
-async function demo(script: string) {
-  const ran = await execa("node", ["--import", "tsx", path.join(ROOT, "examples", "demo", "run-demo.ts"), path.join(ROOT, "examples", script)], {
-    cwd: ROOT,
-    env: cleanEnv(),
-    extendEnv: false,
-    reject: false,
-    stripFinalNewline: false,
-    timeout: 60_000,
-  });
-  return { stdout: String(ran.stdout), stderr: String(ran.stderr), exitCode: ran.exitCode };
-}
+const demo = (script: string) => runDemo(path.join(ROOT, "examples", script));
 
 test("npm run demo -- examples/notes_search.py prints an answer and its sources", async () => {
   const ran = await demo("notes_search.py");

@@ -8,21 +8,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { execa } from "execa";
-import { cleanEnv, ROOT } from "./support/run-cli.js";
+import { ROOT } from "./support/run-cli.js";
+import { runDemo } from "./support/run-demo.js";
 import { tempProject } from "./support/temp-project.js";
 
-async function demo(...args: string[]) {
-  const ran = await execa("node", ["--import", "tsx", path.join(ROOT, "examples", "demo", "run-demo.ts"), ...args], {
-    cwd: ROOT,
-    env: cleanEnv(),
-    extendEnv: false,
-    reject: false,
-    stripFinalNewline: false,
-    timeout: 60_000,
-  });
-  return { stdout: String(ran.stdout), stderr: String(ran.stderr), exitCode: ran.exitCode };
-}
+const demo = runDemo;
 
 /** The `#   ` lines under "Expected output" in an example's header. */
 function promised(example: string): string[] {

@@ -35,6 +35,8 @@ function ran(result: Result): Ran {
  * terminal, and a developer's shell may set the others: none of them reaches a child.
  */
 const COLOUR_VARIABLES = ["FORCE_COLOR", "NO_COLOR", "NODE_DISABLE_COLORS", "CLICOLOR", "CLICOLOR_FORCE", "PYTHON_COLORS"];
+/** A CI service's marks: colour detection turns colour off on a terminal when it sees one. */
+const CI_VARIABLES = ["CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "RUN_ID", "TEAMCITY_VERSION", "TF_BUILD", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE"];
 
 /**
  * The environment without anything that would configure a model or change the interpreter, and
@@ -44,7 +46,7 @@ const COLOUR_VARIABLES = ["FORCE_COLOR", "NO_COLOR", "NODE_DISABLE_COLORS", "CLI
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (key.startsWith("AIYTHON_") || key.startsWith("OPENAI_") || key === "VIRTUAL_ENV" || COLOUR_VARIABLES.includes(key)) delete env[key];
+    if (key.startsWith("AIYTHON_") || key.startsWith("OPENAI_") || key === "VIRTUAL_ENV" || COLOUR_VARIABLES.includes(key) || CI_VARIABLES.includes(key)) delete env[key];
   }
   // node --test marks its test processes so; a Node child (the demo, a nested test run) must not think it is one.
   delete env.NODE_TEST_CONTEXT;

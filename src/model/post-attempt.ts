@@ -17,6 +17,7 @@ import { normaliseCompletion, type Normalised } from "./normalise-response.js";
 import { serverHint } from "./server-quirks.js";
 import { plainJson } from "../canonical-json.js";
 import type { AttemptResult, AttemptInput } from "./run-attempt.js";
+import { Stopper } from "../stop-signal.js";
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const ERROR_BODY_LIMIT = 8192;
@@ -30,7 +31,7 @@ export type PostAttemptInput = Omit<AttemptInput, "mod" | "routeClient" | "strea
 
 export async function postAttempt(input: PostAttemptInput): Promise<AttemptResult> {
   const { route, request } = input;
-  const controller = new AbortController();
+  const controller = new Stopper(); // not an AbortController: see stop-signal.ts
   const onAbort = (): void => controller.abort();
   input.signal?.addEventListener("abort", onAbort, { once: true });
   if (input.signal?.aborted) controller.abort();

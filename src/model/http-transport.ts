@@ -25,6 +25,7 @@ import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
 import { capped, type TransportLimits, wholeBody } from "./body-cap.js";
 import type { StopSignal } from "../stop-signal.js";
+import { collectLargeGarbage } from "../large-garbage.js";
 
 export { ResponseTooLargeError, type TransportLimits } from "./body-cap.js";
 
@@ -45,6 +46,7 @@ export function loadHttps(): Promise<typeof Https> {
 export interface PostReply {
   status: number;
   headers: { get(name: string): string | null };
+  /** The body; its reader may clear it once read (post-attempt.ts). */
   text: string;
 }
 
@@ -194,7 +196,15 @@ function answerWhole(response: IncomingMessage, cap: number, resolve: (r: PostRe
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
     },
   };
-  wholeBody(response, cap, (body) => resolve({ status, headers, text: body.toString("utf8") }), reject);
+  wholeBody(
+    response,
+    cap,
+    (body) => {
+      collectLargeGarbage(body.length); // the socket's chunks, copied into the body
+      resolve({ status, headers, text: body.toString("utf8") });
+    },
+    reject,
+  );
   response.on("error", (error) => reject(isAbort(error) ? error : new TypeError("terminated", { cause: error })));
 }
 

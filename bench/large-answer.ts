@@ -5,7 +5,8 @@
 // host's peak over the baseline's and that growth against the body's size (budget: within 2×),
 // journal on (as a run is by default) and off. The sizes alternate in each round. With --against
 // ROOT, that checkout's built CLI answers the same in the same rounds (a run that fails is printed
-// with its message: before issue 35, 50 MB ended in exit 70).
+// with its message: before issue 35, 50 MB ended in exit 70). Last, the 50 MB answer at the
+// default max_response_mb (32), as a run without the setting gets it: refused, with its message.
 //   npm run build && node --import tsx bench/large-answer.ts [rounds] [--against ROOT]
 
 import { spawn } from "node:child_process";
@@ -32,13 +33,13 @@ interface Peaks {
   body: number;
 }
 
-async function run(cli: string, bytes: number, journal: boolean): Promise<Peaks | string> {
+async function run(cli: string, bytes: number, journal: boolean, cap = "max_response_mb = 200\n"): Promise<Peaks | string> {
   const model = await startInstantModel("x".repeat(bytes));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-large-answer-"));
   try {
     fs.copyFileSync(path.join(here, "large-answer", "answer.py"), path.join(dir, "main.py"));
     fs.mkdirSync(path.join(dir, ".git"));
-    fs.writeFileSync(path.join(dir, "aiython.toml"), `version = 3\nmodel = { model = "instant", api_base = "${model.url}" }\nmax_response_mb = 200\n`);
+    fs.writeFileSync(path.join(dir, "aiython.toml"), `version = 3\nmodel = { model = "instant", api_base = "${model.url}" }\n${cap}`);
     const args = [...(journal ? [] : ["--no-journal"]), "main.py"];
     const stdout = await new Promise<string>((resolve, reject) => {
       const child = spawn(cli, args, { cwd: dir, env: { ...process.env, OPENAI_API_KEY: "sk-bench" }, stdio: ["ignore", "pipe", "pipe"] });
@@ -92,6 +93,10 @@ for (const journal of [true, false]) {
       console.log(`${line}; host over the baseline ${mb(host - base)} = ${ratio.toFixed(1)}× the body (budget 2×: ${ratio <= 2 ? "within budget" : "OVER BUDGET"})`);
     }
   }
+}
+for (const [build, cli] of builds) {
+  const refused = await run(cli, 50 * 1024 * 1024, true, "");
+  console.log(`${build} 50 MB answer at the default max_response_mb: ${typeof refused === "string" ? `refused, ${refused}` : "answered (NOT REFUSED)"}`);
 }
 console.log(
   `load average: ${os

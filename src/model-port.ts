@@ -2,7 +2,9 @@
 // types, never copied). The chat client in src/model implements ModelPort, the journal's
 // recording and replaying ports in src/observe wrap it, and the orchestrator in
 // src/invocation depends on it. Shapes follow OpenAI-compatible chat completions so the
-// client passes them through without translation. Imports nothing.
+// client passes them through without translation. Imports only the neutral StopSignal type.
+
+import type { StopSignal } from "./stop-signal.js";
 
 export interface ToolCall {
   id: string;
@@ -93,7 +95,8 @@ export interface AttemptObserver {
 }
 
 export interface ModelCallOptions {
-  signal?: AbortSignal;
+  /** Stops the call (the invocation ended or was cancelled); a real AbortSignal is one too. */
+  signal?: StopSignal;
   /** Absolute deadline of the whole invocation, ms since the epoch; requests and retries stop there. */
   deadline: number;
   /** Ports that send HTTP requests report each one here (SPEC §11); a replay reports none. */

@@ -20,7 +20,17 @@ interface Import {
   typeOnly: boolean;
 }
 
-const NEUTRAL = new Set(["errors.ts", "defaults.ts", "model-port.ts", "capability-port.ts", "invocation-record.ts", "canonical-json.ts", "version.ts"]);
+const NEUTRAL = new Set([
+  "errors.ts",
+  "defaults.ts",
+  "model-port.ts",
+  "capability-port.ts",
+  "invocation-record.ts",
+  "canonical-json.ts",
+  "version.ts",
+  "stop-signal.ts",
+  "large-garbage.ts",
+]);
 
 /** Layer of a file relative to src/: its first folder, or "neutral". */
 function layer(file: string): string {

@@ -8,6 +8,7 @@ import { ModelCallError, type ChatMessage } from "../src/model-port.js";
 import { toolCall } from "./support/scripted-model.js";
 import { ok, opError } from "./support/fake-frame.js";
 import { literal, literalTypeCheck, run } from "./support/invocation-run.js";
+import type { StopSignal } from "../src/stop-signal.js";
 
 test("the same failing call twice in a row fails the invocation after two requests", async () => {
   const same = () => ({ calls: [toolCall(`c${Math.random()}`, "finish", literal("feature"))] });
@@ -134,7 +135,7 @@ test("tool_timeout: an op past it is interrupted and the model gets ToolTimeout,
 
 test("an abort signal cancels a request in flight", async () => {
   const controller = new AbortController();
-  let seenSignal: AbortSignal | undefined;
+  let seenSignal: StopSignal | undefined;
   const { end } = await run({
     signal: controller.signal,
     steps: [

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { finishCall } from "./support/loopback-model.js";
+import { finishCall, toolCall } from "./support/loopback-model.js";
 import { runWithModel } from "./support/run-with-model.js";
 
 const MAIN = `from aiython import AIError
@@ -40,4 +40,18 @@ print(len(text), text == 'é😀"\\\\' * 1_000_000)
   const run = await runWithModel({ "main.py": main }, [finishCall({ kind: "literal", value })], { toml: TOML.replace("max_response_mb = 1", "max_response_mb = 32") });
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(run.stdout, "4000000 True\n");
+});
+
+test("a literal past the size whose garbage the host collects between steps reaches the program whole, its float a float", async () => {
+  // Over large-garbage.ts's 8 MiB: the host drops its parsed copy of the value once checked; the
+  // bridge reads it from the arguments' text, escapes and all.
+  const main = `data: dict = the data
+print(type(data["f"]).__name__, data["f"], len(data["s"]), data["s"] == 'ab"c\\\\' * 2_000_000)
+`;
+  const raw = `{"outcome": {"kind": "literal", "value": {"f": 3.0, "s": ${JSON.stringify('ab"c\\'.repeat(2_000_000))}}}}`;
+  assert.ok(raw.length > 8 * 1024 * 1024, `the arguments are past the size (${raw.length} characters)`);
+  const reply = { toolCalls: [toolCall("finish", raw)] };
+  const run = await runWithModel({ "main.py": main }, [reply], { toml: TOML.replace("max_response_mb = 1", "max_response_mb = 32") });
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "float 3.0 10000000 True\n");
 });

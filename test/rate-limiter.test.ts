@@ -72,3 +72,13 @@ test("a wait past the deadline is refused as rate_limited, naming the limit and 
     },
   );
 });
+
+test("the requests' times kept per route: none without requests_per_minute, at most the limit with it", async () => {
+  const { limiter } = clock();
+  const kept = () => [...(limiter as unknown as { states: Map<string, { requests: number[] }> }).states.values()].map((s) => s.requests.length);
+  for (let i = 0; i < 1000; i++) await limiter.admit(route(null, "free"), () => 0, far);
+  assert.deepEqual(kept(), [0], "a route without a limit remembers no request (a fast run held a minute of them)");
+  const limited = route({ requestsPerMinute: 3 }, "limited");
+  for (let i = 0; i < 3; i++) await limiter.admit(limited, () => 0, far);
+  assert.deepEqual(kept(), [0, 3], "a limited route remembers its requests in the window");
+});

@@ -17,6 +17,7 @@ import { Gatherer, type Pending, type Spooled } from "./gatherer.js";
 import type { BatchProgress } from "./progress.js";
 import { batchMetadata, recoverBatch } from "./recover.js";
 import { Watcher } from "./watcher.js";
+import type { StopSignal } from "../stop-signal.js";
 
 /** The OpenAI Batch API's limit on the size of one input file. */
 export const MAX_BATCH_BYTES = 200 * 1024 * 1024;
@@ -94,13 +95,13 @@ export class BatchOffload {
   ) {}
 
   /** The line of this request: from a batch a resumed run re-attaches to (`first` send only), else from the next batch. */
-  ask(ask: BatchAsk, first: boolean, signal?: AbortSignal): Promise<LineResult> {
+  ask(ask: BatchAsk, first: boolean, signal?: StopSignal): Promise<LineResult> {
     if (first && this.settings.attach) return this.attached(ask).then((attached) => attached ?? this.gather(ask, signal));
     return this.gather(ask, signal);
   }
 
   /** Into the route's next batch. Nothing of the request is kept here once its line is written: no closure sees `ask`. */
-  private gather(ask: BatchAsk, signal: AbortSignal | undefined): Promise<LineResult> {
+  private gather(ask: BatchAsk, signal: StopSignal | undefined): Promise<LineResult> {
     const customId = `req-${++this.customIds}`;
     let settle: (result: LineResult) => void = () => undefined;
     const answer = new Promise<LineResult>((resolve) => (settle = resolve));
@@ -235,7 +236,7 @@ export class BatchOffload {
   }
 }
 
-function cancelOnAbort(signal: AbortSignal, gatherer: Gatherer, pending: Pending): void {
+function cancelOnAbort(signal: StopSignal, gatherer: Gatherer, pending: Pending): void {
   signal.addEventListener("abort", () => gatherer.remove(pending) && pending.settle({ ok: false, reason: "cancelled" }), { once: true });
 }
 

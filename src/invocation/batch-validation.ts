@@ -24,6 +24,7 @@ import { checkOutcome } from "./outcomes.js";
 import { TOOL_VALIDATORS } from "./tool-validators.js";
 import type { MailboxPort } from "./ports.js";
 import { isTerminal, isToolName, offeredToolNames, producesValue, toolContext, unavailableReason, type ToolContext, type ToolName } from "./tools.js";
+import { collectLargeGarbage, LARGE_GARBAGE_CHARS } from "../large-garbage.js";
 
 export interface ParsedCall {
   id: string;
@@ -56,6 +57,7 @@ const quoteList = (items: readonly string[]) => items.map(quote).join(", ");
 export function parseArguments(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   if (text.trim() === "") return { ok: true, value: {} };
   let value: unknown;
+  collectLargeGarbage(text.length); // the answer's body text, now that these arguments are taken from it
   try {
     value = JSON.parse(text);
   } catch (err) {
@@ -184,7 +186,25 @@ function checkCall(
   if (schemaProblem) return `${name}: ${schemaProblem}`;
 
   const problem = checkRules(name, args, index, calls, earlier, ctx);
-  return problem ? `${name}: ${problem}` : { id, name, args, raw: text };
+  if (problem) return `${name}: ${problem}`;
+  dropLargeLiteral(args, text.length);
+  return { id, name, args, raw: text };
+}
+
+/**
+ * A literal outcome's value goes to the bridge in the raw arguments (call-runner.ts), never on its
+ * own; once checked, a large one is not kept a second time here while that text crosses
+ * (large-garbage.ts). Events name it by its size instead.
+ */
+function dropLargeLiteral(args: Record<string, unknown>, size: number): void {
+  if (size < LARGE_GARBAGE_CHARS || !isLiteral(args.outcome)) return;
+  // No local here holds the old outcome while it is collected.
+  args.outcome = { kind: "literal", value: `(a literal of ${size} characters of arguments, sent as the model wrote it)` };
+  collectLargeGarbage(size);
+}
+
+function isLiteral(outcome: unknown): boolean {
+  return (outcome as { kind?: unknown } | undefined)?.kind === "literal";
 }
 
 /** The pause-specific rules, for arguments that already match the tool's schema. */

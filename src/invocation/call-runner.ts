@@ -107,7 +107,7 @@ function perform(services: CallServices, deadline: Deadline, call: ParsedCall) {
   const { capabilities, frame, hostTools } = services;
   if (isHostTool(call.name) && hostTools) return hostTools.run(call.name, call.args);
   if (!isCapabilityTool(call.name)) return frame.op(call.name as OpName, opArguments(call));
-  const context = { port: capabilities as CapabilityPort, frame, callId: call.id, signal: deadline.signal, deadline: deadline.at };
+  const context = { port: capabilities as CapabilityPort, frame, callId: call.id, signal: deadline.abortSignal, deadline: deadline.at };
   return runCapabilityTool(call.name, call.args, context);
 }
 
@@ -116,7 +116,8 @@ function perform(services: CallServices, deadline: Deadline, call: ParsedCall) {
  * Batch validation has checked them against the tool's schema, which is what OpArguments types.
  */
 function opArguments(call: ParsedCall): OpArguments[OpName] {
-  const args: Record<string, unknown> = { ...call.args, call_id: call.id };
+  // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+  const args: Record<string, unknown> = Object.assign({}, call.args, { call_id: call.id });
   // JSON.parse cannot tell 3.0 from 3; the bridge re-reads literal values from the raw text so
   // that a float stays a float (SPEC §6: int is not float).
   // The literal crosses once, in that text: the outcome goes without its value.

@@ -4,6 +4,8 @@
 // serves the whole invocation (set at its first race, cleared by `dispose`), and one promise
 // says when it stopped: a block's races add no timer or listener of their own.
 
+import { Stopper, type StopSignal } from "../stop-signal.js";
+
 export type StopReason = "timeout" | "cancelled";
 export type Stopped = { stopped: StopReason };
 
@@ -11,7 +13,9 @@ export type Stopped = { stopped: StopReason };
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Deadline {
-  private readonly stopper = new AbortController();
+  private readonly stopper = new Stopper(); // not an AbortController: see stop-signal.ts
+  /** An AbortSignal that follows `signal`, for fetch and the like; made when first asked for. */
+  private aborter: AbortController | null = null;
   private held = 0;
   private heldSince = 0;
   private readonly onOuterAbort = () => this.stopper.abort();
@@ -22,15 +26,26 @@ export class Deadline {
   constructor(
     /** Absolute, ms since the epoch; moved later by the time it was held. */
     public at: number,
-    private readonly outer: AbortSignal | undefined,
+    private readonly outer: StopSignal | undefined,
     private readonly now: () => number,
   ) {
     outer?.addEventListener("abort", this.onOuterAbort, { once: true });
   }
 
   /** Aborts when the invocation stops waiting (deadline or caller). */
-  get signal(): AbortSignal {
+  get signal(): StopSignal {
     return this.stopper.signal;
+  }
+
+  /** `signal` as an AbortSignal, for what takes only those (fetch, the openai client: capability tools). */
+  get abortSignal(): AbortSignal {
+    if (this.aborter === null) {
+      const aborter = new AbortController();
+      this.aborter = aborter;
+      if (this.stopper.signal.aborted) aborter.abort(this.stopper.signal.reason);
+      else this.stopper.signal.addEventListener("abort", () => aborter.abort(this.stopper.signal.reason), { once: true });
+    }
+    return this.aborter.signal;
   }
 
   /** Milliseconds until the deadline (negative once past). */

@@ -13,6 +13,7 @@
 import type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
 import { ModelCallError, type AttemptObserver, type ChatMessage, type ExchangeRef, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
+import type { StopSignal } from "../stop-signal.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
 import { Deadline, isStopped, type StopReason, type Stopped } from "./deadline.js";
 import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
@@ -33,7 +34,7 @@ export interface InvocationArgs extends InvocationServices {
   request: PauseRequest;
   settings: InvocationSettings;
   model: ModelPort;
-  signal?: AbortSignal;
+  signal?: StopSignal;
   onEvent?: (event: InvocationEvent) => void;
   /** Clock in ms since epoch; injectable for deadline tests. */
   now?: () => number;
@@ -298,6 +299,7 @@ class InvocationLoop {
   }
 
   private emit(event: EventBody): void {
-    this.args.onEvent?.({ ...event, invocation: this.args.id, at: this.now() } as InvocationEvent);
+    // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+    this.args.onEvent?.(Object.assign({}, event, { invocation: this.args.id, at: this.now() }) as InvocationEvent);
   }
 }

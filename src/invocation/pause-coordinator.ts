@@ -17,6 +17,7 @@
 import { TOOL_INTERRUPT_GRACE_MS } from "../defaults.js";
 import type { InvocationEnd, InvocationMode } from "../invocation-record.js";
 import type { FrameOpResult, FramePort } from "./ports.js";
+import { Stopper, type StopSignal } from "../stop-signal.js";
 import type { BridgeMessage, HostMessage, OpArguments, OpMessage, OpName, PauseMessage, PauseRequest } from "../bridge/protocol.js";
 
 export interface PauseContext {
@@ -24,14 +25,14 @@ export interface PauseContext {
   mode: InvocationMode;
   request: PauseRequest;
   frame: FramePort;
-  signal: AbortSignal;
+  signal: StopSignal;
 }
 
 /** Runs the model loop of one pause; the coordinator sends `fail` when it ends `failed`. */
 export type InvocationRunner = (context: PauseContext) => Promise<InvocationEnd>;
 
 interface Live {
-  controller: AbortController;
+  controller: Stopper;
   /** Where the pause is (`file:line`), for messages. */
   where: string;
   ops: Map<string, { resolve: (result: FrameOpResult) => void; terminal: boolean; name: OpName }>;
@@ -122,7 +123,7 @@ export class PauseCoordinator {
 
   private frameFor(pause: string, live: Live): FramePort {
     return {
-      op: <K extends OpName>(op: K, args: OpArguments[K], signal?: AbortSignal) =>
+      op: <K extends OpName>(op: K, args: OpArguments[K], signal?: StopSignal) =>
         new Promise<FrameOpResult>((resolve) => {
           if (live.ended) return resolve(PAUSE_ENDED);
           const id = `o${++this.nextOp}`;
@@ -151,7 +152,7 @@ export class PauseCoordinator {
 
   private start(message: PauseMessage): void {
     const { pause, mode, request } = message;
-    const live: Live = { controller: new AbortController(), where: `${request.location.file}:${request.location.line}`, ops: new Map(), ended: false, done: false };
+    const live: Live = { controller: new Stopper(), where: `${request.location.file}:${request.location.line}`, ops: new Map(), ended: false, done: false };
     this.live.set(pause, live);
     const frame = this.frameFor(pause, live);
     const task = this.turn()

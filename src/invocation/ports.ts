@@ -7,13 +7,14 @@ import type { FrameOpResult, OpArguments, OpName, PauseRequest } from "../bridge
 import type { ExchangeRef } from "../model-port.js";
 import type { ProfileRef } from "./permissions.js";
 import type { CapabilityPort } from "../capability-port.js";
+import type { StopSignal } from "../stop-signal.js";
 
 export type { FrameOpResult, OpName };
 
 /** Operations on one paused frame, served by the bridge on the frame's own thread. */
 export interface FramePort {
   /** `signal`: aborted when the op has run past its time; the bridge then interrupts it (SPEC §9). */
-  op<K extends OpName>(name: K, args: OpArguments[K], signal?: AbortSignal): Promise<FrameOpResult>;
+  op<K extends OpName>(name: K, args: OpArguments[K], signal?: StopSignal): Promise<FrameOpResult>;
 }
 
 export interface InvocationSettings {

@@ -7,25 +7,26 @@
 
 import type { Deadline } from "./deadline.js";
 import type { ToolResult } from "./prompt.js";
+import { Stopper, type StopSignal } from "../stop-signal.js";
 
 export interface ToolClock {
   /** Aborts when the op has run past its time. */
-  readonly signal: AbortSignal;
+  readonly signal: StopSignal;
   dispose(): void;
 }
 
 /** Starts the clock of one frame op; `toolTimeoutSeconds` undefined: only the deadline bounds it. */
 export function startToolClock(deadline: Deadline, toolTimeoutSeconds: number | undefined): ToolClock {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  deadline.signal.addEventListener("abort", abort, { once: true });
-  if (deadline.signal.aborted) controller.abort();
   const boundMs = toolTimeoutSeconds === undefined ? Number.POSITIVE_INFINITY : toolTimeoutSeconds * 1000;
-  // Only a bound that comes before the deadline needs a timer of its own: at the deadline the
-  // invocation ends anyway, and its message says so.
-  const timer = boundMs < deadline.remainingMs() ? setTimeout(abort, boundMs) : undefined;
+  // Only a bound that comes before the deadline needs a clock of its own: at the deadline the
+  // invocation ends anyway, and its message says so; until then the deadline's signal serves.
+  if (boundMs >= deadline.remainingMs() || deadline.signal.aborted) return { signal: deadline.signal, dispose: () => undefined };
+  const stopper = new Stopper();
+  const abort = () => stopper.abort();
+  deadline.signal.addEventListener("abort", abort, { once: true });
+  const timer = setTimeout(abort, boundMs);
   return {
-    signal: controller.signal,
+    signal: stopper.signal,
     dispose() {
       clearTimeout(timer);
       deadline.signal.removeEventListener("abort", abort);

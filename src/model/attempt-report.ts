@@ -25,9 +25,17 @@ export function beginAttempt(observer: AttemptObserver | undefined, route: ChatR
 }
 
 function attemptReport(route: ChatRoute, attempt: number, result: AttemptResult, startedAt: number, endedAt: number): ModelAttempt {
-  const base = { route: route.id, attempt, requestBytes: result.requestBytes, server: hostPort(route.apiBase), startedAt, seconds: (endedAt - startedAt) / 1000 };
-  if (result.ok) return { ...base, status: 200, outcome: "answer", ...(result.answer.usage ? { usage: result.answer.usage } : {}) };
-  return { ...base, status: result.failure.kind === "status" ? result.failure.status : null, outcome: failureLabel(result.failure) };
+  // Written out, not spread: docs/architecture.md, "Memory per block".
+  const { requestBytes } = result;
+  const server = hostPort(route.apiBase);
+  const seconds = (endedAt - startedAt) / 1000;
+  if (!result.ok) {
+    const status = result.failure.kind === "status" ? result.failure.status : null;
+    return { route: route.id, attempt, requestBytes, server, startedAt, seconds, status, outcome: failureLabel(result.failure) };
+  }
+  const report: ModelAttempt = { route: route.id, attempt, requestBytes, server, startedAt, seconds, status: 200, outcome: "answer" };
+  if (result.answer.usage) report.usage = result.answer.usage;
+  return report;
 }
 
 function failureLabel(failure: AttemptFailure): string {

@@ -39,16 +39,27 @@ export function capped(response: IncomingMessage, cap: number, onChunk: (chunk: 
  * their concatenation); otherwise the chunks are joined at the end.
  */
 export function wholeBody(response: IncomingMessage, cap: number, done: (body: Buffer) => void, fail: (error: ResponseTooLargeError) => void): void {
+  // Nothing here keeps the body once `done` has it: the response outlives it on a kept-alive
+  // connection, and a large body is collected as soon as its text is made (large-garbage.ts).
+  let chunks: Buffer[] = [];
   const declared = Number(response.headers["content-length"]);
   if (Number.isSafeInteger(declared) && declared > 0 && declared <= cap) {
-    const body = Buffer.allocUnsafe(declared);
+    let body: Buffer | null = Buffer.allocUnsafe(declared);
     let at = 0;
-    const chunks: Buffer[] = [];
-    capped(response, cap, (chunk) => (at + chunk.length <= declared ? (at += chunk.copy(body, at)) : chunks.push(chunk)), fail);
-    response.on("end", () => done(chunks.length === 0 ? body.subarray(0, at) : Buffer.concat([body.subarray(0, at), ...chunks])));
+    capped(response, cap, (chunk) => (body !== null && at + chunk.length <= declared ? (at += chunk.copy(body, at)) : chunks.push(chunk)), fail);
+    response.on("end", () => {
+      const read = (body ?? Buffer.alloc(0)).subarray(0, at);
+      const whole = chunks.length === 0 ? read : Buffer.concat([read, ...chunks]);
+      body = null;
+      chunks = [];
+      done(whole);
+    });
     return;
   }
-  const chunks: Buffer[] = [];
   capped(response, cap, (chunk) => chunks.push(chunk), fail);
-  response.on("end", () => done(Buffer.concat(chunks)));
+  response.on("end", () => {
+    const whole = Buffer.concat(chunks);
+    chunks = [];
+    done(whole);
+  });
 }

@@ -24,6 +24,8 @@ import type * as Https from "node:https";
 import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
 import { capped, type TransportLimits, wholeBody } from "./body-cap.js";
+import type { StopSignal } from "../stop-signal.js";
+import { collectLargeGarbage } from "../large-garbage.js";
 
 export { ResponseTooLargeError, type TransportLimits } from "./body-cap.js";
 
@@ -44,11 +46,12 @@ export function loadHttps(): Promise<typeof Https> {
 export interface PostReply {
   status: number;
   headers: { get(name: string): string | null };
+  /** The body; its reader may clear it once read (post-attempt.ts). */
   text: string;
 }
 
 /** A POST of a whole body whose answer is read whole; failures as fetch's (see the header). */
-export type Post = (url: URL, headers: Record<string, string>, body: string, signal?: AbortSignal) => Promise<PostReply>;
+export type Post = (url: URL, headers: Record<string, string>, body: string, signal?: StopSignal) => Promise<PostReply>;
 
 /** The agent a request to a protocol goes through (at once when it is made already). */
 export type AgentSource = (protocol: Protocol) => http.Agent | Promise<http.Agent>;
@@ -76,17 +79,18 @@ export function transportWith(agentFor: AgentSource, limits: TransportLimits = {
   /** Sends one request; `onResponse` takes the answer, `reject` every failure before it. */
   const send = async (
     url: URL,
-    init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal },
+    init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: StopSignal },
     onResponse: (response: IncomingMessage) => void,
     reject: (e: unknown) => void,
   ) => {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: ${url.protocol} URLs are not supported`);
     const { signal, body, headers } = init;
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw signal.reason;
     const found = agentFor(url.protocol);
     const agent = found instanceof http.Agent ? found : await found;
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-    const options = { ...requestOptions(url), method: init.method, headers: headerList(url, headers), agent };
+    // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+    const options = Object.assign({}, requestOptions(url), { method: init.method, headers: headerList(url, headers), agent });
     const request = (url.protocol === "http:" ? http.request : (await loadHttps()).request)(options, onResponse);
     if (signal) abortWith(request, signal);
     request.on("error", (error) => reject(isAbort(error) ? abortReason(signal, error) : new TypeError("fetch failed", { cause: error })));
@@ -192,7 +196,15 @@ function answerWhole(response: IncomingMessage, cap: number, resolve: (r: PostRe
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
     },
   };
-  wholeBody(response, cap, (body) => resolve({ status, headers, text: body.toString("utf8") }), reject);
+  wholeBody(
+    response,
+    cap,
+    (body) => {
+      collectLargeGarbage(body.length); // the socket's chunks, copied into the body
+      resolve({ status, headers, text: body.toString("utf8") });
+    },
+    reject,
+  );
   response.on("error", (error) => reject(isAbort(error) ? error : new TypeError("terminated", { cause: error })));
 }
 
@@ -219,7 +231,7 @@ function headersOf(headers: RequestInit["headers"]): Record<string, string> {
  * AbortError whose cause is the signal's reason — with one listener, dropped when the request
  * closes, instead of the end-of-stream watch the option sets on every request.
  */
-function abortWith(request: http.ClientRequest, signal: AbortSignal): void {
+function abortWith(request: http.ClientRequest, signal: StopSignal): void {
   const onAbort = (): void => {
     request.destroy(Object.assign(new Error("The operation was aborted", { cause: signal.reason }), { name: "AbortError", code: "ABORT_ERR" }));
   };
@@ -233,6 +245,6 @@ function isAbort(error: Error): boolean {
 }
 
 /** What fetch rejects with on abort: the signal's reason when it is an error, else an AbortError. */
-function abortReason(signal: AbortSignal | undefined, error: Error): unknown {
+function abortReason(signal: StopSignal | undefined, error: Error): unknown {
   return signal?.reason instanceof Error ? signal.reason : error;
 }

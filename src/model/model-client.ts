@@ -25,6 +25,7 @@ import { makeRouteClient, runAttempt, type AttemptInput, type AttemptResult, typ
 import { hintError, rememberAutoToolChoice, toolCallsFromContent, toolChoiceFor } from "./server-quirks.js";
 import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse } from "../model-port.js";
 import type { ChatRoute, ModelClientOptions, SleepFn } from "./types.js";
+import type { StopSignal } from "../stop-signal.js";
 
 export interface ModelClient extends ModelPort {
   /** Loads what the routes need (TLS; for streaming ones the openai package, their clients and a rehearsed request), so the first call does not wait. */
@@ -98,7 +99,8 @@ class RoutedClient implements ModelClient {
     const counter: AttemptCounter = { sent: 0 };
     for (const [index, route] of this.routes.entries()) {
       const outcome = await this.tryRoute(mod, route, index === this.routes.length - 1, request, options, counter);
-      if (outcome.kind === "answer") return { ...outcome.response, providerSeconds: (this.now() - started) / 1000 };
+      // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+      if (outcome.kind === "answer") return Object.assign({}, outcome.response, { providerSeconds: (this.now() - started) / 1000 });
       limited.push(outcome.error);
     }
     if (limited.length === 1) throw limited[0];
@@ -109,7 +111,7 @@ class RoutedClient implements ModelClient {
   }
 
   /** Waits `ms` unless the caller cancels first. */
-  private async pause(ms: number, route: ChatRoute, signal?: AbortSignal): Promise<void> {
+  private async pause(ms: number, route: ChatRoute, signal?: StopSignal): Promise<void> {
     if (signal?.aborted) throw cancelledError(route);
     await this.sleep(ms, signal);
     if (signal?.aborted) throw cancelledError(route);
@@ -142,7 +144,9 @@ class RoutedClient implements ModelClient {
         const { usage } = result.answer;
         settle?.(usage?.total_tokens);
         const message = withContentCalls(result.answer.message, request);
-        return { kind: "answer", response: { message, ...(usage ? { usage } : {}), requestBytes: result.requestBytes, route: route.id } };
+        // Two literals, not a conditional spread: docs/architecture.md, "Memory per block".
+        const { requestBytes } = result;
+        return { kind: "answer", response: usage ? { message, usage, requestBytes, route: route.id } : { message, requestBytes, route: route.id } };
       }
       if (toolChoice === "required" && result.failure.kind === "status" && result.failure.hint === "tool_choice_rejected") {
         rememberAutoToolChoice(route); // asked again at once, with "auto": not a retry (SPEC §5)
@@ -166,12 +170,13 @@ class RoutedClient implements ModelClient {
   private sender(mod: OpenAIModuleType | null, route: ChatRoute): (input: AttemptParts) => Promise<AttemptResult> {
     if (mod && this.streamsOn(route)) {
       const routeClient = this.clientFor(mod, route);
-      return (input) => runAttempt({ ...input, mod, routeClient, stream: true });
+      return (input) => runAttempt(Object.assign({}, input, { mod, routeClient, stream: true as const }));
     }
     let url = this.urls.get(route);
     if (!url) this.urls.set(route, (url = completionsUrl(route.apiBase)));
     const target = url;
-    return (input) => postAttempt({ ...input, post: this.post, url: target });
+    // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+    return (input) => postAttempt(Object.assign({}, input, { post: this.post, url: target }));
   }
 
   /** After a retryable failure: wait and retry, give the next route its turn (429), or throw. */
@@ -211,7 +216,7 @@ function estimateTokens(request: ModelRequest): number {
  * A failure that may be retried gets a short label for later messages; any other failure is
  * turned into the error to throw right away.
  */
-function retryableFailure(route: ChatRoute, failure: AttemptFailure, signal: AbortSignal | undefined, last: string | null): { label: string } | ModelCallError {
+function retryableFailure(route: ChatRoute, failure: AttemptFailure, signal: StopSignal | undefined, last: string | null): { label: string } | ModelCallError {
   const known = failure.kind === "status" ? hintError(route, failure.status, failure.hint) : null;
   if (known) return known;
   switch (failure.kind) {

@@ -17,6 +17,8 @@ import { normaliseCompletion, type Normalised } from "./normalise-response.js";
 import { serverHint } from "./server-quirks.js";
 import { plainJson } from "../canonical-json.js";
 import type { AttemptResult, AttemptInput } from "./run-attempt.js";
+import { Stopper } from "../stop-signal.js";
+import { collectLargeGarbage } from "../large-garbage.js";
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const ERROR_BODY_LIMIT = 8192;
@@ -30,7 +32,7 @@ export type PostAttemptInput = Omit<AttemptInput, "mod" | "routeClient" | "strea
 
 export async function postAttempt(input: PostAttemptInput): Promise<AttemptResult> {
   const { route, request } = input;
-  const controller = new AbortController();
+  const controller = new Stopper(); // not an AbortController: see stop-signal.ts
   const onAbort = (): void => controller.abort();
   input.signal?.addEventListener("abort", onAbort, { once: true });
   if (input.signal?.aborted) controller.abort();
@@ -47,7 +49,11 @@ export async function postAttempt(input: PostAttemptInput): Promise<AttemptResul
   try {
     const reply = await input.post(input.url, headers, body, controller.signal);
     if (reply.status < 200 || reply.status > 299) return { ok: false, failure: statusFailure(reply), requestBytes };
+    collectLargeGarbage(reply.text.length); // the body's bytes, now that its text is made
     const answer = parseAnswer(reply);
+    // The settled promise of `post` keeps `reply` as long as the connection's listeners live: the
+    // text, read now, is not kept with it (large-garbage.ts).
+    reply.text = "";
     if ("failure" in answer) return { ok: false, failure: answer.failure, requestBytes };
     if (!answer.ok) return { ok: false, failure: { kind: "malformed", detail: answer.detail }, requestBytes };
     return { ok: true, answer, requestBytes };

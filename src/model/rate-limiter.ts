@@ -8,6 +8,7 @@
 
 import { cancelledError, ModelCallError } from "./errors.js";
 import type { ChatRoute, RouteGate, SleepFn } from "./types.js";
+import type { StopSignal } from "../stop-signal.js";
 
 const WINDOW_MS = 60_000;
 
@@ -25,7 +26,7 @@ export class RouteLimiter implements RouteGate {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async admit(route: ChatRoute, tokens: () => number, options: { signal?: AbortSignal; deadline: number }): Promise<(actual: number | undefined) => void> {
+  async admit(route: ChatRoute, tokens: () => number, options: { signal?: StopSignal; deadline: number }): Promise<(actual: number | undefined) => void> {
     const state = this.stateOf(route);
     const estimate = route.rateLimit?.tokensPerMinute ? tokens() : 0;
     for (;;) {
@@ -33,7 +34,9 @@ export class RouteLimiter implements RouteGate {
       const now = this.now();
       const { waitMs, why } = this.waitFor(route, state, estimate, now);
       if (waitMs <= 0) {
-        state.requests.push(now);
+        // Only a route with a requests-per-minute limit needs its requests' times (never more
+        // than the limit within the window): kept for every route, a fast run held a minute of them.
+        if (route.rateLimit?.requestsPerMinute) state.requests.push(now);
         if (estimate === 0) return () => undefined;
         const entry = { at: now, count: estimate };
         state.tokens.push(entry);

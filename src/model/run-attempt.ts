@@ -17,6 +17,7 @@ import { normaliseCompletion, StreamAssembler, type Normalised } from "./normali
 import type { ModelRequest } from "../model-port.js";
 import { errorBodyText, serverHint, type ToolChoice } from "./server-quirks.js";
 import type { ChatRoute } from "./types.js";
+import type { StopSignal } from "../stop-signal.js";
 
 export type AttemptResult = { ok: true; answer: Extract<Normalised, { ok: true }>; requestBytes: number } | { ok: false; failure: AttemptFailure; requestBytes: number };
 
@@ -66,7 +67,7 @@ export interface AttemptInput {
   stream: boolean;
   /** Time left before the deadline, ms; the attempt aborts itself when it runs out. */
   remainingMs: number;
-  signal?: AbortSignal;
+  signal?: StopSignal;
 }
 
 export function runAttempt(input: AttemptInput): Promise<AttemptResult> {

@@ -2,6 +2,7 @@
 // clock, randomness). The request, response and port shapes are the neutral ones of
 // src/model-port.ts, which the client implements.
 
+import type { StopSignal } from "../stop-signal.js";
 /**
  * One endpoint to try. A list of routes falls through to the next one after a 429 that used up
  * its retries or asked to wait past the deadline (SPEC §5.4, §7 `model` as a list).
@@ -23,7 +24,7 @@ export interface ChatRoute {
   rateLimit?: { requestsPerMinute?: number; tokensPerMinute?: number } | null;
 }
 
-export type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
+export type SleepFn = (ms: number, signal?: StopSignal) => Promise<void>;
 
 export interface ModelClientOptions {
   /** The fetch the openai client uses underneath for streaming routes (tests inject one); default a keep-alive transport over node:http. */
@@ -50,7 +51,7 @@ export interface RouteGate {
    * Waits until `route` may take a request of about `tokens()` tokens (throws past the deadline);
    * the function it resolves with takes the answer's real token count in place of the estimate.
    */
-  admit(route: ChatRoute, tokens: () => number, options: { signal?: AbortSignal; deadline: number }): Promise<(actual: number | undefined) => void>;
+  admit(route: ChatRoute, tokens: () => number, options: { signal?: StopSignal; deadline: number }): Promise<(actual: number | undefined) => void>;
   /** A 429 on `route`: every request to it waits `waitMs` from now. */
   backoff(route: ChatRoute, waitMs: number): void;
 }

@@ -13,7 +13,8 @@ export type PriceOf = (route: string) => RoutePrice | null;
 export function meteredModel(live: ModelPort, priceOf: PriceOf, budget: RunBudget): ModelPort {
   return {
     complete(request, options) {
-      return live.complete(request, { ...options, attempts: meter(request, priceOf, budget, options.attempts) });
+      // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+      return live.complete(request, Object.assign({}, options, { attempts: meter(request, priceOf, budget, options.attempts) }));
     },
   };
 }
@@ -30,7 +31,8 @@ function meter(request: ModelRequest, priceOf: PriceOf, budget: RunBudget, inner
       inner?.sending?.(attempt);
     },
     sent(attempt) {
-      const priced: ModelAttempt = { ...attempt, costUsd: requestCost(priceOf(attempt.route), attempt.usage, attempt.batched) };
+      // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+      const priced: ModelAttempt = Object.assign({}, attempt, { costUsd: requestCost(priceOf(attempt.route), attempt.usage, attempt.batched) });
       const reservation = held.get(attempt.attempt);
       held.delete(attempt.attempt);
       budget.settle(reservation ?? null, { route: attempt.route, tokens: tokensOf(attempt), costUsd: priced.costUsd ?? null });

@@ -38,10 +38,11 @@ export interface ExchangeSink {
 export function recordingModel(live: ModelPort, route: RouteName, sink: ExchangeSink, counted: ExchangeToRecord["counted"] = null): ModelPort {
   return {
     async complete(request, options) {
-      const response = await live.complete(request, counted ? { ...options, counted } : options);
+      // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+      const response = await live.complete(request, counted ? Object.assign({}, options, { counted }) : options);
       const seq = sink.nextSeq();
       sink.record({ seq, at: new Date(), origin: options.origin ?? null, counted, stored: () => storedExchange(route, request, response) });
-      return { ...response, exchange: { seq, from: null } };
+      return Object.assign({}, response, { exchange: { seq, from: null } });
     },
   };
 }

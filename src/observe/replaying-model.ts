@@ -57,7 +57,8 @@ export function replayingModel(
         const response = parsed(answer.found.responseJson);
         if (response !== null) {
           const exchange = source.replayed({ key, occurrence: answer.occurrence, found: answer.found, block, route, origin: options.origin ?? null });
-          return { ...response, exchange };
+          // Object.assign, not a spread: docs/architecture.md, "Memory per block".
+          return Object.assign({}, response, { exchange });
         }
       }
       if (fill) return fill({ key, occurrence: answer.occurrence }).complete(request, options); // a journal that cannot be read has warned already

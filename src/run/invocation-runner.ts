@@ -122,7 +122,7 @@ export function makeInvocationRunner(config: ResolvedConfig, wiring: InvocationW
     try {
       const { end, stats } = await runInvocation({
         id,
-        request: { ...request, hints: { prompts } },
+        request: Object.assign({}, request, { hints: { prompts } }), // not a spread: docs/architecture.md, "Memory per block"
         settings: {
           maxRounds: profile.maxRounds,
           timeoutSeconds: profile.timeoutSeconds,

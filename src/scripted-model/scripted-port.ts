@@ -13,6 +13,7 @@ import { loadRules } from "./load-rules.js";
 import { factsOf, matchingRule, missMessage } from "./match.js";
 import { refusedCalls, reraiseCalls, replyCalls } from "./replies.js";
 import type { Answer, Rule, Rules } from "./rules.js";
+import type { StopSignal } from "../stop-signal.js";
 
 export interface ScriptedRoute {
   /** The route's id as configured (`script:rules.toml`). */
@@ -66,7 +67,7 @@ function tokens(requestBytes: number, calls: ToolCall[]) {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function pause(ms: number, signal: StopSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done(): void {

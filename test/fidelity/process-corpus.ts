@@ -12,7 +12,8 @@
 //   process-tracers      sys.settrace and sys.setprofile over failures handled by callers
 //   process-cprofile     cProfile's call counts
 //   process-trace-*      -m trace --count --listfuncs --missing, and --trackcalls
-//   process-recursion    RecursionError's "Previous line repeated N more times"
+//   process-recursion    RecursionError's "Previous line repeated N more times" (nothing below the program)
+//   process-recursion-limit  how deep the program recurses, under its own limit too
 //   process-print-stack  traceback.print_stack() from a function and from module level
 //   process-worker-errors  a thread's uncaught error, a caught one printed, a pool worker's
 
@@ -41,6 +42,7 @@ export function processPrograms(): Program[] {
     script("process-trace-listfuncs", "traced.py", { argv: ["-m", "trace", "--count", "--listfuncs", "--missing", "traced.py"] }),
     script("process-trace-trackcalls", "traced.py", { argv: ["-m", "trace", "--trackcalls", "traced.py"] }),
     script("process-recursion", "recursion.py"),
+    script("process-recursion-limit", "recursion_limit.py"),
     script("process-print-stack", "print_stack.py"),
     script("process-worker-errors", "worker_errors.py"),
   ];

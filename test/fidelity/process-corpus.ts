@@ -14,6 +14,7 @@
 //   process-trace-*      -m trace --count --listfuncs --missing, and --trackcalls
 //   process-recursion    RecursionError's "Previous line repeated N more times" (nothing below the program)
 //   process-recursion-limit  how deep the program recurses, under its own limit too
+//   process-del-exit     __del__ raising SystemExit, and a cycle's __del__ after SystemExit (test_gc)
 //   process-print-stack  traceback.print_stack() from a function and from module level
 //   process-worker-errors  a thread's uncaught error, a caught one printed, a pool worker's
 
@@ -44,6 +45,7 @@ export function processPrograms(): Program[] {
     script("process-recursion", "recursion.py"),
     script("process-recursion-limit", "recursion_limit.py"),
     script("process-print-stack", "print_stack.py"),
+    script("process-del-exit", "del_system_exit.py"),
     script("process-worker-errors", "worker_errors.py"),
   ];
 }

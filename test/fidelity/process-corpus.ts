@@ -1,6 +1,7 @@
 // The corpus's "process" programs: what a program sees of its own process, where aiython could
 // show through (issue 34). Each is a script of test/fixtures/invisible/ copied into the project
-// (helper.py beside it is a project module whose statements fail for their callers to handle):
+// (helper.py beside it is a project module whose statements fail for their callers to handle, shapes.py one
+// for inspect and dis to look at):
 //   process-first-line   threads, signal handlers, the wakeup fd, hooks, tracers, finders, atexit
 //   process-fork         os.fork() at the first line (3.12+ warns when the process has a thread)
 //   process-signals-fds  the program's own wakeup fd, asyncio's and trio's signals, pass_fds
@@ -14,6 +15,8 @@
 //   process-trace-*      -m trace --count --listfuncs --missing, and --trackcalls
 //   process-recursion    RecursionError's "Previous line repeated N more times" (nothing below the program)
 //   process-recursion-limit  how deep the program recurses, under its own limit too
+//   process-inspect      inspect and dis of project code (shapes.py beside it)
+//   process-inspect-details  python -m inspect -d of a project module
 //   process-del-exit     __del__ raising SystemExit, and a cycle's __del__ after SystemExit (test_gc)
 //   process-print-stack  traceback.print_stack() from a function and from module level
 //   process-worker-errors  a thread's uncaught error, a caught one printed, a pool worker's
@@ -25,7 +28,7 @@ import type { Program } from "./program.js";
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "invisible");
 
 function script(name: string, file: string, more: Partial<Program> = {}): Program {
-  const copies = [file, "helper.py"].map((f) => ({ from: path.join(FIXTURES, f), to: f }));
+  const copies = [file, "helper.py", "shapes.py"].map((f) => ({ from: path.join(FIXTURES, f), to: f }));
   return { name, kind: "process", copies, argv: [file], ...more };
 }
 
@@ -46,6 +49,8 @@ export function processPrograms(): Program[] {
     script("process-recursion-limit", "recursion_limit.py"),
     script("process-print-stack", "print_stack.py"),
     script("process-del-exit", "del_system_exit.py"),
+    script("process-inspect", "inspected.py"),
+    script("process-inspect-details", "shapes.py", { argv: ["-m", "inspect", "-d", "shapes"] }),
     script("process-worker-errors", "worker_errors.py"),
   ];
 }

@@ -9,6 +9,7 @@
 //   process-trio         trio's signal receiver and Ctrl-C (trio absent: says so)
 //   process-quit-pdb     breakpoint() with stdin at its end: pdb quits, bdb.BdbQuit ends the program
 //   process-ship-code    a main-script lambda cloudpickled to a plain python3 (cloudpickle absent: says so)
+//   process-ship-pools   main-script functions in fork, spawn and forkserver pools, a worker's failure
 //   process-marshal      marshal of a function's code object
 //   process-tracers      sys.settrace and sys.setprofile over failures handled by callers
 //   process-cprofile     cProfile's call counts
@@ -40,6 +41,7 @@ export function processPrograms(): Program[] {
     script("process-trio", "trio_signals.py"),
     script("process-quit-pdb", "quit_pdb.py"),
     script("process-ship-code", "ship_code.py"),
+    script("process-ship-pools", "ship_spawn.py"),
     script("process-marshal", "marshal_code.py"),
     script("process-tracers", "tracers.py"),
     script("process-cprofile", "profiled.py"),

@@ -212,7 +212,11 @@ def serve(control_fd, role):
 
     from aiython_bridge.processes import forked
 
-    os.register_at_fork(before=lambda: forked.before_fork(server), after_in_child=lambda: forked.after_fork_in_child(server))
+    os.register_at_fork(
+        before=lambda: forked.before_fork(server),
+        after_in_parent=forked.after_fork_in_parent,
+        after_in_child=lambda: forked.after_fork_in_child(server),
+    )
 
     try:
         run_message = _handshake_and_prepare(server)

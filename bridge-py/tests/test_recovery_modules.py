@@ -75,7 +75,7 @@ class ProjectModules(unittest.TestCase):
         self.assertEqual(helper.scale(2), 6)
         self.assertEqual(helper.loaded, "loaded")
         self.assertEqual(server.sent, [], "the bridge selected the checkpoints itself")
-        self.assertEqual(type(helper.__spec__.loader).__name__, "ProjectLoader")
+        self.assertIs(type(helper.__spec__.loader), import_hook.ProjectLoader)
         # Top-level statements of an imported module are never checkpoints.
         ids = [c.id for c in self.program.runtime.checkpoints() if c.filename.endswith("helper.py")]
         self.assertEqual(ids, ["helper.py:c1", "helper.py:c2"])
@@ -144,7 +144,7 @@ class ProjectModules(unittest.TestCase):
         import colorsys
 
         self.assertEqual(server.sent, [])
-        self.assertNotEqual(type(colorsys.__spec__.loader).__name__, "ProjectLoader")
+        self.assertIsNot(type(colorsys.__spec__.loader), import_hook.ProjectLoader)
 
 
 if __name__ == "__main__":

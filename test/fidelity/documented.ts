@@ -25,7 +25,6 @@ export type DocumentedDifference =
   | (Documented & { kind: "output"; shows: RegExp });
 
 const ALL = ["3.11", "3.12", "3.13"];
-const FRAME = "one frame under the program: traceback.print_stack() shows it, recursion has less headroom";
 const THREAD = "a thread of aiython's once the run speaks with the model: _thread._count() counts it from then on";
 const TRACERS = "tracers and profilers see the checkpoint handlers' calls (model configured)";
 
@@ -70,11 +69,17 @@ export const DOCUMENTED: DocumentedDifference[] = [
     shows: /^marshal: unmarshallable object$/,
     readme: "marshal of instrumented code",
   },
+  {
+    kind: "output",
+    program: "process-inspect",
+    pythons: ALL,
+    modes: ["configured"],
+    shows: /^(closure|names|starts|sizeof|positions) /,
+    readme: "instrumented bytecode: inspect and dis see the handlers' names, line starts, positions and size",
+  },
   { kind: "output", program: "process-tracers", pythons: ALL, modes: ["configured"], shows: /^(line|call|return|c_call|c_return|exception) /, readme: TRACERS },
   { kind: "output", program: "process-cprofile", pythons: ALL, modes: ["configured"], shows: /^.+ \S+ \d+$/, readme: TRACERS },
   { kind: "output", program: "process-trace-trackcalls", pythons: ALL, modes: ["configured"], shows: /^(\*\*\* .+ \*\*\*| {2}--> .+| {4}.+ -> .+)$/, readme: TRACERS },
-  { kind: "output", program: "process-recursion", pythons: ALL, modes: ["unconfigured", "configured"], shows: /^ {2}\[Previous line repeated \d+ more times\]$/, readme: FRAME },
-  { kind: "output", program: "process-print-stack", pythons: ALL, modes: ["unconfigured", "configured"], shows: /aiython_bridge\/start\/importlib_bootstrap\.py/, readme: FRAME },
 ];
 
 const VERDICT = /^(test\w*) \(.*\) \.\.\. (?:FAIL|ERROR|unexpected success)$/gm;

@@ -1,6 +1,7 @@
 // The corpus's "process" programs: what a program sees of its own process, where aiython could
 // show through (issue 34). Each is a script of test/fixtures/invisible/ copied into the project
-// (helper.py beside it is a project module whose statements fail for their callers to handle):
+// (helper.py beside it is a project module whose statements fail for their callers to handle, shapes.py one
+// for inspect and dis to look at):
 //   process-first-line   threads, signal handlers, the wakeup fd, hooks, tracers, finders, atexit
 //   process-fork         os.fork() at the first line (3.12+ warns when the process has a thread)
 //   process-signals-fds  the program's own wakeup fd, asyncio's and trio's signals, pass_fds
@@ -8,11 +9,16 @@
 //   process-trio         trio's signal receiver and Ctrl-C (trio absent: says so)
 //   process-quit-pdb     breakpoint() with stdin at its end: pdb quits, bdb.BdbQuit ends the program
 //   process-ship-code    a main-script lambda cloudpickled to a plain python3 (cloudpickle absent: says so)
+//   process-ship-pools   main-script functions in fork, spawn and forkserver pools, a worker's failure
 //   process-marshal      marshal of a function's code object
 //   process-tracers      sys.settrace and sys.setprofile over failures handled by callers
 //   process-cprofile     cProfile's call counts
 //   process-trace-*      -m trace --count --listfuncs --missing, and --trackcalls
-//   process-recursion    RecursionError's "Previous line repeated N more times"
+//   process-recursion    RecursionError's "Previous line repeated N more times" (nothing below the program)
+//   process-recursion-limit  how deep the program recurses, under its own limit too
+//   process-inspect      inspect and dis of project code (shapes.py beside it)
+//   process-inspect-details  python -m inspect -d of a project module
+//   process-del-exit     __del__ raising SystemExit, and a cycle's __del__ after SystemExit (test_gc)
 //   process-print-stack  traceback.print_stack() from a function and from module level
 //   process-worker-errors  a thread's uncaught error, a caught one printed, a pool worker's
 
@@ -23,7 +29,7 @@ import type { Program } from "./program.js";
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "invisible");
 
 function script(name: string, file: string, more: Partial<Program> = {}): Program {
-  const copies = [file, "helper.py"].map((f) => ({ from: path.join(FIXTURES, f), to: f }));
+  const copies = [file, "helper.py", "shapes.py"].map((f) => ({ from: path.join(FIXTURES, f), to: f }));
   return { name, kind: "process", copies, argv: [file], ...more };
 }
 
@@ -35,13 +41,18 @@ export function processPrograms(): Program[] {
     script("process-trio", "trio_signals.py"),
     script("process-quit-pdb", "quit_pdb.py"),
     script("process-ship-code", "ship_code.py"),
+    script("process-ship-pools", "ship_spawn.py"),
     script("process-marshal", "marshal_code.py"),
     script("process-tracers", "tracers.py"),
     script("process-cprofile", "profiled.py"),
     script("process-trace-listfuncs", "traced.py", { argv: ["-m", "trace", "--count", "--listfuncs", "--missing", "traced.py"] }),
     script("process-trace-trackcalls", "traced.py", { argv: ["-m", "trace", "--trackcalls", "traced.py"] }),
     script("process-recursion", "recursion.py"),
+    script("process-recursion-limit", "recursion_limit.py"),
     script("process-print-stack", "print_stack.py"),
+    script("process-del-exit", "del_system_exit.py"),
+    script("process-inspect", "inspected.py"),
+    script("process-inspect-details", "shapes.py", { argv: ["-m", "inspect", "-d", "shapes"] }),
     script("process-worker-errors", "worker_errors.py"),
   ];
 }

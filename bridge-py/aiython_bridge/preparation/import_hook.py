@@ -190,6 +190,12 @@ class ProjectLoader(SourceFileLoader):
         return True
 
 
+# What CPython's tools print of a project module's loader (`python -m inspect -d`, its repr,
+# `type(module.__loader__).__name__`) names the class it stands in for (SPEC §2); it is one.
+ProjectLoader.__module__ = SourceFileLoader.__module__
+ProjectLoader.__name__ = ProjectLoader.__qualname__ = SourceFileLoader.__name__
+
+
 def install(server, options: dict) -> ProjectModules | None:
     """Put the project path hook first on sys.path_hooks (needs a project root) and drop the
     cached finders of project folders, so that they are found again through it."""

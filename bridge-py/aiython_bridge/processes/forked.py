@@ -10,12 +10,13 @@ threads may have held at the fork are made anew.
 
 import _thread
 import os
+import sys
 
 from .. import modules
 from ..channel import Channel
-from . import after_fork_in_child as _folder_after_fork, known_run_folder, run_folder
+from . import after_fork_in_child as _folder_after_fork, fork_warning, known_run_folder, run_folder
 
-__all__ = ["ForkedChannel", "after_fork_in_child", "before_fork"]
+__all__ = ["ForkedChannel", "after_fork_in_child", "after_fork_in_parent", "before_fork"]
 
 
 def before_fork(server):
@@ -28,11 +29,22 @@ def before_fork(server):
         return
     try:
         run_folder(server)
+        fork_warning.before_fork(_aiython_threads(server))
     except Exception:  # noqa: BLE001 - a fork must never fail because of the bridge
         pass
 
 
+def _aiython_threads(server):
+    """The bridge's threads alive now: the reader, once started."""
+    return 1 if server.reader_ident is not None and server.reader_ident in sys._current_frames() else 0
+
+
+def after_fork_in_parent():
+    fork_warning.after_fork(child=False)
+
+
 def after_fork_in_child(server):
+    fork_warning.after_fork(child=True)
     modules.after_fork_in_child()
     server.channel.close_in_child()
     _folder_after_fork()

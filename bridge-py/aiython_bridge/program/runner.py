@@ -12,7 +12,7 @@ import os
 import sys
 
 from aiython_bridge import modules, protocol
-from aiython_bridge.program import process_view, source_bytes, tracebacks
+from aiython_bridge.program import frame_floor, process_view, source_bytes, tracebacks
 
 __all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "report_exit_at_end", "start_program"]
 
@@ -156,8 +156,8 @@ def _count_blocks(server, text, filename):
 def start_program(server, prepared):
     """Everything the run needs around the program, then the callable that runs it.
 
-    The callable is a functools.partial of exec (or of runpy for -m and folders): C code, so the
-    program's frames sit directly on the boot script's (start/importlib_bootstrap.py)."""
+    The callable is a functools.partial of exec (or of runpy for -m and folders), wrapped by
+    frame_floor.alone: C code, which runs the program with no frame below its first one."""
     from _functools import partial  # functools.partial itself, without functools and what it imports
 
     if server.reading:  # else at the first request of the host, if one comes (server.start_reader)
@@ -179,8 +179,8 @@ def start_program(server, prepared):
     if prepared.module is not None:
         import runpy
 
-        return partial(runpy._run_module_as_main, prepared.module, alter_argv=prepared.kind == "module")
-    return partial(exec, prepared.code, sys.modules["__main__"].__dict__)
+        return frame_floor.alone(partial(runpy._run_module_as_main, prepared.module, alter_argv=prepared.kind == "module"))
+    return frame_floor.alone(partial(exec, prepared.code, sys.modules["__main__"].__dict__))
 
 
 def _raise(exc):

@@ -1,7 +1,8 @@
 """Hides the bridge's frames from tracebacks of uncaught exceptions.
 
-The program runs on the boot script's frame (start/importlib_bootstrap.py) and AI blocks call
-into the bridge's runtime. CPython prints an uncaught exception through `sys.excepthook`
+The program runs from the boot script (start/importlib_bootstrap.py), whose frame the
+traceback of an exception leaving the program starts with, and AI blocks call into the bridge's
+runtime. CPython prints an uncaught exception through `sys.excepthook`
 using the exception's `__traceback__`; just before the exception leaves the interpreter's top
 level, the current hook is wrapped once so that it receives a traceback without those frames,
 and the program's own hook (if it set one) is what finally prints.

@@ -1,12 +1,12 @@
 # The script the host starts: `python [OPTIONS] .../aiython_bridge/start/importlib_bootstrap.py`.
 #
-# It is the program's only frame below the program (SPEC, section 2: fidelity): the bridge sets
-# everything up in aiython_bridge.boot.main(), which returns a callable that runs the program
-# with no Python frame of its own (functools.partial of exec or of runpy), so the program's
-# module frame has this one frame below it instead of the bridge's call chain. The file's path
-# names `importlib` and `_bootstrap` on purpose: the warnings module skips such frames as the
-# import system's own, so `warnings.warn(..., stacklevel=2)` at module level is reported at
-# `sys:1` exactly as under python3.
+# The bridge sets everything up in aiython_bridge.boot.main(), which returns a callable that runs
+# the program with no Python frame of its own (functools.partial of exec or of runpy, wrapped in
+# C callables that unlink this frame: program/frame_floor.py), so the program's module frame has
+# nothing below it, as under python3. Where that cannot be done (an unusual build) this is the
+# one frame below the program. The file's path names `importlib` and `_bootstrap` on purpose:
+# the warnings module skips such frames as the import system's own, so
+# `warnings.warn(..., stacklevel=2)` at module level is reported at `sys:1` as under python3.
 #
 # ASCII only, and syntax any Python parses: Python 2 runs it far enough to say its version.
 # OPTIONS are CPython's own from the command line. Under -x CPython skips this file's first line

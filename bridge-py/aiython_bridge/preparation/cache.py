@@ -5,8 +5,9 @@ An entry is one file, `<key>.prep`, named by the key of what it was prepared fro
 source bytes, its file name, the interpreter's cache tag and bytecode magic, aiython's version
 and build, and the variant: entry program or module, checkpoints or not, optimization level).
 It holds a header (MAGIC, FORMAT, a checksum of the payload, the key again) and the payload,
-a marshal'd tuple. Nothing read is trusted: a short file, another format, another key, a wrong
-checksum, a payload marshal cannot read or of the wrong shape is a miss, rebuilt and replaced.
+a marshal'd tuple. Nothing read is trusted unchecked: a short file, another format, another key,
+a wrong checksum, a payload marshal cannot read or of the wrong shape is a miss, rebuilt and
+replaced (the checksum is skipped only for the very file checked before: below).
 
 Writes are atomic (a temp file in the folder, then os.replace: cache_files.py) and best effort: a write that
 fails (a full disk, a read-only or missing folder, a file where the folder should be) gives up

@@ -2,8 +2,8 @@
 the recorded one gives its key without being read, and an edited one (another size or mtime)
 does not; a source changed within RACY_NS of being read is never recorded; an entry verified
 before is not hashed again, while one written since is hashed (and a corrupt one is a miss); a
-corrupt index is an empty one; a forked child saves nothing; a warm import through the loader
-reads no source.
+corrupt index is an empty one, and one past MAX_RECORDS starts again; a forked child saves
+nothing; a warm import through the loader reads no source.
 """
 
 import os
@@ -132,6 +132,20 @@ class File(IndexCase):
         cache.save_index()
         fresh = self.cache()
         self.assertEqual(fresh.source_key(self.source, "module", os.stat(self.source)), first)
+        self.assertEqual(fresh.source_key(other, "module", os.stat(other)), second)
+
+    def test_an_index_past_its_bound_starts_again_from_what_the_saving_process_learned(self):
+        self.recorded()
+        other = os.path.join(self.root, "n.py")
+        with open(other, "wb") as f:
+            f.write(b"n = 1\n")
+        os.utime(other, (LONG_AGO, LONG_AGO))
+        cache = self.cache()
+        second = cache.key(b"n = 1\n", other, "module", os.stat(other))
+        with mock.patch.object(cache_index, "MAX_RECORDS", 1):
+            cache.save_index()
+        fresh = self.cache()
+        self.assertIsNone(fresh.source_key(self.source, "module", os.stat(self.source)))
         self.assertEqual(fresh.source_key(other, "module", os.stat(other)), second)
 
     def test_a_forked_child_saves_nothing(self):

@@ -30,7 +30,7 @@ INDEX = "index"
 _MAGIC = b"AIYI"
 _FORMAT = 1
 RACY_NS = 2_000_000_000  # a file changed this recently may change again unseen within a tick
-MAX_RECORDS = 200_000  # past this, a save starts the tables again from this process's records
+MAX_RECORDS = 20_000  # past this (about 2 MB), a save starts the tables again from this process's records
 
 
 class CacheIndex:

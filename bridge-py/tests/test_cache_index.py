@@ -142,7 +142,7 @@ class File(IndexCase):
         os.utime(other, (LONG_AGO, LONG_AGO))
         cache = self.cache()
         second = cache.key(b"n = 1\n", other, "module", os.stat(other))
-        with mock.patch.object(cache_index, "MAX_RECORDS", 1):
+        with mock.patch.object(cache_index, "MAX_RECORDS", 0):
             cache.save_index()
         fresh = self.cache()
         self.assertIsNone(fresh.source_key(self.source, "module", os.stat(self.source)))

@@ -237,6 +237,27 @@ test("project modules with a model configured: python3's output cold, warm and a
   assert.equal(entriesOf(root).length, 5);
 });
 
+for (const [label, extra] of [
+  ["PYTHONDONTWRITEBYTECODE unset", {}],
+  ["PYTHONDONTWRITEBYTECODE=1", { PYTHONDONTWRITEBYTECODE: "1" }],
+] as const) {
+  test(`${label}: a module known to the cache's index by its stat is prepared again once edited to the same size at another time`, async () => {
+    // The index takes a module whose size and mtime are the recorded ones for the text it read
+    // then (as python3 takes a timestamp .pyc); a file changed in the last two seconds is never
+    // recorded, so the module's times are set well in the past, as after a checkout long ago.
+    const root = tempProject({ "main.py": "import values\nprint(values.VALUE)\n", "values.py": "VALUE = 1\n" });
+    const module = path.join(root, "values.py");
+    const longAgo = Date.now() / 1000 - 1000;
+    fs.utimesSync(module, longAgo, longAgo);
+    const ours = env("http://127.0.0.1:9/v1", extra);
+    for (let run = 0; run < 2; run++) assert.equal((await runIn(root, ["main.py"], ours)).stdout, "1\n", `run ${run + 1}`);
+    assert.ok(fs.existsSync(path.join(cacheOf(root), "index")), "the first run recorded what it read");
+    fs.writeFileSync(module, "VALUE = 2\n");
+    fs.utimesSync(module, longAgo + 5, longAgo + 5);
+    for (let run = 0; run < 2; run++) assert.equal((await runIn(root, ["main.py"], ours)).stdout, "2\n", `edited, run ${run + 1}`);
+  });
+}
+
 test("under -v, what CPython's loader says of a project module's bytecode is said as python3 says it, written or current", async () => {
   const root = tempProject(PROJECT);
   const ourEnv = env("http://127.0.0.1:9/v1");

@@ -73,7 +73,8 @@ class Slots(unittest.TestCase):
         where = code_constants.slots(self.compiled.code)
         self.assertIsNotNone(where)
         self.assertEqual(marshal.loads(marshal.dumps(where)), where, "marshal keeps them as they are")
-        own, nested = where
+        own, nested, co_code, _ = where
+        self.assertEqual(co_code, self.compiled.code.co_code, "the bytecode binding hands to code.replace")
         self.assertGreaterEqual(len(nested), 3, "top, Box, later hold checkpoints")
         self.assertEqual([self.compiled.code.co_consts[i] for i, _ in own], [name for _, name in own])
         for index, inner in nested:

@@ -28,7 +28,10 @@ class Modules:
         self.seen = []
         self.plain = []
 
-    def code_for(self, data, path, fullname, plain=None):
+    def cached_code_for(self, data, path, stat=None):
+        return None  # nothing cached: the loader goes on to code_for
+
+    def code_for(self, data, path, fullname, plain=None, stat=None):
         self.seen.append(data)
         self.plain.append(plain)
         return compile(data, path, "exec", dont_inherit=True)

@@ -16,7 +16,7 @@ from unittest import mock
 
 from aiython_bridge.preparation import program_code
 from aiython_bridge.errors import AIError
-from aiython_bridge.preparation import prepare
+from aiython_bridge.preparation import collector, prepare
 
 VALID = "total = 0\nfor i in range(4):\n    total += i\nprint('total', total)\n"
 WITH_BLOCK = "x = fetch the answer\nprint(x)\n"
@@ -223,12 +223,12 @@ class Collector(PreparationCase):
 
     def test_pausing_it_puts_no_gc_module_in_sys_modules(self):
         saved = sys.modules.pop("gc", None)
-        prepare._gc.clear()
+        collector._gc.clear()
         try:
             prepare.module_code(self.server, self.options(), b"def f():\n    return 1\n", self.path, self.plan_for)
             self.assertNotIn("gc", sys.modules)
         finally:
-            prepare._gc.clear()
+            collector._gc.clear()
             if saved is not None:
                 sys.modules["gc"] = saved
 

@@ -5,10 +5,11 @@ An entry is one file, `<key>.prep`, named by the key of what it was prepared fro
 source bytes, its file name, the interpreter's cache tag and bytecode magic, aiython's version
 and build, and the variant: entry program or module, checkpoints or not, optimization level).
 It holds a header (MAGIC, FORMAT, a checksum of the payload, the key again) and the payload,
-a marshal'd tuple. Nothing read is trusted: a short file, another format, another key, a wrong
-checksum, a payload marshal cannot read or of the wrong shape is a miss, rebuilt and replaced.
+a marshal'd tuple. Nothing read is trusted unchecked: a short file, another format, another key,
+a wrong checksum, a payload marshal cannot read or of the wrong shape is a miss, rebuilt and
+replaced (the checksum is skipped only for the very file checked before: below).
 
-Writes are atomic (a temp file in the folder, then os.replace) and best effort: a write that
+Writes are atomic (a temp file in the folder, then os.replace: cache_files.py) and best effort: a write that
 fails (a full disk, a read-only or missing folder, a file where the folder should be) gives up
 silently and the process stops writing; the run is never affected. `sys.dont_write_bytecode`
 (-B, PYTHONDONTWRITEBYTECODE) does not stop it (SPEC §4.1): those keep `__pycache__` out of
@@ -18,7 +19,14 @@ images set the variable, where every run would otherwise be cold. The folder is 
 it is back under LOW_WATER of the bound, but never one this process has used (read or written
 since it started): a project larger than the bound keeps what its run needs, rather than evict
 on every run what the same run prepares again (sympy as project code took 17x python3's time on
-every run at 64 MiB).
+every run at 64 MiB). A hit touches its entry only when the entry is older than TOUCH_AFTER
+(what eviction needs is the order of use, not the second of it), and this process's entries are
+the names it used, not the ones touched since it started.
+
+The folder's index (cache_index.py, read once per process) lets a warm import skip what it
+verified before: `source_key` gives the key of a source whose stat is the recorded one without
+reading it, and `load` does not hash again the payload of an entry whose stat is the one it
+verified. `save_index` merges what the process learned into it, at the process's end.
 
 Only standard modules that importlib has already loaded are used (marshal, os, sys, _imp and
 importlib's frozen _bootstrap_external, whose MAGIC_NUMBER and source hash importlib.util hands
@@ -34,9 +42,12 @@ import sys
 import time
 from _frozen_importlib_external import _RAW_MAGIC_NUMBER, MAGIC_NUMBER
 
+from .cache_files import remove, stat_or_none, touch, write_atomically, write_gitignore
+from .cache_index import CacheIndex
+
 __all__ = [
     "FORMAT", "GITIGNORE", "LOW_WATER", "MAGIC", "PreparationCache", "STALE_TEMP_SECONDS", "SUFFIX",
-    "source_hash",
+    "TOUCH_AFTER", "source_hash",
 ]
 
 
@@ -51,6 +62,7 @@ _KEY_LENGTH = 32  # hex digits: two 64-bit hashes
 _HEADER = len(MAGIC) + 1 + 8 + _KEY_LENGTH
 LOW_WATER = 0.8  # eviction goes down to this fraction of the bound
 STALE_TEMP_SECONDS = 600  # a temp file this old is a write that died
+TOUCH_AFTER = 3600  # a hit on an entry older than this (seconds) touches it: eviction's order
 GITIGNORE = "# aiython's per-project state (journal, credentials, preparation cache); never commit it\n*\n"
 
 
@@ -63,12 +75,26 @@ class PreparationCache:
         self.max_bytes = max_bytes
         self.writable = True
         self._total: int | None = None  # bytes in the folder, known after the first write
-        self._since = time.time()  # entries touched since then are this process's: never evicted
+        self._used: set = set()  # entry names this process read or wrote: never evicted by it
+        self.index = CacheIndex(folder, source_hash)
+        self._pid = os.getpid()  # a forked child has the parent's index to save, not its own
 
-    def key(self, data: bytes, filename: str, variant: str) -> str:
-        """The key of a source: 32 hex digits, from everything a prepared entry depends on."""
-        about = "\0".join((self.version, sys.implementation.cache_tag or "", variant, filename))
-        return (source_hash(about.encode("utf-8", "surrogatepass") + MAGIC_NUMBER) + source_hash(data)).hex()
+    def about(self, filename: str, variant: str) -> str:
+        """Everything a key depends on but the source's bytes."""
+        return "\0".join((self.version, sys.implementation.cache_tag or "", variant, filename))
+
+    def key(self, data: bytes, filename: str, variant: str, stat=None) -> str:
+        """The key of a source: 32 hex digits, from everything a prepared entry depends on.
+        `stat`: the source file's, taken before `data` was read (the index records it)."""
+        about = self.about(filename, variant)
+        key = (source_hash(about.encode("utf-8", "surrogatepass") + MAGIC_NUMBER) + source_hash(data)).hex()
+        self.index.note_source(about, stat, key)
+        return key
+
+    def source_key(self, filename: str, variant: str, stat):
+        """The key of the source file `filename` whose stat is `stat`, if the index knows it
+        (recorded from a read of that same file at that same stat), else None."""
+        return self.index.key_for(self.about(filename, variant), stat)
 
     def path(self, key: str) -> str:
         return os.path.join(self.folder, key + SUFFIX)
@@ -77,21 +103,28 @@ class PreparationCache:
 
     def load(self, key: str):
         """The payload stored under `key`, or None when there is none fit to use."""
-        path = self.path(key)
+        path, name = self.path(key), key + SUFFIX
         try:
             with open(path, "rb") as f:
+                stat = os.fstat(f.fileno())
                 blob = f.read()
         except OSError:
             return None
-        payload = _verified(blob, key)
+        trusted = self.index.trusted(name, stat)
+        payload = _verified(blob, key, checked=trusted)
         if payload is None:
             return None
         try:
             value = marshal.loads(payload)
         except (EOFError, ValueError, TypeError):
             return None
-        if self.writable:
-            _touch(path)
+        self._used.add(name)
+        if self.writable and time.time() - stat.st_mtime > TOUCH_AFTER:
+            touch(path)
+            stat = stat_or_none(path)
+        elif trusted:
+            return value
+        self.index.note_entry(name, stat)
         return value
 
     # ---- writing ----
@@ -109,12 +142,23 @@ class PreparationCache:
             return False
         try:
             self._ensure_folder()
-            self._write(self.path(key), blob)
+            write_atomically(self.path(key), blob)
         except OSError:
             self.writable = False  # full, read-only, not a folder: stop trying for this process
             return False
-        self._account(len(blob), keep=key + SUFFIX)
+        self._used.add(key + SUFFIX)
+        self.index.note_entry(key + SUFFIX, stat_or_none(self.path(key)))
+        self._account(len(blob))
         return True
+
+    def save_index(self) -> None:
+        """Merges what this process learned into the folder's index (best effort, as writes are)."""
+        if not self.writable or os.getpid() != self._pid or not os.path.isdir(self.folder):
+            return
+        try:
+            self.index.save(write_atomically)
+        except (OSError, ValueError):
+            self.writable = False
 
     def _ensure_folder(self) -> None:
         if os.path.isdir(self.folder):
@@ -122,33 +166,18 @@ class PreparationCache:
         parent = os.path.dirname(self.folder)
         if not os.path.isdir(parent):
             os.makedirs(parent, mode=0o700, exist_ok=True)
-            _write_gitignore(parent)
+            write_gitignore(parent, GITIGNORE)
         os.makedirs(self.folder, mode=0o700, exist_ok=True)
-
-    def _write(self, path: str, blob: bytes) -> None:
-        temp = "%s.%d.%s.tmp" % (path, os.getpid(), os.urandom(4).hex())
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            try:
-                view = memoryview(blob)
-                while view:
-                    view = view[os.write(fd, view):]
-            finally:
-                os.close(fd)
-            os.replace(temp, path)
-        except BaseException:
-            _remove(temp)
-            raise
 
     # ---- the bound ----
 
-    def _account(self, written: int, *, keep: str) -> None:
+    def _account(self, written: int) -> None:
         if self._total is None:
             self._total = sum(size for _, size, _ in self._entries())
         else:
             self._total += written
         if self._total > self.max_bytes:
-            self._evict(keep)
+            self._evict()
 
     def _entries(self):
         """(name, size, mtime) of every entry; stale temp files are removed on the way."""
@@ -167,22 +196,24 @@ class PreparationCache:
                 if item.name.endswith(SUFFIX):
                     found.append((item.name, stat.st_size, stat.st_mtime))
                 elif item.name.endswith(".tmp") and now - stat.st_mtime > STALE_TEMP_SECONDS:
-                    _remove(item.path)
+                    remove(item.path)
         return found
 
-    def _evict(self, keep: str) -> None:
+    def _evict(self) -> None:
         entries = sorted(self._entries(), key=lambda entry: entry[2])
         total = sum(size for _, size, _ in entries)
-        for name, size, mtime in entries:
-            if total <= self.max_bytes * LOW_WATER or mtime >= self._since:
-                break  # oldest first: the rest were used by this process
-            if name != keep and _remove(os.path.join(self.folder, name)):
+        for name, size, _ in entries:
+            if total <= self.max_bytes * LOW_WATER:
+                break  # oldest first
+            if name not in self._used and remove(os.path.join(self.folder, name)):
+                self.index.forget(name)
                 total -= size
         self._total = total
 
 
-def _verified(blob: bytes, key: str) -> memoryview | None:
-    """The payload of an entry file whose header checks out, else None."""
+def _verified(blob: bytes, key: str, *, checked: bool = False) -> memoryview | None:
+    """The payload of an entry file whose header checks out, else None; `checked`: this very
+    file was verified in full before (the index says so), its checksum is not computed again."""
     if len(blob) < _HEADER or blob[:len(MAGIC)] != MAGIC or blob[len(MAGIC)] != FORMAT:
         return None
     start = len(MAGIC) + 1
@@ -190,30 +221,4 @@ def _verified(blob: bytes, key: str) -> memoryview | None:
     if stored_key != key.encode("ascii"):
         return None
     payload = memoryview(blob)[_HEADER:]  # not copied: hashed, then read by marshal
-    return payload if source_hash(payload) == checksum else None
-
-
-def _touch(path: str) -> None:
-    try:
-        os.utime(path)
-    except OSError:
-        pass
-
-
-def _remove(path: str) -> bool:
-    try:
-        os.unlink(path)
-        return True
-    except OSError:
-        return False
-
-
-def _write_gitignore(folder: str) -> None:
-    try:
-        fd = os.open(os.path.join(folder, ".gitignore"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError:
-        return
-    try:
-        os.write(fd, GITIGNORE.encode("utf-8"))
-    finally:
-        os.close(fd)
+    return payload if checked or source_hash(payload) == checksum else None

@@ -9,7 +9,9 @@ the code before binding depends only on the source, so it can be cached.
 
 `slots` finds where the placeholders are once (the preparation cache keeps it with the code), and
 `bind_slots` then goes straight to them: on a cache hit, binding no longer reads every constant of
-every code object (a large module has thousands).
+every code object (a large module has thousands). The slots keep each such code object's
+bytecode too, handed to `code.replace`: without it, replace asks the code object for co_code,
+which CPython rebuilds instruction by instruction (the largest part of binding sympy's modules).
 
 A placeholder is a string a program would not write (a NUL byte and a fixed random suffix); a
 program that did write one would have its string replaced, which is the price of this design.
@@ -45,9 +47,11 @@ def bind(code, mapping: dict):
 
 def slots(code):
     """Where `code` holds placeholders (strings starting with PREFIX), or None when it holds
-    none: `(((index, placeholder), …), ((index, nested), …))`, its own constants and the code
-    objects among them that hold some (`nested` the same shape for that code object). Only
-    tuples, ints and strings: the cache marshals it with the code."""
+    none: `(((index, placeholder), …), ((index, nested), …), co_code, mark)`, its own constants
+    and the code objects among them that hold some (`nested` the same shape for that code
+    object), its bytecode, and a mark of the code object it was taken from (first line, lengths
+    of its line and exception tables). Only tuples, ints, strings and bytes: the cache marshals
+    it with the code."""
     own, nested = [], []
     for index, value in enumerate(code.co_consts):
         if type(value) is str and value.startswith(PREFIX):
@@ -56,7 +60,11 @@ def slots(code):
             inner = slots(value)
             if inner is not None:
                 nested.append((index, inner))
-    return (tuple(own), tuple(nested)) if own or nested else None
+    return (tuple(own), tuple(nested), code.co_code, _mark(code)) if own or nested else None
+
+
+def _mark(code):
+    return (code.co_firstlineno, len(code.co_linetable), len(code.co_exceptiontable))
 
 
 def bind_slots(code, where, mapping: dict):
@@ -65,7 +73,9 @@ def bind_slots(code, where, mapping: dict):
     not match (`where` is not this code's: use bind)."""
     if where is None:
         return code
-    own, nested = where
+    own, nested, co_code, mark = where
+    if type(co_code) is not bytes or mark != _mark(code):
+        raise ValueError("not this code object's slots")
     consts = code.co_consts
     new = list(consts)
     changed = False
@@ -82,4 +92,4 @@ def bind_slots(code, where, mapping: dict):
         bound = bind_slots(value, inner, mapping)
         if bound is not value:
             new[index], changed = bound, True
-    return code.replace(co_consts=tuple(new)) if changed else code
+    return code.replace(co_consts=tuple(new), co_code=co_code) if changed else code

@@ -82,7 +82,7 @@ class ProjectModules:
 
     # ---- compiling one module ----
 
-    def code_for(self, data: bytes, path: str, fullname: str, plain=None):
+    def code_for(self, data: bytes, path: str, fullname: str, plain=None, stat=None):
         """A module that parses gets the checkpoints the bridge selects itself; only one that does
         not (an AI block, perhaps) is planned by the host; either comes from the preparation cache
         when it holds it (prepare.py). `plain`: CPython's own compile of `data`, if
@@ -94,15 +94,19 @@ class ProjectModules:
         if os.getpid() == self.server.pid and not self.server.exiting:  # a forked child: the parent's channel
             prepare = modules.load("aiython_bridge.preparation.prepare")
             code = prepare.module_code(self.server, self.options, data, path, lambda text: self._plan(text, path, fullname),
-                                       plain=plain)
+                                       plain=plain, stat=stat)
         return code if code is not None else compile(data, path, "exec", dont_inherit=True)
 
-    def cached_code_for(self, data: bytes, path: str):
-        """The module's code if the preparation cache holds it, else None (nothing prepared)."""
+    def cached_code_for(self, data, path: str, stat=None):
+        """The module's code if the preparation cache holds it, else None (nothing prepared).
+        `data` None: the source is not read, the cache's index must know it at `stat`."""
         if os.getpid() != self.server.pid or self.server.exiting:
             return None
         prepare = modules.load("aiython_bridge.preparation.prepare")
-        code = prepare.cached_module_code(self.server, self.options, data, path)
+        if data is None:
+            code = prepare.indexed_module_code(self.server, self.options, path, stat)
+        else:
+            code = prepare.cached_module_code(self.server, self.options, data, path, stat)
         sources = getattr(self.server, "imported_sources", None)
         if code is not None and sources is not None:
             sources.append(path)  # the journal's digests (SPEC §11.2), sent with the next pause
@@ -142,21 +146,32 @@ class ProjectLoader(SourceFileLoader):
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
-        data = self.get_data(path)
-        # Under -v, CPython's loader says what it found ("matches", "code object from"): as python3.
         self._compiled = None
-        if sys.dont_write_bytecode and not sys.flags.verbose:
-            code = self._modules.cached_code_for(data, path)
+        stat = _stat(path)  # before the source is read: the cache's index records the two together
+        # Under -v, CPython's loader says what it found ("matches", "code object from"): as python3.
+        verbose, current = sys.flags.verbose, None
+        if stat is not None and not verbose:
+            if not sys.dont_write_bytecode:
+                current = self._bytecode_current(fullname, path, stat)
+            if sys.dont_write_bytecode or current:  # nothing for CPython's get_code to write
+                code = self._modules.cached_code_for(None, path, stat)
+                if code is not None:
+                    return code
+        data = self.get_data(path)
+        if sys.dont_write_bytecode and not verbose:
+            code = self._modules.cached_code_for(data, path, stat)
             if code is not None:
                 return code
-        if sys.flags.verbose or not self._bytecode_current(fullname, path, data):
+        if current is None and not verbose and stat is not None:
+            current = self._bytecode_current(fullname, path, stat)
+        if verbose or not current:
             try:
                 SourceFileLoader.get_code(self, fullname)
             except (SyntaxError, ValueError):
                 pass  # no bytecode for python3 either; the plan may have the module's AI blocks
         compiled, self._compiled = self._compiled, None
         plain = compiled[1] if compiled is not None and compiled[0] == data else None
-        return self._modules.code_for(data, path, fullname, plain)
+        return self._modules.code_for(data, path, fullname, plain, stat)
 
     def source_to_code(self, data, path, *, _optimize=-1):
         """CPython's compile of the source, kept for get_code: the plain code the checkpoints
@@ -166,7 +181,7 @@ class ProjectLoader(SourceFileLoader):
             self._compiled = (data, code)
         return code
 
-    def _bytecode_current(self, fullname, path, data) -> bool:
+    def _bytecode_current(self, fullname, path, stat) -> bool:
         """Whether the module's __pycache__ file is one CPython's get_code would use as it is
         (the checks of its header, by importlib's own functions): then get_code would write
         nothing, and its code object (unmarshalled for nothing) is not needed. Only the 16-byte
@@ -175,15 +190,14 @@ class ProjectLoader(SourceFileLoader):
         external = _bootstrap_external
         try:
             bytecode_path = external.cache_from_source(path)
-            stats = self.path_stats(path)
             with io.open_code(bytecode_path) as f:
                 header = f.read(16)
             details = {"name": fullname, "path": bytecode_path}
             flags = external._classify_pyc(header, fullname, details)
             if not flags & 0b1:
-                external._validate_timestamp_pyc(header, int(stats["mtime"]), stats["size"], fullname, details)
+                external._validate_timestamp_pyc(header, int(stat.st_mtime), stat.st_size, fullname, details)
             elif _imp.check_hash_based_pycs != "never" and (flags & 0b10 or _imp.check_hash_based_pycs == "always"):
-                source_hash = _imp.source_hash(external._RAW_MAGIC_NUMBER, data)
+                source_hash = _imp.source_hash(external._RAW_MAGIC_NUMBER, self.get_data(path))
                 external._validate_hash_pyc(header, source_hash, fullname, details)
         except (ImportError, EOFError, OSError, NotImplementedError, KeyError, AttributeError):
             return False
@@ -194,6 +208,13 @@ class ProjectLoader(SourceFileLoader):
 # `type(module.__loader__).__name__`) names the class it stands in for (SPEC §2); it is one.
 ProjectLoader.__module__ = SourceFileLoader.__module__
 ProjectLoader.__name__ = ProjectLoader.__qualname__ = SourceFileLoader.__name__
+
+
+def _stat(path):
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 def install(server, options: dict) -> ProjectModules | None:

@@ -24,18 +24,18 @@ The cache is the run's `options["cache"]` (`{dir, version, max_bytes}` or null: 
 
 from __future__ import annotations
 
-import _imp
 import os
 import sys
 
 from aiython_bridge import modules, protocol
 from aiython_bridge.preparation import program_code
 from aiython_bridge.preparation.cache import PreparationCache
+from aiython_bridge.preparation.collector import without_collections
 from aiython_bridge.program import source_bytes
 
-__all__ = ["FORMAT", "cache_for", "cached_module_code", "entry_code", "module_code"]
+__all__ = ["FORMAT", "cache_for", "cached_module_code", "entry_code", "indexed_module_code", "module_code", "save_indexes"]
 
-FORMAT = 4  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
+FORMAT = 5  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
 
 
@@ -58,14 +58,37 @@ def entry_code(server, options: dict, data, filename: str, plan_for):
                  text_of=lambda: data if isinstance(data, str) else _decode(data))
 
 
-def module_code(server, options: dict, data: bytes, path: str, plan_for, plain=None):
+def module_code(server, options: dict, data: bytes, path: str, plan_for, plain=None, stat=None):
     """An imported project module's code, or None: not ours. `plain`: CPython's own compile of
-    `data`, if the loader made one (program_code.compile_selected_quietly may add to it)."""
+    `data`, if the loader made one (program_code.compile_selected_quietly may add to it); `stat`:
+    the source file's, taken before `data` was read (the cache's index records it)."""
     return _code(server, options, data, path, entry=False,
-                 build=lambda text: _build(text, path, options, False, plan_for, plain), text_of=lambda: _decode(data))
+                 build=lambda text: _build(text, path, options, False, plan_for, plain), text_of=lambda: _decode(data), stat=stat)
 
 
-def cached_module_code(server, options: dict, data: bytes, path: str):
+def indexed_module_code(server, options: dict, path: str, stat):
+    """An imported project module's code if the cache's index knows its source at this `stat`
+    and the cache holds the entry, else None: the source is not read. A module whose compile
+    warns is left to the callers that read it (its warnings are its loader's, from the text)."""
+    cache = cache_for(options)
+    if cache is None:
+        return None
+    key = cache.source_key(path, _variant(False, bool(options.get("model_configured"))), stat)
+    compiled = _from_record(cache.load(key)) if key is not None else None
+    if compiled is None or compiled.warns:
+        return None
+    if compiled.blocks:
+        _blocks_ahead(server)
+    return _bind(server, options, compiled, path)
+
+
+def save_indexes() -> None:
+    """What this process's caches learned, merged into their indexes (at the process's end)."""
+    for cache in _caches.values():
+        cache.save_index()
+
+
+def cached_module_code(server, options: dict, data: bytes, path: str, stat=None):
     """An imported project module's code if the preparation cache holds it, else None (nothing
     built): for a loader whose own compile would be for nothing (under -B, CPython's get_code
     writes no bytecode, and its code is not the one run). A hit whose source's compile warns is
@@ -73,7 +96,7 @@ def cached_module_code(server, options: dict, data: bytes, path: str):
     cache = cache_for(options)
     if cache is None:
         return None
-    compiled = _from_record(cache.load(cache.key(data, path, _variant(False, bool(options.get("model_configured"))))))
+    compiled = _from_record(cache.load(cache.key(data, path, _variant(False, bool(options.get("model_configured"))), stat)))
     if compiled is None or (compiled.warns and not _compiles(data, path)):
         return None
     if compiled.blocks:
@@ -81,10 +104,10 @@ def cached_module_code(server, options: dict, data: bytes, path: str):
     return _bind(server, options, compiled, path)
 
 
-def _code(server, options, raw, filename, *, entry, build, text_of):
+def _code(server, options, raw, filename, *, entry, build, text_of, stat=None):
     cache = cache_for(options)
     configured = bool(options.get("model_configured"))
-    key = cache.key(raw, filename, _variant(entry, configured)) if cache is not None else None
+    key = cache.key(raw, filename, _variant(entry, configured), stat) if cache is not None else None
     compiled = _from_record(cache.load(key)) if cache is not None else None
     if compiled is not None and entry and compiled.warns:
         compiled = compiled if _compiles(text_of(), filename) else None  # CPython's own warnings, shown
@@ -126,7 +149,7 @@ _told_blocks = []
 def _build(text, filename, options, entry, plan_for, plain=None):
     configured = bool(options.get("model_configured"))
     if configured:
-        compiled = _without_collections(_checkpointed_as_it_is, text, filename, entry, plain)
+        compiled = without_collections(_checkpointed_as_it_is, text, filename, entry, plain)
         if compiled is not None:
             return compiled
     plan = plan_for(text)
@@ -152,33 +175,6 @@ def _checkpointed_as_it_is(text, filename, entry, plain=None):
         return None
     return program_code.compile_selected_quietly(text, filename, tree, entry=entry, name=program_code.display_name(filename), warns=warned,
                                                  plain=plain)
-
-
-def _without_collections(work, *args):
-    """work(*args) with the cyclic garbage collector paused: a module's tree and its handlers
-    are tens of thousands of objects, freed by reference counting once compiled, and each
-    collection they would trigger walks them all (half the time of instrumenting). The
-    collector is the interpreter's own; the gc module is not put in sys.modules (python3
-    starts without it)."""
-    collector = _collector()
-    if not collector.isenabled():
-        return work(*args)
-    collector.disable()
-    try:
-        return work(*args)
-    finally:
-        collector.enable()
-
-
-def _collector():
-    if not _gc:
-        from _frozen_importlib import BuiltinImporter  # importlib.machinery's, without importing it
-
-        _gc.append(sys.modules.get("gc") or _imp.create_builtin(BuiltinImporter.find_spec("gc")))
-    return _gc[0]
-
-
-_gc = []
 
 
 def _bind(server, options, compiled, filename):

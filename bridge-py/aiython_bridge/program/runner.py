@@ -212,6 +212,7 @@ class ProgramContext:
         # The program is over: let go of its namespace, so that the interpreter's finalization
         # clears it as under python3 (generators closed, __del__ run, in CPython's order).
         self.program = None
+        _save_cache_indexes()
         inspecting = bool(sys.flags.inspect or os.environ.get("PYTHONINSPECT"))
         if exc is not None:
             ProgramContext.ending = _ending(exc)
@@ -270,6 +271,17 @@ def _report_exit(server):
         server.channel.send(dict(ProgramContext.ending or {"status": 0, "interrupted": False}, type=protocol.EXIT))
         server.channel.send_end_of_stream()
     except OSError:
+        pass
+
+
+def _save_cache_indexes():
+    """What the preparation cache learned while the program ran (its index), kept for the next run."""
+    prepare = modules.loaded("aiython_bridge.preparation.prepare")
+    if prepare is None:
+        return
+    try:
+        prepare.save_indexes()
+    except Exception:  # noqa: BLE001 - best effort, as every cache write; the run's end comes first
         pass
 
 

@@ -2,7 +2,7 @@
 code_constants.CONTRACTS becomes in code that sites.py rewrote.
 
 `TypeContracts.value(v, SITE)` checks a program value against the annotation SITE names with
-SPEC §6's checker for objects that already live in the program (`contracts.check_object`: the
+SPEC §6's checker for objects that already live in the program (`contracts.check_object`'s: the
 same contracts as a value a model's `set_binding` leaves; strict primitives — no str→int, `bool`
 is not an `int`, `int` is not a `float` — and nothing converted, the object itself kept). It
 returns a C callable that the program's frame calls: one that gives `v`, or one that raises the
@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import sys
 
-from ..contracts import check_object
+from ..contracts.check import check_existing
+from ..contracts.forms import Unsupported
 from ..contracts.resolve import ResolveError, evaluate_annotation
-from ..errors import TypeContractError, UnsupportedAnnotation
+from ..contracts.walk import Mismatch
+from ..errors import TypeContractError
 from ..pauses.block_call import settled_raise, settled_value
 
 __all__ = ["TypeContracts", "runtime"]
@@ -55,11 +57,13 @@ class TypeContracts:
         if tp is _SKIP or type(value) is tp:  # an exact class satisfies itself
             return settled_value(value)
         try:
-            check_object(value, tp, site[1])
-        except TypeContractError as error:
-            return settled_raise(TypeContractError(*error.args))
-        except UnsupportedAnnotation:
+            check_existing(value, tp, site[1])
+        except Mismatch as error:
+            return settled_raise(TypeContractError(error.message))
+        except Unsupported:
             self._types[id(site)] = (site, _SKIP)
+        except RecursionError:
+            pass  # no stack left to check on: the program's own next call meets the limit
         return settled_value(value)
 
     def _resolve(self, site, frame):

@@ -5,34 +5,38 @@ code_constants.CONTRACTS becomes in code that sites.py rewrote.
 SPEC §6's checker for objects that already live in the program (`contracts.check_object`'s: the
 same contracts as a value a model's `set_binding` leaves; strict primitives — no str→int, `bool`
 is not an `int`, `int` is not a `float` — and nothing converted, the object itself kept). It
-returns a C callable that the program's frame calls: one that gives `v`, or one that raises the
-TypeContractError from C (pauses/block_call.py), so the traceback ends on the program's line
-with no frame of aiython's.
+returns what the program's frame subscripts with 0: `(v,)`, or a defaultdict whose factory
+raises the TypeContractError from C (pauses/block_call.py's generator `throw`), so the traceback
+ends on the program's line with no frame of aiython's.
 
 An annotation's text is resolved as an AI block's is (contracts/resolve.py: only the syntax of
 annotations, typing's names as a fallback, strings inside it forward references) against the
 module's globals the first time its site runs, and kept for that site (a constant tuple of the
-code, held with its resolution). Text that names something the globals lack (a class defined
-in the function, a forward reference not defined yet) is resolved against the frame's locals
-too, each time, and a site that resolves to nothing is not checked that time. An annotation
-outside §6's set (a TypeVar, a Callable, a Protocol, a subscripted user generic) is never
-checked at that site.
+code, held with its resolution), with the exact classes that satisfy it at once (`int` for
+`int`, `str` and NoneType for `Optional[str]`) and the classified forms of its checks. Text
+that names something the globals lack (a class defined in the function, a forward reference not
+defined yet) is resolved against the frame's locals too, each time, and a site that resolves to
+nothing is not checked that time. An annotation outside §6's set (a TypeVar, a Callable, a
+Protocol, a subscripted user generic), `Any` and `object` are never checked at that site.
 """
 
 from __future__ import annotations
 
 import sys
+import typing
+from _collections import defaultdict  # collections' own, without importing the package
 
 from ..contracts.check import check_existing
+from .fast import exact_classes, fast_check
 from ..contracts.forms import Unsupported
 from ..contracts.resolve import ResolveError, evaluate_annotation
 from ..contracts.walk import Mismatch
 from ..errors import TypeContractError
-from ..pauses.block_call import settled_raise, settled_value
+from ..pauses.block_call import settled_raise
 
 __all__ = ["TypeContracts", "runtime"]
 
-_SKIP = object()
+_SKIP = (None, frozenset(), None, None)  # (type, exact classes, fast check, shared forms) of a site never checked
 _runtime = []
 
 
@@ -45,26 +49,26 @@ def runtime() -> TypeContracts:
 
 class TypeContracts:
     def __init__(self):
-        self._types = {}  # id(site) -> (site, its type or _SKIP); the site kept alive keeps its id
+        self._sites = {}  # id(site) -> (site, (type, exact classes, fast check, forms)); the site kept alive keeps its id
 
     def value(self, value, site):
-        """The call that gives `value`, or raises a TypeContractError naming site[1]."""
-        hit = self._types.get(id(site))
+        """`(value,)`, or what raises a TypeContractError naming site[1] when subscripted."""
+        hit = self._sites.get(id(site))
         if hit is not None and hit[0] is site:
-            tp = hit[1]
+            tp, exact, fast, forms = hit[1]
         else:
-            tp = self._resolve(site, sys._getframe(1))
-        if tp is _SKIP or type(value) is tp:  # an exact class satisfies itself
-            return settled_value(value)
+            tp, exact, fast, forms = self._resolve(site, sys._getframe(1))
+        if tp is None or type(value) in exact or (fast is not None and fast(value)):
+            return (value,)
         try:
-            check_existing(value, tp, site[1])
+            check_existing(value, tp, site[1], forms)
         except Mismatch as error:
-            return settled_raise(TypeContractError(error.message))
+            return defaultdict(settled_raise(TypeContractError(error.message)))
         except Unsupported:
-            self._types[id(site)] = (site, _SKIP)
+            self._sites[id(site)] = (site, _SKIP)
         except RecursionError:
             pass  # no stack left to check on: the program's own next call meets the limit
-        return settled_value(value)
+        return (value,)
 
     def _resolve(self, site, frame):
         text = site[0]
@@ -72,8 +76,17 @@ class TypeContracts:
             tp = evaluate_annotation(text, frame.f_globals)
         except ResolveError:
             try:
-                return evaluate_annotation(text, frame.f_globals, frame.f_locals)
+                tp = evaluate_annotation(text, frame.f_globals, frame.f_locals)
             except ResolveError:
                 return _SKIP
-        self._types[id(site)] = (site, tp)
-        return tp
+            return _state(tp, None)  # the frame's: not kept
+        state = _state(tp, {})
+        self._sites[id(site)] = (site, state)
+        return state
+
+
+def _state(tp, forms):
+    if tp is typing.Any or tp is object:
+        return _SKIP
+    return tp, frozenset(exact_classes(tp)), fast_check(tp), forms
+

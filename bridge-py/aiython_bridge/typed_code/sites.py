@@ -3,14 +3,14 @@
 `add_contracts(tree)` rewrites, in place, every place where an annotation applies to a value:
 
 - an annotated assignment with a value, in a module or function body (`x: T = v`,
-  `self.x: T = v`, `d[k]: T = v`): `v` becomes `C.value(v, SITE)()`;
-- an annotated parameter of a `def` or `async def`: `C.value(NAME, SITE)()` as a statement at the
+  `self.x: T = v`, `d[k]: T = v`): `v` becomes `C.value(v, SITE)[0]`;
+- an annotated parameter of a `def` or `async def`: `C.value(NAME, SITE)[0]` as a statement at the
   start of the body (after the docstring), one per parameter, placed on the parameter, so that
   a failing one's traceback shows its line; `*args: T` is held to `tuple[T, ...]`, `**kw: T`
   to `dict[str, T]`;
 - the return value of a function with a return annotation that is not a generator (an `async
-  def`'s is the awaited value): every `return v` becomes `return C.value(v, SITE)()`, a bare
-  `return` returns `C.value(None, SITE)()`, and a body that can run off its end gets that
+  def`'s is the awaited value): every `return v` becomes `return C.value(v, SITE)[0]`, a bare
+  `return` returns `C.value(None, SITE)[0]`, and a body that can run off its end gets that
   return appended, placed on the return annotation (skipped when the annotation is `None`).
 
 C is the placeholder constant code_constants.CONTRACTS (bound to runtime.TypeContracts when the
@@ -18,8 +18,8 @@ code is bound), SITE a constant tuple `(annotation text, path)`: the annotation 
 (ast.unparse; a string annotation stays a string, a forward reference resolved when the check
 runs) and the path that names the value in a violation message (`x`, `self.total`,
 `Account.deposit() argument amount`, `Account.deposit() return value`). `C.value(v, SITE)`
-returns a C callable: the program's own frame calls it, so a violation's traceback ends on the
-program's line (pauses/block_call.py's way of raising).
+returns what the program's own frame subscripts with 0 in C: `(v,)`, or a mapping whose missing
+key raises the violation from C, so its traceback ends on the program's line (runtime.py).
 
 Not rewritten: class bodies (an annotation there declares the instances' attribute, and the
 value beside it is a default or a field specifier such as dataclasses.field), annotations
@@ -114,12 +114,12 @@ class _Rewriter:
 
 
 def _call(value, site, where=None):
-    """`C.value(value, SITE)()`, every node placed at `where` (default: the value)."""
+    """`C.value(value, SITE)[0]`, every node placed at `where` (default: the value)."""
     where = where or value
     runtime = _at(ast.Constant(value=code_constants.CONTRACTS), where)
     method = _at(ast.Attribute(value=runtime, attr="value", ctx=ast.Load()), where)
     inner = _at(ast.Call(func=method, args=[value, _at(ast.Constant(value=site), where)], keywords=[]), where)
-    return _at(ast.Call(func=inner, args=[], keywords=[]), where)
+    return _at(ast.Subscript(value=inner, slice=_at(ast.Constant(value=0), where), ctx=ast.Load()), where)
 
 
 def _at(node, where):

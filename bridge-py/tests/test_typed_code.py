@@ -10,9 +10,13 @@ import tempfile
 import textwrap
 import traceback
 import unittest
+from collections import UserList
+from typing import Optional
 
+from aiython_bridge.contracts import check_object
 from aiython_bridge.errors import TypeContractError
 from aiython_bridge.preparation import prepare
+from aiython_bridge.typed_code.fast import exact_classes, fast_check
 
 
 class _Server:
@@ -191,6 +195,37 @@ class Sites(unittest.TestCase):
                 y: Local = 3
             main()
         """, "y: expected Local, got int 3", line=5)
+
+
+class FastPath(unittest.TestCase):
+    """What fast.py lets through without the full check is what the full check accepts."""
+
+    CASES = [
+        (int, [1, True, 1.0, "1", None]),
+        (Optional[str], [None, "a", 1, b"a"]),
+        (list[int], [[1, 2], [1, True], [], [1, "a"], (1,), UserList([1])]),
+        (set[str], [{"a"}, {"a", 1}, frozenset({"a"})]),
+        (tuple[int, ...], [(1, 2), (1, "a"), [1]]),
+        (tuple[int, str], [(1, "a"), (1, 2), (1, "a", 3), ("a", 1)]),
+        (dict[str, float], [{"a": 1.0}, {"a": 1}, {1: 1.0}, {}]),
+        (list[Optional[int]], [[1, None], [None, "x"]]),
+    ]
+
+    def test_a_value_the_fast_path_accepts_satisfies_the_annotation(self):
+        accepted = 0
+        for tp, values in self.CASES:
+            exact, fast = frozenset(exact_classes(tp)), fast_check(tp)
+            for value in values:
+                with self.subTest(tp=tp, value=value):
+                    if type(value) in exact or (fast is not None and fast(value)):
+                        accepted += 1
+                        check_object(value, tp)  # raises if the fast path was wrong
+        self.assertGreaterEqual(accepted, 10)
+
+    def test_what_it_rejects_gets_the_full_check_and_its_message(self):
+        self.assertFalse(fast_check(list[int])([1, True]))
+        namespace = run("class Flag(int):\n    pass\nx: int = Flag(1)\n")  # a subclass: the full check accepts it
+        self.assertEqual(type(namespace["x"]).__name__, "Flag")
 
 
 class ZeroCostWhenOff(unittest.TestCase):

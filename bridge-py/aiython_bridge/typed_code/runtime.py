@@ -36,7 +36,7 @@ from ..pauses.block_call import settled_raise
 
 __all__ = ["TypeContracts", "runtime"]
 
-_SKIP = (None, frozenset(), None, None)  # (type, exact classes, fast check, shared forms) of a site never checked
+_SKIP = (None, None, frozenset(), None, None)  # (site, type, exact classes, fast check, shared forms): never checked
 _runtime = []
 
 
@@ -49,23 +49,21 @@ def runtime() -> TypeContracts:
 
 class TypeContracts:
     def __init__(self):
-        self._sites = {}  # id(site) -> (site, (type, exact classes, fast check, forms)); the site kept alive keeps its id
+        self._sites = {}  # id(site) -> (site, type, exact classes, fast check, forms); the site kept alive keeps its id
 
     def value(self, value, site):
         """`(value,)`, or what raises a TypeContractError naming site[1] when subscripted."""
-        hit = self._sites.get(id(site))
-        if hit is not None and hit[0] is site:
-            tp, exact, fast, forms = hit[1]
-        else:
-            tp, exact, fast, forms = self._resolve(site, sys._getframe(1))
-        if tp is None or type(value) in exact or (fast is not None and fast(value)):
+        state = self._sites.get(id(site))
+        if state is None or state[0] is not site:
+            state = self._resolve(site, sys._getframe(1))
+        if type(value) in state[2] or state[1] is None or (state[3] is not None and state[3](value)):
             return (value,)
         try:
-            check_existing(value, tp, site[1], forms)
+            check_existing(value, state[1], site[1], state[4])
         except Mismatch as error:
             return defaultdict(settled_raise(TypeContractError(error.message)))
         except Unsupported:
-            self._sites[id(site)] = (site, _SKIP)
+            self._sites[id(site)] = (site, *_SKIP[1:])
         except RecursionError:
             pass  # no stack left to check on: the program's own next call meets the limit
         return (value,)
@@ -79,14 +77,13 @@ class TypeContracts:
                 tp = evaluate_annotation(text, frame.f_globals, frame.f_locals)
             except ResolveError:
                 return _SKIP
-            return _state(tp, None)  # the frame's: not kept
-        state = _state(tp, {})
-        self._sites[id(site)] = (site, state)
+            return _state(site, tp, None)  # the frame's: not kept
+        state = self._sites[id(site)] = _state(site, tp, {})
         return state
 
 
-def _state(tp, forms):
+def _state(site, tp, forms):
     if tp is typing.Any or tp is object:
-        return _SKIP
-    return tp, frozenset(exact_classes(tp)), fast_check(tp), forms
+        return (site, *_SKIP[1:])
+    return site, tp, frozenset(exact_classes(tp)), fast_check(tp), forms
 

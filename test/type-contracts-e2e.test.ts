@@ -1,6 +1,7 @@
 // `type_contracts = "all"` end to end (SPEC §6 for normal Python), with the built CLI: each kind of
 // site (annotated assignment, attribute and subscript targets, a parameter, a return, a method,
-// an async function, string annotations, a project module) fails with TypeContractError whose
+// an async function, string annotations, a project module) passes a value that keeps the
+// contract (its output is python3's up to there) and then fails with TypeContractError whose
 // traceback ends on the line its fixture marks `# violation: MESSAGE`, with that message and no
 // frame of aiython's, without a model and with one (which is never asked); annotated code that
 // keeps its contracts prints what python3 prints; and with the key absent or "ai" every fixture
@@ -11,6 +12,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { execa } from "execa";
 import { startLoopbackModel } from "./support/loopback-model.js";
 import { chatRequests } from "./support/observe-e2e.js";
 import { aiython, cleanEnv, python, ROOT, type Ran } from "./support/run-cli.js";
@@ -64,8 +66,15 @@ describe('type_contracts = "all", no model configured', () => {
     const interpreter = pythonAt(version);
     test(`${version}: each kind of site fails with TypeContractError at its marked line`, { skip: !interpreter && `needs ${version}` }, async () => {
       for (const script of FAILING) {
-        const ran = await aiython(["--python", interpreter!, "--no-journal", script], { cwd: root, env: cleanEnv() });
+        const [ran, theirs] = await Promise.all([
+          aiython(["--python", interpreter!, "--no-journal", script], { cwd: root, env: cleanEnv() }),
+          execa(interpreter!, [script], { cwd: root, env: cleanEnv(), extendEnv: false, reject: false, stripFinalNewline: false }),
+        ]);
         assertViolation(ran, root, script);
+        // The passing case before the violation ran as under python3, which goes on past it.
+        const plain = String(theirs.stdout);
+        assert.ok(ran.stdout.length > 0 && plain.startsWith(ran.stdout), `${script}: stdout ${JSON.stringify(ran.stdout)}`);
+        assert.notEqual(ran.stdout, plain, `${script}: python3 goes on past the violation`);
       }
     });
   }

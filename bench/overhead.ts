@@ -14,8 +14,10 @@
 // then one process that loads the program twice (plain and instrumented) and alternates calls of
 // each of its PARTS (the least noisy comparison: both copies see the same machine load).
 // Prints medians and ratios against plain; the budget applies to the aiython and in-process rows.
+// Then the cost of `type_contracts = "all"` (overhead-contracts.ts): a call-heavy and an
+// assignment-heavy annotated program, python3 vs aiython "ai" vs aiython "all".
 // Run, for each interpreter (3.11, 3.12, 3.13: `--python $(pyenv prefix 3.12.1)/bin/python3`):
-//   node --import tsx bench/overhead.ts [pairs] [--python PATH] [--only cpu_bound|sieve]
+//   node --import tsx bench/overhead.ts [pairs] [--python PATH] [--only cpu_bound|sieve|contracts]
 // after `npm run build` (it measures the built CLI, as users run it).
 
 import { spawnSync } from "node:child_process";
@@ -23,6 +25,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CONTRACT_PROGRAMS, measureContracts } from "./overhead-contracts.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "bin", "aiython");
@@ -111,3 +114,4 @@ function measure(name: string): void {
 }
 
 for (const name of PROGRAMS) if (only === null || name === `${only}.py`) measure(name);
+if (only === null || only === "contracts") for (const name of CONTRACT_PROGRAMS) measureContracts(ROOT, python, env, pairs, name);

@@ -30,6 +30,9 @@ export const CREDENTIALS_FILE = ".aiython/credentials.env";
 /** `recovery_notice` (SPEC §4.2): each decision said as it happens, one line at the end, or nothing. */
 export const RECOVERY_NOTICE_MODES = ["each", "summary", "off"] as const;
 
+/** `type_contracts` (SPEC §6): check annotations on AI results only, or on all annotated project code too. */
+export const TYPE_CONTRACTS_MODES = ["ai", "all"] as const;
+
 export const CONFIG_DEFAULTS = {
   prompt: "",
   timeoutSeconds: 120,
@@ -43,6 +46,7 @@ export const CONFIG_DEFAULTS = {
   permissions: PERMISSIONS as readonly (typeof PERMISSIONS)[number][],
   journal: true,
   cache: true,
+  typeContracts: "ai" as (typeof TYPE_CONTRACTS_MODES)[number],
   maxConcurrency: 8,
   /** `[batch]` (SPEC §14): seconds without a new request before a batch is submitted, seconds between polls, requests per batch. */
   batchWindowSeconds: 2,

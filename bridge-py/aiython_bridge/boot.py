@@ -109,7 +109,7 @@ def main():
     info = sys.version_info
     hello = {
         "type": "hello",
-        "protocol": 8,
+        "protocol": 9,
         "pid": os.getpid(),
         "python": {
             "version": "%d.%d.%d" % (info[0], info[1], info[2]),

@@ -14,7 +14,7 @@ __all__ = [
     "PROTOCOL_VERSION", "ProtocolViolation", "RESULT", "RUN", "check_host_message",
 ]
 
-PROTOCOL_VERSION = 8
+PROTOCOL_VERSION = 9
 MAX_FRAME = 64 * 1024 * 1024
 # One message, all its frames together (a model's answer as large as max_response_mb allows).
 MAX_MESSAGE = 1024 * 1024 * 1024
@@ -63,7 +63,7 @@ MESSAGES = {
 
 # payload name (as docs/protocol.md titles it) -> fields
 PAYLOADS = {
-    "RunOptions": ("model_configured", "inspect", "skip_first_line", "project_root", "context_values", "cache", "memory_limit?"),
+    "RunOptions": ("model_configured", "inspect", "skip_first_line", "project_root", "context_values", "cache", "type_contracts?", "memory_limit?"),
     "ChildHello": ("secret", "parent", "forked", "target?", "argv?", "orig_argv?"),
     "RunFolder": ("dir", "secret"),
     "PauseRequest": (

@@ -138,7 +138,7 @@ class Hits(PreparationCase):
     def test_a_payload_of_the_wrong_shape_is_a_miss(self):
         options = self.options()
         cache = prepare.cache_for(options)
-        key = cache.key(VALID.encode(), self.path, prepare._variant(True, True))
+        key = cache.key(VALID.encode(), self.path, prepare._variant(True, options))
         for bad in [("not", "a", "record"), (1, [], [], [], False), (compile("", "", "exec"), [1], [], [], False)]:
             cache.store(key, bad)
             self.assertEqual(self.run_code(self.entry(VALID)), "total 6\n")

@@ -35,6 +35,8 @@ export interface RunOptions {
   context_values: boolean;
   /** The preparation cache (SPEC §4.1), or null when it is off (`cache = false`, AIYTHON_NO_CACHE). */
   cache: PreparationCacheOptions | null;
+  /** `type_contracts = "all"` (SPEC §6): annotated project code is checked too; absent: "ai". */
+  type_contracts?: "all";
   /** MB of address space for the program's process (`--memory-limit`, SPEC §9); absent: no limit. */
   memory_limit?: number;
 }

@@ -13,7 +13,7 @@ import type { InvocationMode } from "../invocation-record.js";
 import type { OpArguments, OpName } from "./protocol-ops.js";
 import type { CheckpointInfo, ErrorInfo, PauseRequest, PythonInfo, RunOptions, RunTarget } from "./protocol-payloads.js";
 
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 export const MAX_FRAME = 64 * 1024 * 1024;
 /** One message, all its frames together (a model's answer as large as max_response_mb allows). */
 export const MAX_MESSAGE = 1024 * 1024 * 1024;

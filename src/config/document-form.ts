@@ -118,6 +118,7 @@ function resolveProfile(name: string, top: SettingsTable, own: SettingsTable | n
     journal: pick("journal")?.value ?? CONFIG_DEFAULTS.journal,
     budget: budgetOf(pick("budget")?.value),
     cache: pick("cache")?.value ?? CONFIG_DEFAULTS.cache,
+    typeContracts: pick("type_contracts")?.value ?? CONFIG_DEFAULTS.typeContracts,
     maxConcurrency: pick("max_concurrency")?.value ?? CONFIG_DEFAULTS.maxConcurrency,
     timeLimitSeconds: pick("time_limit")?.value ?? null,
     memoryLimitMb: pick("memory_limit")?.value ?? null,

@@ -52,6 +52,7 @@ export function defaultSettings(name: string, routes: Route[]): ProfileSettings 
     journal: CONFIG_DEFAULTS.journal,
     budget: {},
     cache: CONFIG_DEFAULTS.cache,
+    typeContracts: CONFIG_DEFAULTS.typeContracts,
     maxConcurrency: CONFIG_DEFAULTS.maxConcurrency,
     timeLimitSeconds: null,
     memoryLimitMb: null,

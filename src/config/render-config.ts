@@ -73,6 +73,7 @@ function showProfile(profile: ProfileSettings): Record<string, unknown> {
       cost: profile.budget.costUsd ?? null,
     },
     cache: profile.cache,
+    type_contracts: profile.typeContracts,
     max_concurrency: profile.maxConcurrency,
     time_limit: profile.timeLimitSeconds,
     memory_limit: profile.memoryLimitMb,

@@ -4,7 +4,7 @@
 // cannot express well (credentials inside api_base, the reserved profile name, env_file outside
 // the project) live in load-config.ts.
 
-import { CONFIG_BOUNDS, CONFIG_VERSION, RECOVERY_NOTICE_MODES, ROUTED_CAPABILITIES } from "../defaults.js";
+import { CONFIG_BOUNDS, CONFIG_VERSION, RECOVERY_NOTICE_MODES, ROUTED_CAPABILITIES, TYPE_CONTRACTS_MODES } from "../defaults.js";
 import { PERMISSIONS } from "./types.js";
 
 /** Matches a POSIX-style environment variable name; a pasted key (`sk-...`) fails it. */
@@ -113,6 +113,7 @@ const settings = {
   price: ref("price"),
   budget: ref("budget"),
   cache: { type: "boolean" },
+  type_contracts: { type: "string", enum: [...TYPE_CONTRACTS_MODES] },
   rate_limit: ref("rate_limit"),
   max_concurrency: {
     type: "integer",
@@ -216,6 +217,8 @@ export interface SettingsTable {
   price?: PriceTable;
   budget?: BudgetTable;
   cache?: boolean;
+  /** SPEC §6: "ai" (annotations checked on AI results) or "all" (on all annotated project code too). */
+  type_contracts?: (typeof TYPE_CONTRACTS_MODES)[number];
   rate_limit?: RateLimitTable;
   max_concurrency?: number;
   /** Seconds of the run, time waiting for the model excluded (SPEC §9). */

@@ -97,6 +97,8 @@ export interface ProfileSettings {
   budget: BudgetLimits;
   /** The preparation cache (SPEC §4.1), `cache`; AIYTHON_NO_CACHE=1 turns it off for the run. */
   cache: boolean;
+  /** `type_contracts` (SPEC §6): "all" checks annotated assignments, parameters and returns of project code too. */
+  typeContracts: "ai" | "all";
   maxConcurrency: number;
   /** `time_limit` (SPEC §9): seconds of the run, model waits excluded; null: none. */
   timeLimitSeconds: number | null;

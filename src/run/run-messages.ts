@@ -26,6 +26,8 @@ export function runOptions(command: RunCommand, config: ResolvedConfig, limits: 
     project_root: config.projectRoot,
     context_values: profile?.contextValues ?? true,
     cache: cacheOptions(command, config),
+    // Only when on: with "ai" the options (and every prepared source) are a run's without the key.
+    ...(profileFor(config, null).typeContracts === "all" ? { type_contracts: "all" as const } : {}),
     ...(limits.memory ? { memory_limit: limits.memory.mb } : {}),
   };
 }

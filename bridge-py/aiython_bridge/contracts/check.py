@@ -16,8 +16,9 @@ from .walk import EXACT, MAX_ITEMS_CHECKED, MAX_NODES_CHECKED, Walk, first_membe
 __all__ = ["check_existing"]
 
 
-def check_existing(obj, tp, path: str) -> None:
-    _check(obj, tp, path, Walk())
+def check_existing(obj, tp, path: str, forms=None) -> None:
+    """`forms`: Walk's shared classifications, for a caller that checks the same annotation often."""
+    _check(obj, tp, path, Walk(forms))
 
 
 def _check(obj, tp, path, walk):

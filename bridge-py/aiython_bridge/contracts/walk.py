@@ -32,10 +32,12 @@ def mismatch(path: str, tp, value, detail: str = "", deep: bool = False) -> Mism
 
 
 class Walk:
-    """State of one check: classified forms by annotation identity, node budget, containers on the path."""
+    """State of one check: classified forms by annotation identity, node budget, containers on the path.
+    `forms`: a dict of classified forms to share between checks of the same annotations (a caller
+    that checks one annotation again and again keeps it; the annotations it holds stay alive)."""
 
-    def __init__(self):
-        self._forms = {}
+    def __init__(self, forms=None):
+        self._forms = {} if forms is None else forms
         self.nodes = 0
         self.open = set()
 

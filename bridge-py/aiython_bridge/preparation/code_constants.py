@@ -17,7 +17,7 @@ A placeholder is a string a program would not write (a NUL byte and a fixed rand
 program that did write one would have its string replaced, which is the price of this design.
 """
 
-__all__ = ["CHECKPOINTS", "EXCEPTION", "PREFIX", "RECURSION_ERROR", "bind", "bind_slots", "slots"]
+__all__ = ["CHECKPOINTS", "CONTRACTS", "EXCEPTION", "PREFIX", "RECURSION_ERROR", "bind", "bind_slots", "slots"]
 
 _CODE = type(compile("", "", "exec"))
 PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program_code.BLOCKS)
@@ -27,6 +27,8 @@ PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program
 CHECKPOINTS = "\x00aiython:checkpoints:7f3c2a"
 EXCEPTION = "\x00aiython:Exception:7f3c2a"
 RECURSION_ERROR = "\x00aiython:RecursionError:7f3c2a"
+# The type-contract checks of `type_contracts = "all"` (typed_code/sites.py generates them).
+CONTRACTS = "\x00aiython:contracts:7f3c2a"
 
 
 def bind(code, mapping: dict):

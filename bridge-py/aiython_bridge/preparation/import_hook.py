@@ -1,6 +1,8 @@
 """Project modules through the frontend (SPEC §4.1): AI blocks and checkpoints in imported modules.
 
-Installed by the runner only when a model is configured. A path hook, first on sys.path_hooks,
+Installed by the runner only when a model is configured, or `type_contracts = "all"` is set
+(then, without a model, a module is never planned: one that does not compile gets CPython's
+SyntaxError, as under python3). A path hook, first on sys.path_hooks,
 answers for the folders that are project code (under `options["project_root"]`, outside
 site-packages, the active virtual environment, the standard library and the bridge) with
 importlib's own FileFinder whose source loader is ProjectLoader; every other folder gets
@@ -113,6 +115,8 @@ class ProjectModules:
         return code
 
     def _plan(self, text: str, path: str, fullname: str):
+        if not self.options.get("model_configured") and self.options.get("type_contracts") == "all":
+            return None  # installed for type contracts alone: CPython's own compile, and its SyntaxError
         try:
             reply = self.server.request({"type": "plan", "path": path, "source": text, "module": fullname, "entry": False})
         except OSError:

@@ -19,6 +19,11 @@ Warnings: CPython compiles a script on every run, so an entry program whose comp
 (Compiled.warns) is compiled again on a hit for its warnings, exactly as python3 shows them. An
 imported module's warnings are CPython's own loader's (import_hook.ProjectLoader), hit or miss.
 
+Type contracts (`options["type_contracts"] == "all"`, typed_code/): the code gets the checks
+of annotated assignments, parameters and returns, with or without a model (without one it gets
+no checkpoints, and a source that does not parse is not planned: CPython's error). The variant
+of the cache key says so; with "ai" (or the option absent) key and code are exactly as before.
+
 The cache is the run's `options["cache"]` (`{dir, version, max_bytes}` or null: off).
 """
 
@@ -33,10 +38,15 @@ from aiython_bridge.preparation.cache import PreparationCache
 from aiython_bridge.preparation.collector import without_collections
 from aiython_bridge.program import source_bytes
 
-__all__ = ["FORMAT", "cache_for", "cached_module_code", "entry_code", "indexed_module_code", "module_code", "save_indexes"]
+__all__ = ["FORMAT", "cache_for", "cached_module_code", "contracts_on", "entry_code", "indexed_module_code", "module_code", "save_indexes"]
 
 FORMAT = 5  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
+
+
+def contracts_on(options: dict) -> bool:
+    """Whether the run checks all annotated code (`type_contracts = "all"`)."""
+    return options.get("type_contracts") == "all"
 
 
 def cache_for(options: dict) -> PreparationCache | None:
@@ -73,7 +83,7 @@ def indexed_module_code(server, options: dict, path: str, stat):
     cache = cache_for(options)
     if cache is None:
         return None
-    key = cache.source_key(path, _variant(False, bool(options.get("model_configured"))), stat)
+    key = cache.source_key(path, _variant(False, options), stat)
     compiled = _from_record(cache.load(key)) if key is not None else None
     if compiled is None or compiled.warns:
         return None
@@ -96,7 +106,7 @@ def cached_module_code(server, options: dict, data: bytes, path: str, stat=None)
     cache = cache_for(options)
     if cache is None:
         return None
-    compiled = _from_record(cache.load(cache.key(data, path, _variant(False, bool(options.get("model_configured"))), stat)))
+    compiled = _from_record(cache.load(cache.key(data, path, _variant(False, options), stat)))
     if compiled is None or (compiled.warns and not _compiles(data, path)):
         return None
     if compiled.blocks:
@@ -106,8 +116,7 @@ def cached_module_code(server, options: dict, data: bytes, path: str, stat=None)
 
 def _code(server, options, raw, filename, *, entry, build, text_of, stat=None):
     cache = cache_for(options)
-    configured = bool(options.get("model_configured"))
-    key = cache.key(raw, filename, _variant(entry, configured), stat) if cache is not None else None
+    key = cache.key(raw, filename, _variant(entry, options), stat) if cache is not None else None
     compiled = _from_record(cache.load(key)) if cache is not None else None
     if compiled is not None and entry and compiled.warns:
         compiled = compiled if _compiles(text_of(), filename) else None  # CPython's own warnings, shown
@@ -148,8 +157,9 @@ _told_blocks = []
 
 def _build(text, filename, options, entry, plan_for, plain=None):
     configured = bool(options.get("model_configured"))
-    if configured:
-        compiled = without_collections(_checkpointed_as_it_is, text, filename, entry, plain)
+    contracts = contracts_on(options)
+    if configured or contracts:
+        compiled = without_collections(_checkpointed_as_it_is, text, filename, entry, plain, configured, contracts)
         if compiled is not None:
             return compiled
     plan = plan_for(text)
@@ -160,12 +170,12 @@ def _build(text, filename, options, entry, plan_for, plain=None):
         modules.load("aiython_bridge.preparation.typos").raise_first_typo(plan, filename, text)
     # The frontend had CPython's parser confirm the rewritten program; a SyntaxError compiling it
     # is one CPython raises after parsing ('return' outside function…): the program's own.
-    return program_code.compile_unbound_quietly(text, filename, plan, checkpoints=configured, entry=entry)
+    return program_code.compile_unbound_quietly(text, filename, plan, checkpoints=configured, entry=entry, contracts=contracts)
 
 
-def _checkpointed_as_it_is(text, filename, entry, plain=None):
-    """The Compiled of a source CPython parses, with the checkpoints the bridge selects; None
-    when it does not parse. The entry program is compiled as it is first: CPython's warnings,
+def _checkpointed_as_it_is(text, filename, entry, plain=None, checkpoints=True, contracts=False):
+    """The Compiled of a source CPython parses, with the checkpoints the bridge selects (when
+    `checkpoints`) and the type-contract checks (when `contracts`); None when it does not parse. The entry program is compiled as it is first: CPython's warnings,
     shown once, as python3 shows them (a module's are its loader's)."""
     if entry and not _compiles(text, filename):
         return None
@@ -174,7 +184,7 @@ def _checkpointed_as_it_is(text, filename, entry, plain=None):
     except (SyntaxError, ValueError):
         return None
     return program_code.compile_selected_quietly(text, filename, tree, entry=entry, name=program_code.display_name(filename), warns=warned,
-                                                 plain=plain)
+                                                 plain=plain, checkpoints=checkpoints, contracts=contracts)
 
 
 def _bind(server, options, compiled, filename):
@@ -184,7 +194,10 @@ def _bind(server, options, compiled, filename):
     checkpoints = None
     if compiled.checkpoints and options.get("model_configured"):
         checkpoints = modules.load("aiython_bridge.recovery.sources").runtime_for(server, options)
-    return compiled.bind(blocks=blocks, checkpoints=checkpoints, filename=filename)
+    contracts = None
+    if contracts_on(options):
+        contracts = modules.load("aiython_bridge.typed_code.runtime").runtime()
+    return compiled.bind(blocks=blocks, checkpoints=checkpoints, contracts=contracts, filename=filename)
 
 
 def _compiles(text, filename) -> bool:
@@ -195,8 +208,13 @@ def _compiles(text, filename) -> bool:
     return True
 
 
-def _variant(entry: bool, configured: bool) -> str:
-    return "%s:%s:O%d:%d" % ("entry" if entry else "module", "checkpoints" if configured else "plain", sys.flags.optimize, FORMAT)
+def _variant(entry: bool, options: dict) -> str:
+    """What else a prepared source depends on: entry or module, checkpoints (a model configured)
+    or not, the optimization level, FORMAT, and `:contracts` for `type_contracts = "all"` only,
+    so that "ai" keys every source exactly as a run without the setting."""
+    configured = bool(options.get("model_configured"))
+    variant = "%s:%s:O%d:%d" % ("entry" if entry else "module", "checkpoints" if configured else "plain", sys.flags.optimize, FORMAT)
+    return variant + ":contracts" if contracts_on(options) else variant
 
 
 def _record(compiled):

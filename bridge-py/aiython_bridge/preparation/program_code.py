@@ -59,9 +59,10 @@ class Compiled:
             return self.checkpoints
         return marshal.dumps(self.checkpoints) if self.checkpoints else b""
 
-    def bind(self, *, blocks=None, checkpoints=None, filename):
-        """The runnable code: `blocks` (a runtime.Runtime) and `checkpoints` (the process's
-        recovery CheckpointRuntime) put in place of their placeholders, if given."""
+    def bind(self, *, blocks=None, checkpoints=None, contracts=None, filename):
+        """The runnable code: `blocks` (a runtime.Runtime), `checkpoints` (the process's
+        recovery CheckpointRuntime) and `contracts` (typed_code's TypeContracts, for code
+        compiled with contracts) put in place of their placeholders, if given."""
         if self.rewritten is not None:
             REWRITTEN[filename] = self.rewritten
         mapping = {}
@@ -73,6 +74,8 @@ class Compiled:
                 code_constants.EXCEPTION: Exception,
                 code_constants.RECURSION_ERROR: RecursionError,
             })
+        if contracts is not None:
+            mapping[code_constants.CONTRACTS] = contracts
         if not mapping:
             return self.code
         if self.slots is not False:
@@ -83,13 +86,15 @@ class Compiled:
         return code_constants.bind(self.code, mapping)
 
 
-def compile_unbound(source, filename, plan, *, checkpoints, entry, tree=None, warns=False, mode="exec", flags=0):
+def compile_unbound(source, filename, plan, *, checkpoints, entry, tree=None, warns=False, mode="exec", flags=0,
+                    contracts=False):
     """The Compiled of `source` as `plan` runs it: its rewritten program when it has one (`tree`
     the AST of the text compiled, if parsed already), the plan's blocks pointed at their
     placeholder, and, when `checkpoints` is true (recovery on), the checkpoints of SPEC §4.2
     selected on that program and instrumented, their positions and texts the user's source's
-    (recovery/rendering.py). The console compiles in mode "single" (expression values echoed)
-    with its `from __future__` flags."""
+    (recovery/rendering.py). `contracts`: the type-contract checks of `type_contracts = "all"`
+    added after them (typed_code/sites.py). The console compiles in mode "single" (expression
+    values echoed) with its `from __future__` flags."""
     text = source if plan.get("rewritten") is None else plan["rewritten"]
     if tree is None:
         tree = pycompat.parse_ast(text, filename)
@@ -103,6 +108,8 @@ def compile_unbound(source, filename, plan, *, checkpoints, entry, tree=None, wa
         result, ranges = instrument.instrument_selected(tree, source=text, entry=entry, name=display_name(filename),
                                                         rendering=rendering)
         table = result.checkpoints
+    if contracts:
+        modules.load("aiython_bridge.typed_code.sites").add_contracts(tree)
     if mode == "single":
         tree = modules.load("aiython_bridge.preparation.syntax_tree").Interactive(body=tree.body)
     code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
@@ -134,25 +141,31 @@ def compile_unbound_quietly(*args, **kwargs):
     return compiled
 
 
-def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, plain=None):
+def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, plain=None, checkpoints=True, contracts=False):
     """compile_unbound_quietly of a source CPython parses (`tree` its AST) with the checkpoints
     the bridge selects itself by SPEC §4.2's rule, selected and instrumented in one walk
     (recovery/instrument.instrument_selected). A source with none is compiled from its text,
     which gives the same code faster than from the tree. An imported module on 3.11 gets its
     handlers added to its plain code instead (`plain`: CPython's own compile of the same text,
-    if the loader made one), where recovery/bytecode/instrument.py can prove the layout."""
-    if not entry and pycompat.BYTECODE_CHECKPOINTS:
+    if the loader made one), where recovery/bytecode/instrument.py can prove the layout.
+    `checkpoints` false: none (no model configured); `contracts`: the type-contract checks of
+    `type_contracts = "all"` added after the checkpoints, on the tree (typed_code/sites.py)."""
+    if checkpoints and not contracts and not entry and pycompat.BYTECODE_CHECKPOINTS:
         compiled = _selected_in_bytecode(text, filename, tree, name, warns, plain)
         if compiled is not None:
             return compiled
-    instrument = modules.load("aiython_bridge.recovery.instrument")
+    table, ranges = [], []
     with held_back() as caught:
-        result, ranges = instrument.instrument_selected(tree, source=text, entry=entry, name=name)
-        if result.checkpoints:
+        if checkpoints:
+            instrument = modules.load("aiython_bridge.recovery.instrument")
+            result, ranges = instrument.instrument_selected(tree, source=text, entry=entry, name=name)
+            table = result.checkpoints
+        checked = contracts and modules.load("aiython_bridge.typed_code.sites").add_contracts(tree)
+        if table or checked:
             code = compile(tree, filename, "exec", dont_inherit=True)
         else:
             code, ranges = compile(text, filename, "exec", dont_inherit=True), []
-    return Compiled(code, result.checkpoints, ranges, (), warns or bool(caught), None)
+    return Compiled(code, table, ranges, (), warns or bool(caught), None)
 
 
 def _selected_in_bytecode(text, filename, tree, name, warns, plain):

@@ -123,13 +123,18 @@ def prepare_code(server, prepared, source, filename):
     parsing it (bytes that are not in its encoding, a NUL byte) is never planned: CPython's own
     error is raised. Without a model, a source that does not compile is refused as python3
     refuses it, nothing run (SPEC §4.3); the host plans it only to count its spans that are not
-    Python, for the one line it prints after CPython's SyntaxError."""
+    Python, for the one line it prints after CPython's SyntaxError. With `type_contracts =
+    "all"` and no model, a source that compiles is prepared for its type-contract checks."""
     options = prepared.options
     seekable = _seekable(prepared.kind)
     if prepared.kind != "code":
         source_bytes.as_opened(source, filename, seekable)
     if not options.get("model_configured"):
         try:
+            if options.get("type_contracts") == "all":
+                code = _checked_without_model(server, options, source, filename, seekable)
+                if code is not None:
+                    return code
             return compile(source, filename, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:
             refusal = exc
@@ -142,6 +147,15 @@ def prepare_code(server, prepared, source, filename):
 
     code = prepare.entry_code(server, options, text, filename, lambda planned: _ask_for_plan(server, planned, filename))
     return code if code is not None else compile(text, filename, "exec", dont_inherit=True)  # CPython's own error
+
+
+def _checked_without_model(server, options, source, filename, seekable):
+    """The entry program with its type-contract checks and no model: planned by no one (a
+    source that does not compile gets None, and then CPython's own error)."""
+    text = source if isinstance(source, str) else source_bytes.decoded(source, filename, seekable)
+    from aiython_bridge.preparation import prepare
+
+    return prepare.entry_code(server, options, text, filename, lambda planned: None)
 
 
 def _count_blocks(server, text, filename):
@@ -164,7 +178,7 @@ def start_program(server, prepared):
         report_exit_at_end(server)
     _install_public_module()
     modules.load("aiython_bridge.processes").install(server, prepared.options)  # SPEC §8: the program's processes
-    if prepared.options.get("model_configured"):
+    if prepared.options.get("model_configured") or prepared.options.get("type_contracts") == "all":
         from aiython_bridge.preparation import import_hook  # project modules through the frontend (SPEC §4.1)
 
         import_hook.install(server, prepared.options)

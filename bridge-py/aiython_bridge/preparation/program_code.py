@@ -106,6 +106,8 @@ def compile_unbound(source, filename, plan, *, checkpoints, entry, tree=None, wa
     if mode == "single":
         tree = modules.load("aiython_bridge.preparation.syntax_tree").Interactive(body=tree.body)
     code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
+    if table:
+        code = modules.load("aiython_bridge.recovery.handler_lines").placed(code)
     return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
 
@@ -149,7 +151,8 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, 
     with held_back() as caught:
         result, ranges = instrument.instrument_selected(tree, source=text, entry=entry, name=name)
         if result.checkpoints:
-            code = compile(tree, filename, "exec", dont_inherit=True)
+            code = modules.load("aiython_bridge.recovery.handler_lines").placed(
+                compile(tree, filename, "exec", dont_inherit=True))
         else:
             code, ranges = compile(text, filename, "exec", dont_inherit=True), []
     return Compiled(code, result.checkpoints, ranges, (), warns or bool(caught), None)

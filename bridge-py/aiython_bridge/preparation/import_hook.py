@@ -50,6 +50,7 @@ ExtensionFileLoader, FileFinder, SourceFileLoader, SourcelessFileLoader = (
     _m.ExtensionFileLoader, _m.FileFinder, _m.SourceFileLoader, _m.SourcelessFileLoader)
 
 from .. import modules, paths
+from ..recovery.unseen import QUIETLY
 
 __all__ = ["ProjectLoader", "ProjectModules", "install"]
 
@@ -70,7 +71,7 @@ class ProjectModules:
     def path_hook(self, entry):
         """sys.path_hooks: a FileFinder with ProjectLoader for a project folder; for any other
         entry, ImportError (the next hook, CPython's own, takes it)."""
-        if not self.is_project_folder(entry):
+        if not QUIETLY.run((self.is_project_folder, entry)):
             raise ImportError("not a project folder")
         return FileFinder(entry, *self._loaders)
 
@@ -146,17 +147,17 @@ class ProjectLoader(SourceFileLoader):
         # Under -v, CPython's loader says what it found ("matches", "code object from"): as python3.
         self._compiled = None
         if sys.dont_write_bytecode and not sys.flags.verbose:
-            code = self._modules.cached_code_for(data, path)
+            code = QUIETLY.run((self._modules.cached_code_for, data, path))
             if code is not None:
                 return code
-        if sys.flags.verbose or not self._bytecode_current(fullname, path, data):
+        if sys.flags.verbose or not QUIETLY.run((self._bytecode_current, fullname, path, data)):
             try:
                 SourceFileLoader.get_code(self, fullname)
             except (SyntaxError, ValueError):
                 pass  # no bytecode for python3 either; the plan may have the module's AI blocks
         compiled, self._compiled = self._compiled, None
         plain = compiled[1] if compiled is not None and compiled[0] == data else None
-        return self._modules.code_for(data, path, fullname, plain)
+        return QUIETLY.run((self._modules.code_for, data, path, fullname, plain))
 
     def source_to_code(self, data, path, *, _optimize=-1):
         """CPython's compile of the source, kept for get_code: the plain code the checkpoints

@@ -24,14 +24,12 @@ value is computed between the lookup and the call, by program code that must sta
 """
 
 import sys
+from _functools import partial  # C modules only: what they bring is out of sys.modules at the start (modules.py)
+from _operator import call, getitem, is_, itemgetter, methodcaller
 from _thread import get_ident
-from collections import deque
-from functools import partial
 from itertools import repeat
-from operator import call, getitem, is_, itemgetter, methodcaller
-from types import FunctionType
 
-__all__ = ["CALLS", "direct", "handler_call", "prepare"]
+__all__ = ["CALLS", "QUIETLY", "direct", "handler_call", "prepare"]
 
 CALLS = ("retry", "raising", "binding", "value", "returned", "forget", "settle")
 
@@ -59,7 +57,7 @@ def _setting_aside():
     if _monitoring is not None:
         events = map(tuple, map(map, repeat(_monitoring.get_events), repeat(_TOOLS)))
         in_use = map(filter, repeat(_monitoring.get_tool), repeat(_TOOLS))
-        pause = [map(deque, map(map, repeat(_monitoring.set_events), in_use, repeat(repeat(0))), repeat(0))]
+        pause = [map(any, map(map, repeat(_monitoring.set_events), in_use, repeat(repeat(0))))]  # any: all of them, each None
     else:
         events, pause = repeat(()), []
     record = map(_SET_ASIDE.append, zip(_each(get_ident), _each(sys.gettrace), _each(sys.getprofile), events))
@@ -133,9 +131,25 @@ def direct(name: str):
     return call_directly
 
 
-def prepare(handlers) -> None:
-    """Give `handlers` (an object whose class has handler_call and direct for CALLS) its lookups."""
-    for name in CALLS:
-        nudge = FunctionType(_NUDGE, _nudge.__globals__, name, (handlers, name, False, None, None))
+def prepare(handlers, names=CALLS) -> None:
+    """Give `handlers` (an object whose class has handler_call and direct for `names`) its lookups."""
+    for name in names:
+        nudge = type(_nudge)(_NUDGE, _nudge.__globals__, name, (handlers, name, False, None, None))
         choices = map(getitem, repeat((nudge, getattr(handlers, "_direct_" + name))), _CHOICES)
         setattr(handlers, "_next_" + name, choices.__next__)
+
+
+class _Quietly:
+    """`QUIETLY.run((function, *args))` is `function(*args)`, out of sight of the program's
+    tracers as a handler's work is: for the bridge's work behind a call CPython makes into it
+    (the project modules' path hook and loader, preparation/import_hook.py)."""
+
+    run = handler_call("run")
+    _direct_run = direct("run")
+
+    def _run(self, call, frame):
+        return call[0](*call[1:])
+
+
+QUIETLY = _Quietly()
+prepare(QUIETLY, ("run",))

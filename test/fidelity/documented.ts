@@ -27,7 +27,7 @@ export type DocumentedDifference =
 const ALL = ["3.11", "3.12", "3.13"];
 const FRAME = "one frame under the program: traceback.print_stack() shows it, recursion has less headroom";
 const THREAD = "a thread of aiython's once the run speaks with the model: _thread._count() counts it from then on";
-const TRACERS = "tracers and profilers see the checkpoint handlers' calls (model configured)";
+const LOADER = "a tracer or profiler on while a project module is imported sees aiython's loader (model configured)";
 
 export const DOCUMENTED: DocumentedDifference[] = [
   {
@@ -70,9 +70,17 @@ export const DOCUMENTED: DocumentedDifference[] = [
     shows: /^marshal: unmarshallable object$/,
     readme: "marshal of instrumented code",
   },
-  { kind: "output", program: "process-tracers", pythons: ALL, modes: ["configured"], shows: /^(line|call|return|c_call|c_return|exception) /, readme: TRACERS },
-  { kind: "output", program: "process-cprofile", pythons: ALL, modes: ["configured"], shows: /^.+ \S+ \d+$/, readme: TRACERS },
-  { kind: "output", program: "process-trace-trackcalls", pythons: ALL, modes: ["configured"], shows: /^(\*\*\* .+ \*\*\*| {2}--> .+| {4}.+ -> .+)$/, readme: TRACERS },
+  { kind: "output", program: "process-trace-trackcalls", pythons: ALL, modes: ["configured"], shows: /import_hook/, readme: LOADER },
+  { kind: "output", program: "process-trace-listfuncs", pythons: ALL, modes: ["configured"], shows: /import_hook/, readme: LOADER },
+  {
+    kind: "output",
+    program: "process-monitoring",
+    pythons: ["3.12", "3.13"],
+    modes: ["configured"],
+    shows: /^(exception_handled|reraise) helper\.py parse /,
+    readme: "a sys.monitoring tool sees a checkpoint's handler catch and re-raise (model configured)",
+  },
+  { kind: "output", program: "process-pdb-where", pythons: ALL, modes: ["unconfigured", "configured"], shows: /aiython_bridge\/start\/importlib_bootstrap\.py/, readme: FRAME },
   { kind: "output", program: "process-recursion", pythons: ALL, modes: ["unconfigured", "configured"], shows: /^ {2}\[Previous line repeated \d+ more times\]$/, readme: FRAME },
   { kind: "output", program: "process-print-stack", pythons: ALL, modes: ["unconfigured", "configured"], shows: /aiython_bridge\/start\/importlib_bootstrap\.py/, readme: FRAME },
 ];

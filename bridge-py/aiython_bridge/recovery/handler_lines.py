@@ -16,6 +16,7 @@ format of CPython 3.11 and later (Objects/locations.md). 3.11's bytecode checkpo
 """
 
 from ..preparation.code_constants import EXCEPTION, RECURSION_ERROR
+from ..pycompat import CLEANUP_AT_STATEMENT
 
 __all__ = ["placed"]
 
@@ -31,33 +32,47 @@ def placed(code):
     nested = [placed(value) if type(value) is _CODE else value for value in consts]
     if any(new is not old for new, old in zip(nested, consts)):
         code = code.replace(co_consts=tuple(nested))
-    starts = _handler_starts(code)
-    if not starts:
+    entries = _entries(code)
+    if not entries:
         return code
     positions = list(code.co_positions())
     raw, changed = code.co_code, False
-    for unit in starts:
+    for unit in {target for _, _, target in entries}:
         following = unit + 1
         if positions[unit] != _NOWHERE or following >= len(positions) or raw[2 * following] != _LOAD_CONST:
             continue
         if consts[raw[2 * following + 1]] in _FIRST_LOADS:
-            positions[unit], changed = positions[following], True
+            where = positions[unit] = positions[following]
+            changed = True
+            if CLEANUP_AT_STATEMENT:
+                _place_cleanups(positions, entries, following, where)
     return code.replace(co_linetable=_table(positions, code.co_firstlineno)) if changed else code
 
 
-def _handler_starts(code) -> set:
-    """The units where the exception table's handlers begin."""
-    table, starts, at, field = code.co_exceptiontable, set(), 0, 0
+def _place_cleanups(positions, entries, inside: int, where) -> None:
+    """The cleanup of the handler whose body holds unit `inside` (`COPY 3; POP_EXCEPT; RERAISE 1`,
+    no position) at the statement's position: the exception leaves the frame from there."""
+    for start, end, target in entries:
+        if start <= inside < end and positions[target] == _NOWHERE:
+            for unit in range(target, min(target + 3, len(positions))):
+                if positions[unit] == _NOWHERE:
+                    positions[unit] = where
+
+
+def _entries(code) -> list:
+    """The exception table's entries as (start, end, handler) units."""
+    table, entries, at, fields = code.co_exceptiontable, [], 0, []
     while at < len(table):
         value = table[at] & 63
         while table[at] & 64:
             at += 1
             value = (value << 6) | (table[at] & 63)
         at += 1
-        if field == 2:
-            starts.add(value)
-        field = (field + 1) % 4
-    return starts
+        fields.append(value)
+        if len(fields) == 4:
+            entries.append((fields[0], fields[0] + fields[1], fields[2]))
+            fields = []
+    return entries
 
 
 def _table(positions, line: int) -> bytes:

@@ -15,6 +15,9 @@ format of CPython 3.11 and later (Objects/locations.md). 3.11's bytecode checkpo
 (bytecode/instrument.py) lay out their own positions.
 """
 
+from bisect import bisect_right
+from itertools import accumulate, groupby
+
 from ..preparation.code_constants import EXCEPTION, RECURSION_ERROR
 from ..pycompat import CLEANUP_AT_STATEMENT
 
@@ -24,6 +27,7 @@ _CODE = type(compile("", "", "exec"))
 _LOAD_CONST = compile("x = 0", "", "exec").co_code[2]  # unit 1: the first unit is RESUME
 _FIRST_LOADS = (RECURSION_ERROR, EXCEPTION)  # `except RecursionError:` (the outer handler), `except Exception:` (the retry's)
 _NOWHERE = (None, None, None, None)
+_UNITS = bytes((byte & 7) + 1 if byte & 128 else 0 for byte in range(256))  # per location-table byte
 
 
 def placed(code):
@@ -32,68 +36,186 @@ def placed(code):
     nested = [placed(value) if type(value) is _CODE else value for value in consts]
     if any(new is not old for new, old in zip(nested, consts)):
         code = code.replace(co_consts=tuple(nested))
-    entries = _entries(code)
-    if not entries:
+    starts = _first_loads(code)
+    if not starts:
         return code
-    positions = list(code.co_positions())
-    raw, changed = code.co_code, False
-    for unit in {target for _, _, target in entries}:
-        following = unit + 1
-        if positions[unit] != _NOWHERE or following >= len(positions) or raw[2 * following] != _LOAD_CONST:
-            continue
-        if consts[raw[2 * following + 1]] in _FIRST_LOADS:
-            where = positions[unit] = positions[following]
-            changed = True
+    locations, changes = _Locations(code), {}
+    for unit in starts:
+        if locations.nowhere(unit):
+            where = changes[unit] = locations.position(unit + 1)
             if CLEANUP_AT_STATEMENT:
-                _place_cleanups(positions, entries, following, where)
-    return code.replace(co_linetable=_table(positions, code.co_firstlineno)) if changed else code
+                changes.update((cleanup, where) for cleanup in _cleanup(code, unit) if locations.nowhere(cleanup))
+    return code.replace(co_linetable=locations.relocated(changes)) if changes else code
 
 
-def _place_cleanups(positions, entries, inside: int, where) -> None:
-    """The cleanup of the handler whose body holds unit `inside` (`COPY 3; POP_EXCEPT; RERAISE 1`,
-    no position) at the statement's position: the exception leaves the frame from there."""
-    for start, end, target in entries:
-        if start <= inside < end and positions[target] == _NOWHERE:
-            for unit in range(target, min(target + 3, len(positions))):
-                if positions[unit] == _NOWHERE:
-                    positions[unit] = where
+def _first_loads(code) -> list:
+    """The units right before a load of a checkpoint handler's first placeholder: where its
+    handlers begin (PUSH_EXC_INFO)."""
+    raw, units, consts = code.co_code, [], code.co_consts
+    for placeholder in _FIRST_LOADS:
+        if placeholder not in consts:
+            continue
+        index = consts.index(placeholder)
+        if index > 255:  # loaded after an EXTENDED_ARG: left as the compiler placed it
+            continue
+        load = bytes((_LOAD_CONST, index))
+        at = raw.find(load, 2)
+        while at != -1:
+            if at % 2 == 0:
+                units.append(at // 2 - 1)
+            at = raw.find(load, at + 1)
+    return units
 
 
-def _entries(code) -> list:
-    """The exception table's entries as (start, end, handler) units."""
-    table, entries, at, fields = code.co_exceptiontable, [], 0, []
-    while at < len(table):
-        value = table[at] & 63
-        while table[at] & 64:
-            at += 1
-            value = (value << 6) | (table[at] & 63)
+def _cleanup(code, handler: int) -> range:
+    """The units of the cleanup (`COPY 3; POP_EXCEPT; RERAISE 1`) of the handler beginning at unit
+    `handler`: the target of the exception-table entry that begins there, where the exception
+    leaves the frame. An entry's first byte is the only one with its top bit set, so the encoded
+    start is found without reading the table."""
+    table = code.co_exceptiontable
+    at = table.find(_exception_number(handler, 128))
+    if at == -1:
+        return range(0)
+    _, at = _read_exception_number(table, at)
+    _, at = _read_exception_number(table, at)  # the entry's length
+    target, _ = _read_exception_number(table, at)
+    return range(target, min(target + 3, len(code.co_code) // 2))
+
+
+def _exception_number(value: int, first: int) -> bytes:
+    """An exception-table number: 6-bit chunks, the most significant first, 64 on all but the last."""
+    chunks = [value & 63]
+    value >>= 6
+    while value:
+        chunks.append(64 | (value & 63))
+        value >>= 6
+    chunks[-1] |= first
+    return bytes(reversed(chunks))
+
+
+def _read_exception_number(table: bytes, at: int):
+    value = table[at] & 63
+    while table[at] & 64:
         at += 1
-        fields.append(value)
-        if len(fields) == 4:
-            entries.append((fields[0], fields[0] + fields[1], fields[2]))
-            fields = []
-    return entries
+        value = (value << 6) | (table[at] & 63)
+    return value, at + 1
+
+
+class _Locations:
+    """One code object's location table, read only where asked: an entry's first byte is the only
+    one with its top bit set, its low 3 bits are its units less one, and its lines come from
+    co_lines(); only the entries around a change are decoded and written again."""
+
+    def __init__(self, code):
+        self.code, self.table = code, code.co_linetable
+        self.covered = list(accumulate(self.table.translate(_UNITS)))  # units covered by the entries begun up to each byte
+        self.lines = [(start // 2, line) for start, _, line in code.co_lines()]
+        self.starts = [start for start, _ in self.lines]
+
+    def nowhere(self, unit: int) -> bool:
+        return (self.table[bisect_right(self.covered, unit)] >> 3) & 15 == 15
+
+    def position(self, unit: int):
+        at = bisect_right(self.covered, unit)
+        return _decoded(self.table, at, self.lines[bisect_right(self.starts, unit) - 1][1])
+
+    def relocated(self, changes: dict) -> bytes:
+        """The table with `changes` (unit → position, each unit now without one): each stretch from
+        the entry holding a changed unit through the first entry with a line after it is written
+        again, so the entries after it keep their line deltas."""
+        table, covered, stretches = self.table, self.covered, []
+        for unit in sorted(changes):
+            first = bisect_right(covered, unit)
+            if stretches and first < stretches[-1][1]:
+                first = stretches.pop()[0]
+            end = bisect_right(covered, covered[first])
+            while end < len(table) and (table[end] >> 3) & 15 == 15:  # no location: no line to keep
+                end = bisect_right(covered, covered[end])
+            if end < len(table):
+                end = bisect_right(covered, covered[end])  # through the entry with a line
+            stretches.append((first, end))
+        out, kept = [], len(table)
+        for first, end in reversed(stretches):
+            out += [table[end:kept], self._written(first, end, changes)]
+            kept = first
+        out.append(table[:kept])
+        return b"".join(reversed(out))
+
+    def _written(self, first: int, end: int, changes: dict) -> bytes:
+        table, covered, positions = self.table, self.covered, []
+        begin = covered[first] - (table[first] & 7) - 1
+        at = first
+        while at < end:
+            count = (table[at] & 7) + 1
+            unit = covered[at] - count
+            position = self.position(unit) if (table[at] >> 3) & 15 != 15 else _NOWHERE
+            positions += [changes.get(u, position) for u in range(unit, unit + count)]
+            at = bisect_right(covered, covered[at])
+        index = bisect_right(self.starts, begin - 1) - 1
+        while index >= 0 and self.lines[index][1] is None:
+            index -= 1
+        return _table(positions, self.lines[index][1] if index >= 0 else self.code.co_firstlineno)
+
+
+def _decoded(table: bytes, at: int, line):
+    """The position of the entry at byte `at`, whose line is `line` (Objects/locations.md)."""
+    code = (table[at] >> 3) & 15
+    if code == 15:
+        return _NOWHERE
+    if code < 10:  # short form
+        second = table[at + 1]
+        column = code * 8 + ((second >> 4) & 7)
+        return (line, line, column, column + (second & 15))
+    if code < 13:  # one line
+        return (line, line, table[at + 1], table[at + 2])
+    if code == 13:  # no columns
+        return (line, line, None, None)
+    _, at = _read_location_number(table, at + 1)  # the line's delta
+    span, at = _read_location_number(table, at)
+    column, at = _read_location_number(table, at)
+    end_column, _ = _read_location_number(table, at)
+    return (line, line + span, column - 1 if column else None, end_column - 1 if end_column else None)
+
+
+def _read_location_number(table: bytes, at: int):
+    """A location-table varint: 6-bit chunks, the least significant first, 64 on all but the last."""
+    value, shift = table[at] & 63, 6
+    while table[at] & 64:
+        at += 1
+        value |= (table[at] & 63) << shift
+        shift += 6
+    return value, at + 1
 
 
 def _table(positions, line: int) -> bytes:
     """A location table for one position per code unit; `line` the code's first line."""
-    out, index = bytearray(), 0
-    while index < len(positions):
-        position, count = positions[index], 1
-        while count < 8 and index + count < len(positions) and positions[index + count] == position:
-            count += 1
-        index += count
+    out = bytearray()
+    for position, run in groupby(positions):
+        count = len(list(run))
         start, end_line, column, end_column = position
         if start is None:
-            out.append(128 | (15 << 3) | (count - 1))
+            while count > 0:
+                out.append(0xF8 | (min(count, 8) - 1))  # code 15: no location
+                count -= 8
             continue
-        out.append(128 | ((13 if column is None or end_column is None else 14) << 3) | (count - 1))
-        _signed(start - line, out)
+        if column is None or end_column is None:
+            tail = b""
+            code = 0xE8  # code 13: a line, no columns
+        else:
+            tail = bytearray()
+            _unsigned(end_line - start, tail)
+            _unsigned(column + 1, tail)
+            _unsigned(end_column + 1, tail)
+            code = 0xF0  # code 14: the long form
+        delta = start - line
+        first = bytearray((code | (min(count, 8) - 1),))
+        _signed(delta, first)
+        out += first + tail
+        count -= 8
+        while count > 0:  # the same position again: a line delta of 0
+            out += bytes((code | (min(count, 8) - 1), 0)) + tail
+            count -= 8
         line = start
-        if column is not None and end_column is not None:
-            _unsigned(end_line - start, out)
-            _unsigned(column + 1, out)
-            _unsigned(end_column + 1, out)
     return bytes(out)
 
 

@@ -6,7 +6,14 @@ checkpoint's handler (instrument.py) is on the statement's own line; from no pos
 line, `sys.settrace` functions (pdb, `-m trace`) would see a line event python3, where the
 statement's exception simply leaves the frame, has no reason to report. So each checkpoint
 handler's first instruction gets the position of the instruction after it (the statement's): it
-is on the line the failing instruction was, and CPython reports no line change.
+is on the line the failing instruction was, and CPython reports no line change. On 3.12+ the
+handler's cleanup, from where the exception leaves the frame, gets it too (sys.monitoring's
+PY_UNWIND then names the statement's line, as under python3).
+
+Only in code whose every `except` handler is a checkpoint's (`_handlers_all_ours`): a handler's
+first instruction with a line is where CPython lets a debugger's jump from inside an `except` or
+`finally` block land, and it fails there (test_sys_settrace's jumps out of `except` blocks). Code
+with a `try` or `with` of its own keeps the compiler's positions and its one extra line event.
 
 `placed(code)` does it to an instrumented code object compiled from the AST and the code objects
 nested in it, before binding (the handler's second instruction loads a placeholder constant:
@@ -15,19 +22,18 @@ format of CPython 3.11 and later (Objects/locations.md). 3.11's bytecode checkpo
 (bytecode/instrument.py) lay out their own positions.
 """
 
-from bisect import bisect_right
-from itertools import accumulate, groupby
-
-from ..preparation.code_constants import EXCEPTION, RECURSION_ERROR
+from ..preparation.code_constants import CHECKPOINTS, EXCEPTION, RECURSION_ERROR
 from ..pycompat import CLEANUP_AT_STATEMENT
+from .location_table import Locations
 
 __all__ = ["placed"]
 
 _CODE = type(compile("", "", "exec"))
 _LOAD_CONST = compile("x = 0", "", "exec").co_code[2]  # unit 1: the first unit is RESUME
+_HANDLED = compile("try:\n    x\nexcept:\n    pass\n", "", "exec")
+_PUSH_EXC_INFO = bytes((_HANDLED.co_code[2 * (_HANDLED.co_exceptiontable[2] & 63)], 0))  # the handler's first unit
+_POP_TOP = bytes((compile("x", "", "exec").co_code[4], 0))  # RESUME, LOAD_NAME x, POP_TOP
 _FIRST_LOADS = (RECURSION_ERROR, EXCEPTION)  # `except RecursionError:` (the outer handler), `except Exception:` (the retry's)
-_NOWHERE = (None, None, None, None)
-_UNITS = bytes((byte & 7) + 1 if byte & 128 else 0 for byte in range(256))  # per location-table byte
 
 
 def placed(code):
@@ -37,9 +43,9 @@ def placed(code):
     if any(new is not old for new, old in zip(nested, consts)):
         code = code.replace(co_consts=tuple(nested))
     starts = _first_loads(code)
-    if not starts:
+    if not starts or not _handlers_all_ours(code, starts):
         return code
-    locations, changes = _Locations(code), {}
+    locations, changes = Locations(code), {}
     for unit in starts:
         if locations.nowhere(unit):
             where = changes[unit] = locations.position(unit + 1)
@@ -51,20 +57,42 @@ def placed(code):
 def _first_loads(code) -> list:
     """The units right before a load of a checkpoint handler's first placeholder: where its
     handlers begin (PUSH_EXC_INFO)."""
-    raw, units, consts = code.co_code, [], code.co_consts
+    raw, units = code.co_code, []
     for placeholder in _FIRST_LOADS:
-        if placeholder not in consts:
+        load = _load_of(code.co_consts, placeholder)
+        if load is None:  # none, or loaded after an EXTENDED_ARG: left as the compiler placed it
             continue
-        index = consts.index(placeholder)
-        if index > 255:  # loaded after an EXTENDED_ARG: left as the compiler placed it
-            continue
-        load = bytes((_LOAD_CONST, index))
         at = raw.find(load, 2)
         while at != -1:
             if at % 2 == 0:
                 units.append(at // 2 - 1)
             at = raw.find(load, at + 1)
     return units
+
+
+def _handlers_all_ours(code, starts) -> bool:
+    """Whether every `except` handler of `code` (PUSH_EXC_INFO) is a checkpoint's: its `except`
+    tests (`starts`) and its `except: R.forget(K)`. Only then is a placed first instruction safe
+    from a debugger's jump (`frame.f_lineno = N`): CPython takes a handler's start as a target
+    for a jump from inside an `except` or `finally` block, which holds what a handler's start
+    expects on the stack, and PUSH_EXC_INFO without its exception fails. Where the program has a
+    handler of its own (`try`, `with`) in the same code, nothing is placed."""
+    raw, ours = code.co_code, set(starts)
+    forget_load = _load_of(code.co_consts, CHECKPOINTS)
+    at = raw.find(_PUSH_EXC_INFO)
+    while at != -1:
+        if at % 2 == 0 and at // 2 not in ours and raw[at + 2:at + 6] != _POP_TOP + (forget_load or b"--"):
+            return False
+        at = raw.find(_PUSH_EXC_INFO, at + 1)
+    return True
+
+
+def _load_of(consts, placeholder):
+    """`LOAD_CONST i` of `placeholder`, or None (absent, or its index needs an EXTENDED_ARG)."""
+    if placeholder not in consts:
+        return None
+    index = consts.index(placeholder)
+    return bytes((_LOAD_CONST, index)) if index < 256 else None
 
 
 def _cleanup(code, handler: int) -> range:
@@ -99,132 +127,3 @@ def _read_exception_number(table: bytes, at: int):
         at += 1
         value = (value << 6) | (table[at] & 63)
     return value, at + 1
-
-
-class _Locations:
-    """One code object's location table, read only where asked: an entry's first byte is the only
-    one with its top bit set, its low 3 bits are its units less one, and its lines come from
-    co_lines(); only the entries around a change are decoded and written again."""
-
-    def __init__(self, code):
-        self.code, self.table = code, code.co_linetable
-        self.covered = list(accumulate(self.table.translate(_UNITS)))  # units covered by the entries begun up to each byte
-        self.lines = [(start // 2, line) for start, _, line in code.co_lines()]
-        self.starts = [start for start, _ in self.lines]
-
-    def nowhere(self, unit: int) -> bool:
-        return (self.table[bisect_right(self.covered, unit)] >> 3) & 15 == 15
-
-    def position(self, unit: int):
-        at = bisect_right(self.covered, unit)
-        return _decoded(self.table, at, self.lines[bisect_right(self.starts, unit) - 1][1])
-
-    def relocated(self, changes: dict) -> bytes:
-        """The table with `changes` (unit → position, each unit now without one): each stretch from
-        the entry holding a changed unit through the first entry with a line after it is written
-        again, so the entries after it keep their line deltas."""
-        table, covered, stretches = self.table, self.covered, []
-        for unit in sorted(changes):
-            first = bisect_right(covered, unit)
-            if stretches and first < stretches[-1][1]:
-                first = stretches.pop()[0]
-            end = bisect_right(covered, covered[first])
-            while end < len(table) and (table[end] >> 3) & 15 == 15:  # no location: no line to keep
-                end = bisect_right(covered, covered[end])
-            if end < len(table):
-                end = bisect_right(covered, covered[end])  # through the entry with a line
-            stretches.append((first, end))
-        out, kept = [], len(table)
-        for first, end in reversed(stretches):
-            out += [table[end:kept], self._written(first, end, changes)]
-            kept = first
-        out.append(table[:kept])
-        return b"".join(reversed(out))
-
-    def _written(self, first: int, end: int, changes: dict) -> bytes:
-        table, covered, positions = self.table, self.covered, []
-        begin = covered[first] - (table[first] & 7) - 1
-        at = first
-        while at < end:
-            count = (table[at] & 7) + 1
-            unit = covered[at] - count
-            position = self.position(unit) if (table[at] >> 3) & 15 != 15 else _NOWHERE
-            positions += [changes.get(u, position) for u in range(unit, unit + count)]
-            at = bisect_right(covered, covered[at])
-        index = bisect_right(self.starts, begin - 1) - 1
-        while index >= 0 and self.lines[index][1] is None:
-            index -= 1
-        return _table(positions, self.lines[index][1] if index >= 0 else self.code.co_firstlineno)
-
-
-def _decoded(table: bytes, at: int, line):
-    """The position of the entry at byte `at`, whose line is `line` (Objects/locations.md)."""
-    code = (table[at] >> 3) & 15
-    if code == 15:
-        return _NOWHERE
-    if code < 10:  # short form
-        second = table[at + 1]
-        column = code * 8 + ((second >> 4) & 7)
-        return (line, line, column, column + (second & 15))
-    if code < 13:  # one line
-        return (line, line, table[at + 1], table[at + 2])
-    if code == 13:  # no columns
-        return (line, line, None, None)
-    _, at = _read_location_number(table, at + 1)  # the line's delta
-    span, at = _read_location_number(table, at)
-    column, at = _read_location_number(table, at)
-    end_column, _ = _read_location_number(table, at)
-    return (line, line + span, column - 1 if column else None, end_column - 1 if end_column else None)
-
-
-def _read_location_number(table: bytes, at: int):
-    """A location-table varint: 6-bit chunks, the least significant first, 64 on all but the last."""
-    value, shift = table[at] & 63, 6
-    while table[at] & 64:
-        at += 1
-        value |= (table[at] & 63) << shift
-        shift += 6
-    return value, at + 1
-
-
-def _table(positions, line: int) -> bytes:
-    """A location table for one position per code unit; `line` the code's first line."""
-    out = bytearray()
-    for position, run in groupby(positions):
-        count = len(list(run))
-        start, end_line, column, end_column = position
-        if start is None:
-            while count > 0:
-                out.append(0xF8 | (min(count, 8) - 1))  # code 15: no location
-                count -= 8
-            continue
-        if column is None or end_column is None:
-            tail = b""
-            code = 0xE8  # code 13: a line, no columns
-        else:
-            tail = bytearray()
-            _unsigned(end_line - start, tail)
-            _unsigned(column + 1, tail)
-            _unsigned(end_column + 1, tail)
-            code = 0xF0  # code 14: the long form
-        delta = start - line
-        first = bytearray((code | (min(count, 8) - 1),))
-        _signed(delta, first)
-        out += first + tail
-        count -= 8
-        while count > 0:  # the same position again: a line delta of 0
-            out += bytes((code | (min(count, 8) - 1), 0)) + tail
-            count -= 8
-        line = start
-    return bytes(out)
-
-
-def _unsigned(value: int, out: bytearray) -> None:
-    while value >= 64:
-        out.append(64 | (value & 63))
-        value >>= 6
-    out.append(value)
-
-
-def _signed(value: int, out: bytearray) -> None:
-    _unsigned((value << 1) if value >= 0 else ((-value) << 1) | 1, out)

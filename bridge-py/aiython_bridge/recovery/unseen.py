@@ -25,7 +25,7 @@ value is computed between the lookup and the call, by program code that must sta
 
 import sys
 from _functools import partial  # C modules only: what they bring is out of sys.modules at the start (modules.py)
-from _operator import call, getitem, is_, itemgetter, methodcaller
+from _operator import and_, call, getitem, is_, itemgetter, methodcaller, not_
 from _thread import get_ident
 from itertools import repeat
 
@@ -46,10 +46,12 @@ def _each(function, *args):
 
 def _nobody_watching():
     """At each step: True when this thread has no trace or profile function and no tool is registered."""
-    reads = [_each(sys.gettrace), _each(sys.getprofile)]
-    if _monitoring is not None:
-        reads += [_each(_monitoring.get_tool, tool) for tool in _TOOLS]
-    return map(all, map(map, repeat(is_), zip(*reads), repeat((None,) * len(reads))))
+    functions = zip(_each(sys.gettrace), _each(sys.getprofile))
+    quiet = map(all, map(map, repeat(is_), functions, repeat((None, None))))  # `is`: no code of the program runs
+    if _monitoring is None:
+        return quiet
+    no_tool = map(not_, map(any, map(map, repeat(_monitoring.get_tool), repeat(_TOOLS))))
+    return map(and_, quiet, no_tool)
 
 
 def _setting_aside():

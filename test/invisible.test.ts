@@ -7,7 +7,8 @@
 // get python3's answers, a pass_fds child sees no descriptor of aiython's, sys.excepthook is
 // python3's, and os.closerange(3, …) leaves a program that goes on. Without a model, -m trace
 // --trackcalls lists no call of aiython's in imports; with one, cProfile (a C profiler on 3.11)
-// over handled failures keeps running and counts the program's calls as python3 does.
+// over handled failures keeps running and counts the program's calls as python3 does, and
+// sys.settrace and sys.setprofile functions get python3's events (more: invisible-tracers.test.ts).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -121,21 +122,11 @@ for (const [version, python] of INTERPRETERS) {
   });
 }
 
-test("configured: a tracer over handled failures sees the handlers' calls into aiython, never the recovery code's import or its deciding", async () => {
+test("configured: sys.settrace and sys.setprofile over handled failures report what python3's do (the handlers' calls unseen)", async () => {
   const { ours, theirs } = await bothWith(INTERPRETERS[0][1]!, ["tracers.py"], DEAD_MODEL);
-  assert.equal(ours.exitCode, 0, String(ours.stderr));
-  const seen = (out: unknown) =>
-    new Set(
-      String(out)
-        .split("\n")
-        .map((line) => line.split(" "))
-        .filter((words) => words.length === 4 && ["call", "line", "return"].includes(words[0]) && !["tracers.py", "helper.py"].includes(words[1]))
-        .map((words) => `${words[1]} ${words[2]}`),
-    );
-  assert.deepEqual([...seen(theirs.stdout)], []);
-  const entries = new Set(["sources.py __getattr__", "checkpoints.py retry", "checkpoints.py raising", "checkpoints.py settle", "untraced.py untraced"]);
-  assert.deepEqual(
-    [...seen(ours.stdout)].filter((name) => !entries.has(name)),
-    [],
-  );
+  assert.equal(theirs.exitCode, 0, String(theirs.stderr));
+  assert.match(String(theirs.stdout), /^exception helper\.py parse 5$/m);
+  assert.equal(ours.stdout, theirs.stdout);
+  assert.equal(ours.stderr, theirs.stderr);
+  assert.equal(ours.exitCode, theirs.exitCode);
 });

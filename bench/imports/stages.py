@@ -3,7 +3,8 @@
 # of imports.ts). For every .py file under FOLDER (the generated project of imports.ts, a copy of
 # pygments…), as a project module with a model configured:
 #   cold  python3's own compile of the text (what it pays anyway), ast.parse, checkpoint selection
-#         and instrumentation, compile of the instrumented tree, the cache store; gc paused, as
+#         and instrumentation, compile of the instrumented tree, its handlers' first lines placed
+#         (recovery/handler_lines.py), the cache store; gc paused, as
 #         preparation/prepare.py pauses it; on 3.11 also the bytecode path's two stages (selection
 #         alone, and the handlers added to python3's own code object: recovery/bytecode/instrument.py),
 #         which replace "select+instrument" and "compile(instrumented tree)" where the layout is proven;
@@ -23,7 +24,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bridge-py"))
 from aiython_bridge import pycompat  # noqa: E402
 from aiython_bridge.preparation import cache as cache_file, code_constants, prepare  # noqa: E402
-from aiython_bridge.recovery import instrument, selection, sources, statement_index  # noqa: E402
+from aiython_bridge.recovery import handler_lines, instrument, selection, sources, statement_index  # noqa: E402
 
 bytecode_instrument = None
 if pycompat.BYTECODE_CHECKPOINTS:
@@ -61,6 +62,7 @@ def cold(totals, sources_, folder):
             result, ranges = timed(totals, "select+instrument", instrument.instrument_selected, tree, source=text,
                                    entry=False, name=os.path.basename(path))
             code = timed(totals, "compile(instrumented tree)", compile, tree, path, "exec", dont_inherit=True)
+            code = timed(totals, "handlers' first lines (placed)", handler_lines.placed, code)
             record = prepare._record(prepare.program_code.Compiled(code, result.checkpoints, ranges))
             timed(totals, "store (marshal.dumps, write)", cache.store, cache.key(data, path, "stages"), record)
     finally:

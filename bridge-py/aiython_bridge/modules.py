@@ -66,10 +66,11 @@ def hide():
 # (json_codec.py's _json, boot.py's fcntl, program/runner.py's atexit, whose callbacks are the
 # interpreter's, not the module object's, and _functools for the program's partial); the bridge
 # keeps what it took from them.
-START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools", "_operator", "_ctypes")
+START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools", "_operator", "_ctypes", "itertools")
 # The standard-library module that imports each, if one does: CPython itself may import it before
 # the program starts (showing a compiler warning imports functools on 3.13), and it keeps it then.
-_IMPORTED_BY = {"_json": "json", "_functools": "functools", "_operator": "operator", "_ctypes": "ctypes"}
+# (_operator and itertools: recovery/unseen.py; collections imports both.)
+_IMPORTED_BY = {"_json": "json", "_functools": "functools", "_operator": "operator", "_ctypes": "ctypes", "itertools": "collections"}
 
 
 def drop_start_extensions(present_at_start):

@@ -21,7 +21,7 @@ import sys
 from aiython_bridge import modules
 
 __all__ = [
-    "AST_BUILDER_SHARED", "BYTECODE_CHECKPOINTS", "CAN_UNBIND_FAST_LOCALS", "CO_OPTIMIZED",
+    "AST_BUILDER_SHARED", "BYTECODE_CHECKPOINTS", "CAN_UNBIND_FAST_LOCALS", "CLEANUP_AT_STATEMENT", "CO_OPTIMIZED",
     "HAS_LAST_EXC", "LocalsWriteUnsupported", "PEP667_FRAME_LOCALS", "console_base",
     "declared_globals", "frame_local_names", "is_optimized", "parse_ast", "read_frame_locals",
     "unbind_refusal", "write_frame_locals",
@@ -66,6 +66,11 @@ if AST_BUILDER_SHARED:
 # bytecode/instrument.py) rather than compiled from an instrumented AST: written for 3.11's
 # bytecode, exception table and location table; every other version takes the AST path.
 BYTECODE_CHECKPOINTS = sys.version_info[:2] == (3, 11)
+# 3.12+ reports an exception leaving a frame (sys.monitoring's PY_UNWIND) at the instruction that
+# raised it last, and a line event only where the line changes: a checkpoint handler's cleanup
+# carries the statement's line (recovery/handler_lines.py). 3.11 reports a line event on any
+# backward jump, which entering a cleanup laid out before the `raise` is: there it has none.
+CLEANUP_AT_STATEMENT = sys.version_info >= (3, 12)
 
 
 class LocalsWriteUnsupported(Exception):

@@ -26,7 +26,7 @@ export type DocumentedDifference =
 
 const ALL = ["3.11", "3.12", "3.13"];
 const THREAD = "a thread of aiython's once the run speaks with the model: _thread._count() counts it from then on";
-const TRACERS = "tracers and profilers see the checkpoint handlers' calls (model configured)";
+const LOADER = "a tracer or profiler on while a project module is imported sees aiython's loader (model configured)";
 
 export const DOCUMENTED: DocumentedDifference[] = [
   {
@@ -77,9 +77,16 @@ export const DOCUMENTED: DocumentedDifference[] = [
     shows: /^(closure|names|starts|sizeof|positions) /,
     readme: "instrumented bytecode: inspect and dis see the handlers' names, line starts, positions and size",
   },
-  { kind: "output", program: "process-tracers", pythons: ALL, modes: ["configured"], shows: /^(line|call|return|c_call|c_return|exception) /, readme: TRACERS },
-  { kind: "output", program: "process-cprofile", pythons: ALL, modes: ["configured"], shows: /^.+ \S+ \d+$/, readme: TRACERS },
-  { kind: "output", program: "process-trace-trackcalls", pythons: ALL, modes: ["configured"], shows: /^(\*\*\* .+ \*\*\*| {2}--> .+| {4}.+ -> .+)$/, readme: TRACERS },
+  { kind: "output", program: "process-trace-trackcalls", pythons: ALL, modes: ["configured"], shows: /import_hook/, readme: LOADER },
+  { kind: "output", program: "process-trace-listfuncs", pythons: ALL, modes: ["configured"], shows: /import_hook/, readme: LOADER },
+  {
+    kind: "output",
+    program: "process-monitoring",
+    pythons: ["3.12", "3.13"],
+    modes: ["configured"],
+    shows: /^(exception_handled|reraise) helper\.py parse /,
+    readme: "a sys.monitoring tool sees a checkpoint's handler catch and re-raise (model configured)",
+  },
 ];
 
 const VERDICT = /^(test\w*) \(.*\) \.\.\. (?:FAIL|ERROR|unexpected success)$/gm;

@@ -52,6 +52,7 @@ ExtensionFileLoader, FileFinder, SourceFileLoader, SourcelessFileLoader = (
     _m.ExtensionFileLoader, _m.FileFinder, _m.SourceFileLoader, _m.SourcelessFileLoader)
 
 from .. import modules, paths
+from ..recovery.unseen import QUIETLY
 
 __all__ = ["ProjectLoader", "ProjectModules", "install"]
 
@@ -72,7 +73,7 @@ class ProjectModules:
     def path_hook(self, entry):
         """sys.path_hooks: a FileFinder with ProjectLoader for a project folder; for any other
         entry, ImportError (the next hook, CPython's own, takes it)."""
-        if not self.is_project_folder(entry):
+        if not QUIETLY.run((self.is_project_folder, entry)):
             raise ImportError("not a project folder")
         return FileFinder(entry, *self._loaders)
 
@@ -156,18 +157,18 @@ class ProjectLoader(SourceFileLoader):
         verbose, current = sys.flags.verbose, None
         if stat is not None and not verbose:
             if not sys.dont_write_bytecode:
-                current = self._bytecode_current(fullname, path, stat)
+                current = QUIETLY.run((self._bytecode_current, fullname, path, stat))
             if sys.dont_write_bytecode or current:  # nothing for CPython's get_code to write
-                code = self._modules.cached_code_for(None, path, stat)
+                code = QUIETLY.run((self._modules.cached_code_for, None, path, stat))
                 if code is not None:
                     return code
         data = self.get_data(path)
         if sys.dont_write_bytecode and not verbose:
-            code = self._modules.cached_code_for(data, path, stat)
+            code = QUIETLY.run((self._modules.cached_code_for, data, path, stat))
             if code is not None:
                 return code
         if current is None and not verbose and stat is not None:
-            current = self._bytecode_current(fullname, path, stat)
+            current = QUIETLY.run((self._bytecode_current, fullname, path, stat))
         if verbose or not current:
             try:
                 SourceFileLoader.get_code(self, fullname)
@@ -175,7 +176,7 @@ class ProjectLoader(SourceFileLoader):
                 pass  # no bytecode for python3 either; the plan may have the module's AI blocks
         compiled, self._compiled = self._compiled, None
         plain = compiled[1] if compiled is not None and compiled[0] == data else None
-        return self._modules.code_for(data, path, fullname, plain, stat)
+        return QUIETLY.run((self._modules.code_for, data, path, fullname, plain, stat))
 
     def source_to_code(self, data, path, *, _optimize=-1):
         """CPython's compile of the source, kept for get_code: the plain code the checkpoints

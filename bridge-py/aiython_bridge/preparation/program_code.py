@@ -113,6 +113,8 @@ def compile_unbound(source, filename, plan, *, checkpoints, entry, tree=None, wa
     if mode == "single":
         tree = modules.load("aiython_bridge.preparation.syntax_tree").Interactive(body=tree.body)
     code = compile(tree, filename, mode, flags=flags, dont_inherit=True)
+    if table:
+        code = modules.load("aiython_bridge.recovery.handler_lines").placed(code)
     return Compiled(code, table, ranges, blocks, warns, text if plan.get("rewritten") else None)
 
 
@@ -163,6 +165,8 @@ def compile_selected_quietly(text, filename, tree, *, entry, name, warns=False, 
         checked = contracts and modules.load("aiython_bridge.typed_code.sites").add_contracts(tree)
         if table or checked:
             code = compile(tree, filename, "exec", dont_inherit=True)
+            if table:
+                code = modules.load("aiython_bridge.recovery.handler_lines").placed(code)
         else:
             code, ranges = compile(text, filename, "exec", dont_inherit=True), []
     return Compiled(code, table, ranges, (), warns or bool(caught), None)

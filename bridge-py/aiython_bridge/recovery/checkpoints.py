@@ -30,7 +30,7 @@ from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
 from .shipped import reduce_handlers
-from .untraced import untraced
+from .unseen import direct, handler_call, prepare
 from .table import CheckpointTable
 
 __all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
@@ -151,21 +151,23 @@ class CheckpointRuntime:
 
 
 class FileCheckpoints:
-    """The calls of one file's generated handlers (see the module docstring); K indexes `table`."""
+    """The calls of one file's generated handlers (see the module docstring); K indexes `table`.
+    Each call is looked up from C and runs out of sight of the program's tracers (unseen.py): the
+    work is `_NAME(index, frame)`, `frame` the handler's."""
 
     __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
+    retry, raising, binding, value = (handler_call(name) for name in ("retry", "raising", "binding", "value"))
+    returned, forget, settle = (handler_call(name) for name in ("returned", "forget", "settle"))
+    _direct_retry, _direct_raising, _direct_binding, _direct_value = map(direct, ("retry", "raising", "binding", "value"))
+    _direct_returned, _direct_forget, _direct_settle = map(direct, ("returned", "forget", "settle"))
 
     def __init__(self, runtime: CheckpointRuntime, table: CheckpointTable):
         self._runtime = runtime
         self._table = table
-
-    # retry, raising and settle (every failure calls two of them) run untraced: a tracer or a
-    # profiler the program set sees the handler's call, not the bridge's work (untraced.py).
-    def retry(self, index: int) -> bool:
-        """Decide the statement's failure (first, or its retry's); True: run it again."""
-        return untraced(self._retry, index, sys._getframe(1))
+        prepare(self)
 
     def _retry(self, index, frame):
+        """Decide the statement's failure (first, or its retry's); True: run it again."""
         runtime, checkpoint = self._runtime, self._table[index]
         failure = self._pending_failure(checkpoint, frame)
         try:
@@ -175,12 +177,8 @@ class FileCheckpoints:
             raise
         return failure.decision is RETRY
 
-
-    def raising(self, index: int) -> bool:
-        """The final decision: True to propagate. The state is dropped unless a value waits."""
-        return untraced(self._raising, index, sys._getframe(1))
-
     def _raising(self, index, frame):
+        """The final decision: True to propagate. The state is dropped unless a value waits."""
         checkpoint = self._table[index]
         failure = self._runtime.find(checkpoint, frame)
         if failure is None:
@@ -192,43 +190,43 @@ class FileCheckpoints:
             self._runtime.close(checkpoint, frame, failure)
         return False
 
-    def binding(self, index: int) -> bool:
-        failure = self._runtime.find(self._table[index], sys._getframe(1))
+    def _binding(self, index, frame):
+        failure = self._runtime.find(self._table[index], frame)
         return failure is not None and failure.decision.action == "bind"
 
-    def value(self, index: int):
-        checkpoint, frame = self._table[index], sys._getframe(1)
+    def _value(self, index, frame):
+        checkpoint = self._table[index]
         failure = self._runtime.find(checkpoint, frame)
         self._runtime.close(checkpoint, frame, failure)
         return failure.decision.value
 
     def keep(self, index: int, value) -> None:
         """A retried `return EXPR` succeeded with this value."""
-        failure = self._runtime.find(self._table[index], sys._getframe(1))
+        self._keep(index, sys._getframe(1), value)
+
+    def _keep(self, index, frame, value):
+        failure = self._runtime.find(self._table[index], frame)
         if failure is not None:
             failure.kept = value
 
-    def returned(self, index: int):
+    def _returned(self, index, frame):
         """What a completed `return` statement returns: a retry's value, else None."""
-        checkpoint, frame = self._table[index], sys._getframe(1)
+        checkpoint = self._table[index]
         failure = self._runtime.find(checkpoint, frame)
         if failure is None:
             return None
         self._runtime.close(checkpoint, frame, failure)
         return None if failure.kept is _NOTHING else failure.kept
 
-    def forget(self, index: int) -> None:
+    def _forget(self, index, frame):
         """A BaseException leaves the retry (a generator closed while suspended in it, Ctrl-C)."""
-        checkpoint, frame = self._table[index], sys._getframe(1)
+        checkpoint = self._table[index]
         failure = self._runtime.find(checkpoint, frame)
         if failure is not None:
             self._runtime.close(checkpoint, frame, failure)
 
-    def settle(self, index: int) -> bool:
-        """The whole decision for a statement that can be neither retried nor bound: True: raise."""
-        return untraced(self._settle, index, sys._getframe(1))
-
     def _settle(self, index, frame):
+        """The whole decision for a statement that can be neither retried nor bound: True: raise."""
         runtime, checkpoint = self._runtime, self._table[index]
         failure = runtime.open(checkpoint, sys.exception(), frame)
         try:
@@ -236,7 +234,6 @@ class FileCheckpoints:
             return failure.decision is not DONE
         finally:
             runtime.close(checkpoint, frame, failure)
-
 
     def _pending_failure(self, checkpoint, frame) -> _Failure:
         """The outer handler's first call opens the failure; the retry handler's finds it and

@@ -27,7 +27,7 @@ import sys
 from .. import modules
 from .shipped import reduce_handlers
 from .table import CheckpointTable
-from .untraced import untraced
+from .unseen import CALLS, direct, handler_call, prepare
 
 __all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
 
@@ -110,54 +110,85 @@ class DeferredRuntime:
 
 
 class DeferredCheckpoints:
-    """One file's handler object (the constant its handlers call) until its runtime is real."""
+    """One file's handler object (the constant its handlers call) until its runtime is real:
+    each call is looked up from C (unseen.py) and its work, `_NAME(index, frame)`, is the real
+    FileCheckpoints' (loaded then)."""
 
-    __slots__ = ("_runtime", "_table", "_ranges", "target")
+    __slots__ = ("_runtime", "_table", "_ranges", "target", *("_next_" + name for name in CALLS))
     __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
+    retry, raising, binding, value = (handler_call(name) for name in ("retry", "raising", "binding", "value"))
+    returned, forget, settle = (handler_call(name) for name in ("returned", "forget", "settle"))
+    _direct_retry, _direct_raising, _direct_binding, _direct_value = map(direct, ("retry", "raising", "binding", "value"))
+    _direct_returned, _direct_forget, _direct_settle = map(direct, ("returned", "forget", "settle"))
 
     def __init__(self, runtime, table, ranges):
         self._runtime, self._table, self._ranges = runtime, table, ranges
         self.target = None  # the file's checkpoints.FileCheckpoints, once the runtime is real
+        prepare(self)
 
-    def __getattr__(self, name, _finalizing=sys.is_finalizing):
-        # Only names that are not slots get here: the handlers' calls (retry, settle, …).
+    def _real(self, _finalizing=sys.is_finalizing):
+        """The file's FileCheckpoints, or _PROPAGATING's answers (finalizing, or the runtime fails to load)."""
         target = self.target
         if target is None:
             if _finalizing():
-                return getattr(_PROPAGATING, name)
+                return _PROPAGATING
             try:
-                untraced(self._runtime.real)  # the recovery code's import: not the program's to trace
+                self._runtime.real()
             except Exception:  # noqa: BLE001 - the bridge's fault: the program's exception goes on
-                return getattr(_PROPAGATING, name)
+                return _PROPAGATING
             target = self.target
-        return getattr(target, name)
+        return target
+
+    def _retry(self, index, frame):
+        return self._real()._retry(index, frame)
+
+    def _raising(self, index, frame):
+        return self._real()._raising(index, frame)
+
+    def _binding(self, index, frame):
+        return self._real()._binding(index, frame)
+
+    def _value(self, index, frame):
+        return self._real()._value(index, frame)
+
+    def _returned(self, index, frame):
+        return self._real()._returned(index, frame)
+
+    def _forget(self, index, frame):
+        return self._real()._forget(index, frame)
+
+    def _settle(self, index, frame):
+        return self._real()._settle(index, frame)
+
+    def keep(self, index, value):
+        return self._real()._keep(index, sys._getframe(1), value)
 
 
 class _Propagating:
     """A handler's calls answered without a runtime: no retry, raise the original."""
 
-    def retry(self, index):
+    def _retry(self, index, frame):
         return False
 
-    def raising(self, index):
+    def _raising(self, index, frame):
         return True
 
-    def binding(self, index):
+    def _binding(self, index, frame):
         return False
 
-    def settle(self, index):
+    def _settle(self, index, frame):
         return True
 
-    def value(self, index):
+    def _value(self, index, frame):
         return None
 
-    def keep(self, index, value):
+    def _keep(self, index, frame, value):
         return None
 
-    def returned(self, index):
+    def _returned(self, index, frame):
         return None
 
-    def forget(self, index):
+    def _forget(self, index, frame):
         return None
 
 

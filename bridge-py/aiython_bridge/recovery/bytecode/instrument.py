@@ -136,12 +136,33 @@ def handler_code(point, table, template, placeholders, base, *, assembler=False)
     or the Assembler where the template cannot write it (or `assembler`: tests compare them)."""
     key = table.const(point.index)
     written = None if assembler or not template.usable else template.write(point, key, base)
-    if written is not None:
-        return written
-    asm = Assembler(base, point.position)
-    write_handler(asm, point, table, placeholders)
-    data, where, regions = assemble(asm)
-    return data, [where], bc.encode_exception_entries(region_entries(regions, base, point.outer))
+    if written is None:
+        asm = Assembler(base, point.position)
+        write_handler(asm, point, table, placeholders)
+        data, where, regions = assemble(asm)
+        written = data, [where], bc.encode_exception_entries(region_entries(regions, base, point.outer))
+    data, segments, entries = written
+    return data, _unplaced_cleanups(data, segments), entries
+
+
+_CLEANUP = bytes((bc.OP["COPY"], 3, bc.OP["POP_EXCEPT"], 0, bc.OP["RERAISE"], 1))
+_NOWHERE = (None, None, None, None)
+
+
+def _unplaced_cleanups(data: bytes, segments: list) -> list:
+    """`segments` with each handler cleanup (`COPY 3; POP_EXCEPT; RERAISE 1`, never in the
+    statement's own units: a simple statement has no handler) given no position, as the compiler gives its own: laid out before the `raise` that reaches
+    it, a cleanup with a line is a backward jump to a tracer, which reports a line event python3
+    has no reason to."""
+    per_unit = [p for segment in segments for p in (segment if type(segment) is list else [segment[1]] * segment[0])]
+    first = len(per_unit) - len(data) // 2  # 0: the segments cover exactly the handler's units
+    at = data.find(_CLEANUP, 0)
+    while at != -1:
+        if at % 2 == 0:
+            for unit in range(at // 2, at // 2 + 3):
+                per_unit[first + unit] = _NOWHERE
+        at = data.find(_CLEANUP, at + 2)
+    return [per_unit]
 
 
 def _split(entries, checkpoints):

@@ -56,7 +56,7 @@ export interface SearchArgs {
 
 const RUN_OFF = /^('.' was never closed|unterminated triple-quoted string|unexpected EOF)/;
 /** Candidates sent in the first stage of a search step. */
-const FIRST_STAGE = 3;
+const FIRST_STAGE = 1;
 const INDENTATION = /^(unexpected indent|expected an indented block|unindent does not match)/;
 
 type Request = { kind: "recheck"; window: WindowState } | { kind: "candidates"; window: WindowState; pOrig: number; options: Option[] };

@@ -15,6 +15,7 @@ import type { CheckpointInfo } from "../bridge/protocol.js";
 import { chooseInterpreter } from "../bridge/interpreter.js";
 import { bridgeDir } from "../bridge/start-bridge.js";
 import { bridgeOracle, displayName, formatDiagnostics } from "./plan-source.js";
+import { collectAfterStep } from "./explain-memory.js";
 
 export interface ExplainRequest {
   file: string;
@@ -67,8 +68,10 @@ export async function explainPlan(request: ExplainRequest): Promise<Explained> {
     planning.catch(() => undefined); // a failed start is reported by `hello` below, first
     const python = await bridge.hello;
     const plan = await planning;
+    collectAfterStep(request.source.length);
     if (plan.diagnostics.length > 0) return { kind: "diagnostics", message: formatDiagnostics(request.file, plan) };
     const selected = await bridge.request({ type: "checkpoints", ...checkpoints, plan });
+    collectAfterStep(request.source.length);
     if (!selected.ok || !selected.value) throw new InternalError(`the bridge could not select the checkpoints: ${selected.ok ? "no answer" : selected.error.message}`);
     return { kind: "plan", plan, checkpoints: selected.value, python: python.version, config: configSummaryForExplain(config, { cwd: process.cwd() }) };
   } finally {

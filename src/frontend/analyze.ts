@@ -46,6 +46,13 @@ export interface AnalyzeArgs {
    * with those that compile as they stand, which hold no block: [first line, last line] each.
    */
   onCompiledWindows?: (lines: [number, number][]) => void;
+  /**
+   * Called once the blocks are rendered, before they are typed and the rewritten program is
+   * confirmed, with the plan as it will be if the confirmation holds (it always does, barring a
+   * bug) but without the blocks' types: their `target` and `output_type` are null. What depends
+   * on the rewritten program alone (the checkpoints, run/explain.ts) may start on it.
+   */
+  onRendered?: (untyped: Plan) => void;
 }
 
 const DIRECTIVE_TEXT = /#[ \t]*aiython:/;
@@ -104,6 +111,11 @@ async function confirmedRendering(
   let rendering = renderProgram(source, mergeStatementBlocks(search.blocks, index), search.windows, runtimeName);
   const confirming = confirm(args, rendering, index);
   confirming.catch(() => undefined); // awaited below, once the blocks are typed
+  if (args.onRendered) {
+    const untyped: Plan = { filename: args.filename, displayName: args.displayName, rewritten: null, runtimeName, blocks: [], diagnostics: [], typos: [] };
+    describe(untyped, rendering, null, index, args);
+    args.onRendered(untyped);
+  }
   const typing = await typeBlocks(source, rendering, nextTurn);
   phase("typed");
   if (await confirming) return { rendering, typing };
@@ -116,8 +128,8 @@ async function confirmedRendering(
   return { rendering, typing: await typeBlocks(source, rendering, nextTurn) };
 }
 
-/** The plan's blocks, with their types and directives (read from the rewritten program, valid Python). */
-function describe(plan: Plan, rendering: Rendering, typing: BlockTyping[], index: LineIndex, args: AnalyzeArgs): void {
+/** The plan's blocks, with their types (none when `typing` is null) and directives (read from the rewritten program, valid Python). */
+function describe(plan: Plan, rendering: Rendering, typing: BlockTyping[] | null, index: LineIndex, args: AnalyzeArgs): void {
   const { source, displayName } = args;
   const directives = directivesOf(rendering.text, plan, args);
   plan.rewritten = rendering.text;
@@ -128,8 +140,8 @@ function describe(plan: Plan, rendering: Rendering, typing: BlockTyping[], index
       statement: source.slice(b.start, b.end),
       kind: b.kind,
       span: index.span(b.start, b.end),
-      target: typing[i].target,
-      output_type: typing[i].outputType,
+      target: typing ? typing[i].target : null,
+      output_type: typing ? typing[i].outputType : null,
       requires_result: b.kind === "expression",
       directive: directiveFor(directives, index.lineOf(b.start)),
       is_async: rendering.scopes[i].isAsync,

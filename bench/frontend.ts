@@ -5,7 +5,7 @@
 //           (`--explain` work: the frontend's blocks, then the checkpoints the bridge selects on
 //           the rewritten program, the windows that compile as they stand listed ahead as
 //           run/explain.ts has them listed), oracle process start included. Budget 1.0 s.
-//           "node" CPU counts every thread (the index worker's too); "main thread" only the main one.
+//           "node" CPU counts every thread (libuv's and V8's too); "main thread" only the main one.
 //   memory: `aiython --explain` of the generated program at 1 MB and 4 MB, as users run it; the
 //           peak resident memory of the largest process (host or bridge, from the kernel's
 //           accounting of children). Budget: 4 MB under 300 MB.

@@ -41,9 +41,8 @@ for (const name of EXTERNAL) createRequire(import.meta.url).resolve(name);
 rmSync("dist", { recursive: true, force: true });
 const validators = standaloneValidatorsPlugin(await loadSpecs());
 await build({
-  // The index worker is an entry of its own: a worker thread loads it by file (src/frontend/parallel-index.ts).
   // dist/early.js is bin/aiython's start (src/cli/early-entry.ts), sharing its chunks with dist/cli.js.
-  entryPoints: { cli: "src/cli/main.ts", early: "src/cli/early-entry.ts", "index-worker": "src/frontend/index-worker.ts" },
+  entryPoints: { cli: "src/cli/main.ts", early: "src/cli/early-entry.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

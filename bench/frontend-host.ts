@@ -1,6 +1,6 @@
 // The host's share of `frontend.ts big` (SPEC §12: a 1 MB program planned in 1.0 s), A/B against
-// another checkout, run with `node --import tsx bench/frontend-host.ts [pairs] --against ROOT`.
-// The generated 1 MB program is analyzed by both trees' analyzeSource in one process, alternating
+// another checkout, run with `node --import tsx bench/frontend-host.ts [pairs] --against ROOT
+// [--natural N]`. The generated 1 MB program (with 20 natural-language lines, or N) is analyzed by both trees' analyzeSource in one process, alternating
 // (A B A B), against the same recorded oracle: its verdicts are taken once from a real python3
 // oracle (both trees ask it once) and then answered from memory on the next turn of the event
 // loop, so each run's figures are the host's frontend work alone (no interpreter start, no
@@ -83,11 +83,13 @@ function row(label: string, runs: Run[]): string {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  const naturalAt = args.indexOf("--natural");
+  const natural = naturalAt >= 0 ? Number(args.splice(naturalAt, 2)[1]) : 20;
   const at = args.indexOf("--against");
-  if (at < 0 || !args[at + 1]) throw new Error("usage: node --import tsx bench/frontend-host.ts [pairs] --against ROOT");
+  if (at < 0 || !args[at + 1]) throw new Error("usage: node --import tsx bench/frontend-host.ts [pairs] --against ROOT [--natural N]");
   const pairs = Number(args.find((a, i) => i !== at + 1 && /^\d+$/.test(a)) ?? 8);
   const trees = [await load(path.resolve(args[at + 1])), await load(HERE)];
-  const { source } = buildBigProgram(1_000_000);
+  const { source } = buildBigProgram(1_000_000, natural);
   const oracle = await recordedOracle(trees, source);
   const runs: Run[][] = [[], []];
   for (let i = 0; i < 2 * pairs + 2; i++) {
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
   }
   const [a, b] = runs;
   const ratio = (f: (r: Run[]) => number): string => (f(b) / f(a)).toFixed(3);
-  console.log(`frontend host work on the 1 MB program, ${pairs} pairs, recorded oracle (A = ${trees[0].root}, B = ${trees[1].root}):`);
+  console.log(`frontend host work on the 1 MB program with ${natural} natural-language lines, ${pairs} pairs, recorded oracle (A = ${trees[0].root}, B = ${trees[1].root}):`);
   console.log(row("A", a));
   console.log(row("B", b));
   console.log(

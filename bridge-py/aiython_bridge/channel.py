@@ -32,18 +32,22 @@ def _frame(message):
         payload = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. from os.fsdecode): escape them instead
         payload = encode(message, ensure_ascii=True).encode("ascii")
+    return b"".join(_frames(payload))
+
+
+def _frames(payload):
+    """A message's frames: a header and a piece of `payload` each, the pieces views of it."""
     size = len(payload)
     if size > MAX_MESSAGE:
         raise ProtocolViolation("outgoing message of %d bytes exceeds the %d-byte cap" % (size, MAX_MESSAGE))
     if size <= PIECE:
-        return size.to_bytes(_HEADER_BYTES, "big") + payload
-    parts = []
+        return [size.to_bytes(_HEADER_BYTES, "big"), payload]
+    view, parts = memoryview(payload), []
     for start in range(0, size, PIECE):
-        piece = payload[start:start + PIECE]
+        piece = view[start:start + PIECE]
         more = _MORE if start + PIECE < size else 0
-        parts.append((len(piece) | more).to_bytes(_HEADER_BYTES, "big"))
-        parts.append(piece)
-    return b"".join(parts)
+        parts += [(len(piece) | more).to_bytes(_HEADER_BYTES, "big"), piece]
+    return parts
 
 
 class ChannelClosed(Exception):
@@ -65,6 +69,19 @@ class Channel:
     def send(self, message):
         self._write(_frame(message))
 
+    def send_encoded(self, pieces):
+        """A message given as the pieces of its JSON text, as send() would encode it (a large
+        answer built as text, recovery/listing.py); the list is emptied, so that the message is
+        held once at a time: pieces, then text, then UTF-8."""
+        text = "".join(pieces)
+        pieces.clear()
+        try:
+            payload = text.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: escape them, as send() does
+            payload = encode(decode(text), ensure_ascii=True).encode("ascii")
+        del text
+        self._write(*_frames(payload))
+
     def send_all(self, messages):
         """Several messages in one write, in order (the peer reads them as if sent one by one)."""
         self._write(b"".join(_frame(message) for message in messages))
@@ -72,14 +89,15 @@ class Channel:
     def send_end_of_stream(self):
         self._write(bytes(_HEADER_BYTES))
 
-    def _write(self, data):
+    def _write(self, *chunks):
         if self.closed or os.getpid() != self.owner_pid:
             return
         with self._send_lock:
-            view = memoryview(data)
-            while view:
-                n = os.write(self.fd, view)
-                view = view[n:]
+            for data in chunks:
+                view = memoryview(data)
+                while view:
+                    n = os.write(self.fd, view)
+                    view = view[n:]
 
     def _read_exact(self, n):
         while len(self._buffer) < n:
@@ -120,7 +138,10 @@ class Channel:
                 break
         data = pieces[0] if len(pieces) == 1 else b"".join(pieces)
         del pieces
-        message = decode(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        del data  # a large message is held once at a time: bytes, then text, then objects
+        message = decode(text)
+        del text
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise ProtocolViolation("a frame did not hold a message object with a type")
         return check_host_message(message)

@@ -15,7 +15,7 @@ try:
 except ImportError:  # an interpreter without the accelerator: json's pure-Python code
     make_encoder = make_scanner = None
 
-__all__ = ["decode", "encode"]
+__all__ = ["decode", "encode", "encode_many"]
 
 _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
 
@@ -52,6 +52,15 @@ def encode(message, ensure_ascii=False):
     strings = encode_basestring_ascii if ensure_ascii else encode_basestring
     chunks = make_encoder({}, _default, strings, None, ":", ",", False, False, False)(message, 0)
     return "".join(chunks)
+
+
+def encode_many(values, ensure_ascii=False):
+    """[encode(value) for value in values], with one encoder for them all."""
+    if make_encoder is None:
+        return [encode(value, ensure_ascii) for value in values]
+    strings = encode_basestring_ascii if ensure_ascii else encode_basestring
+    encoder = make_encoder({}, _default, strings, None, ":", ",", False, False, False)
+    return ["".join(encoder(value, 0)) for value in values]  # the table of containers is empty again after each
 
 
 def _accelerated():

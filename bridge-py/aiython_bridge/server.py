@@ -17,6 +17,7 @@ import os
 
 from aiython_bridge import modules, protocol
 from aiython_bridge.channel import Channel, ChannelClosed
+from aiython_bridge.json_codec import encode
 
 __all__ = ["Server", "serve"]
 
@@ -265,13 +266,19 @@ def _handshake_and_prepare(server):
         elif kind == protocol.CHECKPOINTS:  # `--explain`: what a run would checkpoint (SPEC §3.4, §4.2)
             listing = modules.load("aiython_bridge.recovery.listing")
             if message["plan"] is None:  # the windows to list ahead of the plan
-                ahead, value = listing.Ahead(message["source"], message["filename"], message["entry"], message.get("parts") or []), None
+                ahead = listing.Ahead(message["source"], message["filename"], message["entry"], message.get("parts") or [],
+                                      as_json=True)
+                channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": None})
             else:
                 name = modules.load("aiython_bridge.preparation.program_code").display_name(message["filename"])
-                value = listing.checkpoints_of(message["source"], message["filename"], message["plan"], entry=message["entry"],
-                                               name=name, ahead=ahead)
+                value = listing.checkpoints_of(message.pop("source"), message["filename"], message.pop("plan"), entry=message["entry"],
+                                               name=name, ahead=ahead, as_json=True)
                 ahead = None
-            channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
+                # The list's JSON text as it is, in the message the channel would have encoded.
+                head = encode({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": None})
+                value[:0] = [head[:-len("null}")]]
+                value.append("}")
+                channel.send_encoded(value)
         elif kind == protocol.RUN:
             from aiython_bridge.program.runner import prepare_run
 

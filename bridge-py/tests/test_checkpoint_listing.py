@@ -6,11 +6,13 @@ AI blocks, that the program does not have, or that were not all listed before th
 """
 
 import ast
+import json
 import os
 import sysconfig
 import textwrap
 import unittest
 
+from aiython_bridge.json_codec import encode
 from aiython_bridge.recovery.listing import Ahead, checkpoints_of
 from aiython_bridge.recovery.selection import select_checkpoints
 
@@ -126,6 +128,28 @@ class ListedAhead(unittest.TestCase):
                 while not ahead.done:
                     ahead.step()
                 self.assertEqual(listed(source, {}, ahead=ahead), whole(source))
+
+
+class ListedAsJson(unittest.TestCase):
+    """The server's form: the JSON text of the list, as the channel would have encoded the dicts."""
+
+    def test_the_text_is_the_list_s_json(self):
+        source = 'import os\nnote = "caf\u00e9 \\"quoted\\" \\ttab"\n'
+        as_json = "".join(checkpoints_of(source, "m é.py", None, entry=True, name="m é.py", as_json=True))
+        dicts = checkpoints_of(source, "m é.py", None, entry=True, name="m é.py")
+        self.assertEqual(len(dicts), 2)
+        self.assertEqual(as_json, encode(dicts))
+        self.assertEqual(json.loads(as_json)[-1]["statement"], 'note = "caf\u00e9 \\"quoted\\" \\ttab"')
+
+    def test_with_windows_listed_ahead(self):
+        ahead = Ahead(SOURCE, "m.py", True, WINDOWS, part=1, as_json=True)
+        while not ahead.done:
+            ahead.step()
+        as_json = "".join(checkpoints_of(SOURCE, "m.py", PLAN, entry=True, name="m.py", ahead=ahead, as_json=True))
+        self.assertEqual(json.loads(as_json), listed(SOURCE, PLAN, part=1 << 20))
+
+    def test_no_checkpoints(self):
+        self.assertEqual("".join(checkpoints_of("# nothing\n", "m.py", None, entry=True, name="m.py", as_json=True)), "[]")
 
 
 if __name__ == "__main__":

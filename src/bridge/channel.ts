@@ -8,6 +8,7 @@
 // own text of a terminal call) is escaped into the frames piece by piece, never as a whole JSON text.
 
 import type { Duplex } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { ProtocolError } from "../errors.js";
 import { OutgoingPieces, PIECE_CHARS, type Part } from "./outgoing-pieces.js";
 import { type BridgeMessage, type HostMessage, isBridgeMessage, MAX_FRAME, MAX_MESSAGE } from "./protocol.js";
@@ -25,8 +26,13 @@ export class Channel {
   private bufferedBytes = 0;
   /** Bytes the next frame needs before it can be read (its header, then its header and body). */
   private needed = 4;
-  /** The pieces of a message whose last frame has not arrived. */
-  private pieces: Buffer[] = [];
+  /**
+   * The pieces of a message whose last frame has not arrived, decoded as they come (a character
+   * may straddle two pieces: the decoder keeps its first bytes), so that a large message is not
+   * held as its frames' bytes and their join and its text at once.
+   */
+  private pieces: string[] = [];
+  private readonly decoder = new StringDecoder("utf8");
   private pieceBytes = 0;
   private ended = false;
   private broken = false;
@@ -94,13 +100,14 @@ export class Channel {
       if (more || this.pieces.length > 0) {
         this.pieceBytes += length;
         if (this.pieceBytes > MAX_MESSAGE) return this.fail(`incoming message of ${this.pieceBytes} bytes exceeds the ${MAX_MESSAGE}-byte cap`);
-        this.pieces.push(body);
+        this.pieces.push(this.decoder.write(body));
         if (more) continue;
+        this.pieces.push(this.decoder.end());
       }
-      const whole = this.pieces.length > 0 ? Buffer.concat(this.pieces) : body;
+      const text = this.pieces.length > 0 ? this.pieces.join("") : body.toString("utf8");
       this.pieces = [];
       this.pieceBytes = 0;
-      this.deliver(whole.toString("utf8"));
+      this.deliver(text);
       if (this.ended || this.broken) return;
     }
     data = offset === 0 ? data : data.subarray(offset);

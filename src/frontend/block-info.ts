@@ -145,8 +145,8 @@ function callee(call: SyntaxNode, program: ProgramIndex, src: (n: SyntaxNode) =>
   if (!fn) return [];
   if (fn.type === "identifier") {
     const name = src(fn);
-    const plain = program.functions.get(name) ?? [];
-    const init = program.methods.get(name)?.get("__init__") ?? [];
+    const plain = program.functionsNamed(name);
+    const init = program.methodsOf(name, "__init__") ?? [];
     return [...plain.map((sig) => ({ sig, bound: false })), ...init.map((sig) => ({ sig, bound: true }))];
   }
   if (fn.type === "attribute") {
@@ -157,12 +157,10 @@ function callee(call: SyntaxNode, program: ProgramIndex, src: (n: SyntaxNode) =>
     if (object.type === "identifier" && (src(object) === "self" || src(object) === "cls")) {
       const cls = enclosing(call, "class_definition") ?? enclosingClassOfMethod(call);
       const clsName = cls?.childForFieldName("name");
-      const own = clsName ? program.methods.get(src(clsName))?.get(name) : undefined;
+      const own = clsName ? program.methodsOf(src(clsName), name) : undefined;
       if (own) return own.map((sig) => ({ sig, bound: true }));
     }
-    const all: Signature[] = [];
-    for (const m of program.methods.values()) all.push(...(m.get(name) ?? []));
-    return all.map((sig) => ({ sig, bound: true }));
+    return program.methodsNamed(name).map((sig) => ({ sig, bound: true }));
   }
   return [];
 }

@@ -36,6 +36,14 @@ export interface Segment {
 export interface Rendered {
   text: string;
   segments: Segment[];
+  /** The text's line index, made once it is needed (lineIndexOf). */
+  lines?: LineIndex;
+}
+
+/** The line index of a rendered text (an accepted option's is asked again in the window's next round). */
+export function lineIndexOf(r: Rendered): LineIndex {
+  r.lines ??= new LineIndex(r.text);
+  return r.lines;
 }
 
 export interface WindowState {
@@ -55,6 +63,8 @@ export interface WindowState {
   later: { pOrig: number; options: Option[] } | null;
   rounds: number;
   maxRounds: number;
+  /** The window's statements up to `limit` as one statement block (wholeWindowBlock), once asked. */
+  whole?: { limit: number; block: FoundBlock | null };
 }
 
 export interface Option {
@@ -131,7 +141,7 @@ export class WindowBook {
     }
     const error = v.error;
     if (TOKENIZER.test(error.message)) {
-      const local = new LineIndex(w.rendered.text);
+      const local = lineIndexOf(w.rendered);
       const at = toOriginal(w, w.rendered, local.offset(error.line, error.column), "start");
       if (!w.probed.has(at)) {
         w.probed.add(at);
@@ -177,6 +187,11 @@ export class WindowBook {
 
   /** The window's statements (up to its limit) as one statement block. */
   wholeWindowBlock(w: WindowState): FoundBlock | null {
+    if (w.whole?.limit !== w.limit) w.whole = { limit: w.limit, block: this.wholeBlock(w) };
+    return w.whole.block;
+  }
+
+  private wholeBlock(w: WindowState): FoundBlock | null {
     const sc = scan(this.source.slice(w.start, w.limit), { tokens: false });
     if (sc.lines.length === 0) return null;
     const first = sc.lines[0];

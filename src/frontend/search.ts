@@ -26,7 +26,7 @@ import { LineIndex } from "./positions.js";
 import { scan } from "./scanner.js";
 import { candidatesAt } from "./candidates.js";
 import type { Window } from "./windows.js";
-import { pastContent, toOriginal, trimmed, WindowBook, type FoundBlock, type Option, type WindowState } from "./search-windows.js";
+import { lineIndexOf, pastContent, toOriginal, trimmed, WindowBook, type FoundBlock, type Option, type WindowState } from "./search-windows.js";
 
 export { trimmed, type FoundBlock };
 
@@ -56,7 +56,7 @@ export interface SearchArgs {
 
 const RUN_OFF = /^('.' was never closed|unterminated triple-quoted string|unexpected EOF)/;
 /** Candidates sent in the first stage of a search step. */
-const FIRST_STAGE = 3;
+const FIRST_STAGE = 1;
 const INDENTATION = /^(unexpected indent|expected an indented block|unindent does not match)/;
 
 type Request = { kind: "recheck"; window: WindowState } | { kind: "candidates"; window: WindowState; pOrig: number; options: Option[] };
@@ -157,7 +157,7 @@ class Search {
     }
     const error = w.error as CompileError;
     const text = w.rendered.text;
-    const pCur = new LineIndex(text).offset(error.line, error.column);
+    const pCur = lineIndexOf(w.rendered).offset(error.line, error.column);
     const pOrig = toOriginal(w, w.rendered, pCur, "start");
     w.rounds++;
     if (w.rounds > w.maxRounds + 2) {
@@ -198,7 +198,7 @@ class Search {
       const v = verdicts[i];
       if (!v.ok && !(w.limit < w.end && pastContent(option.rendered.text, v.error))) {
         const error = v.error;
-        const local = new LineIndex(option.rendered.text);
+        const local = lineIndexOf(option.rendered);
         const eOrig = toOriginal(w, option.rendered, local.offset(error.line, error.column), "start");
         if (!(eOrig > r.pOrig && eOrig >= option.block.end)) continue;
         if (INDENTATION.test(error.message) && this.index.lineOf(eOrig) <= this.book.nextCodeLine(option.block.end)) continue;

@@ -2,10 +2,9 @@
 // binding feeds tree-sitter UTF-16, so every index and column it reports is in UTF-16 code units,
 // the same unit as JS string offsets (positions.ts converts to code points).
 //
-// analyze.ts parses the source once, in chunks of whole windows, and windows alone where that
-// tree has errors or the rewritten text differs, for structure that must be right: checkpointed
-// statements, assignment targets, annotations, function signatures, the enclosing function of a
-// call. It is never the judge of validity (SPEC §3.1): it accepts Python 2 syntax and recovers
+// typing.ts parses the rewritten program's groups of windows that hold calls, and the others only
+// where a block's typing asks about them, for structure that must be right: assignment targets,
+// annotations, function signatures, the enclosing function of a call. It is never the judge of validity (SPEC §3.1): it accepts Python 2 syntax and recovers
 // from errors in ways CPython does not.
 
 import { createRequire } from "node:module";
@@ -42,8 +41,8 @@ let collectYoung: (() => void) | null = null;
 /**
  * Frees the native memory of trees no longer referenced, for a large source. A tree holds tens of
  * bytes of native memory per byte of source, which V8 does not count: it collects a dropped tree
- * only when its own heap asks, and a 4 MB source held most of its chunks' trees to the end of its
- * parse (SPEC §12). A young-generation collection frees the wrappers of the trees just dropped, and
+ * only when its own heap asks, and a large source held most of its trees to the end of its
+ * typing (SPEC §12). A young-generation collection frees the wrappers of the trees just dropped, and
  * with them their trees. V8's collector is reached by setting --expose-gc at run time, which makes
  * V8 refuse the cached code of what loads afterwards: worth it for a source of megabytes only.
  */

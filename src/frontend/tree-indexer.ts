@@ -3,7 +3,7 @@
 // IndexPart. Every method says where the cursor is when it is called, and leaves it there.
 
 import { normaliseAnnotation } from "./annotations.js";
-import type { IndexPart, Param, PartMap, Signature, TopLevelRange } from "./index-types.js";
+import type { IndexPart, Param, PartMap, Signature } from "./index-types.js";
 import type { TreeCursor } from "./syntax-tree.js";
 import { CLAUSES, eachChild, fieldOf, SIMPLE, sliceOf, statementKind, statementTypeOf, typeOf } from "./tree-cursor.js";
 import { readParameters } from "./tree-parameters.js";
@@ -22,7 +22,7 @@ export class TreeIndexer {
   private readonly part: IndexPart = { annotations: new Map(), functions: new Map(), methods: new Map() };
   private readonly cursor: TreeCursor;
 
-  /** `cursor` is on the root of the tree `text` was parsed from (one cursor may serve several parts). */
+  /** `cursor` is on the root of the tree `text` was parsed from. */
   constructor(
     cursor: TreeCursor,
     private readonly text: string,
@@ -35,38 +35,6 @@ export class TreeIndexer {
   module(): IndexPart {
     this.suite(MODULE_CONTEXT);
     return this.part;
-  }
-
-  /**
-   * The top-level statements inside `range`, or null where tree-sitter did not see clean Python.
-   * The cursor is back on the root when this returns.
-   */
-  range(range: TopLevelRange): IndexPart | null {
-    const { cursor } = this;
-    // The binding returns the child's index, or null when no child reaches the offset (its typings say boolean).
-    const child = cursor.gotoFirstChildForIndex(range.start) as unknown as number | null;
-    if (child === null) return this.part;
-    const clean = this.topLevel(range, child);
-    cursor.gotoParent();
-    return clean ? this.part : null;
-  }
-
-  /** Cursor on top-level node `i`, the first reaching `range.start`: indexes the range's statements; false where not clean. */
-  private topLevel(range: TopLevelRange, i: number): boolean {
-    const { cursor } = this;
-    do {
-      const end = cursor.endIndex;
-      if (end <= range.start) continue;
-      const start = cursor.startIndex;
-      if (start >= range.end) break;
-      const type = statementTypeOf(cursor);
-      if (type === null) continue;
-      if (start < range.start || end > range.end) return false;
-      if (!range.clean && (type === "ERROR" || (range.topNodes?.[i] ?? cursor.currentNode).hasError)) return false;
-      this.statement(MODULE_CONTEXT, type, start);
-      // biome-ignore lint/complexity/noCommaOperator: a `continue` above must still count the sibling it skips
-    } while ((i++, cursor.gotoNextSibling()));
-    return true;
   }
 
   private slice(): string {

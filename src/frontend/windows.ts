@@ -53,8 +53,11 @@ export function chunkWindows(length: number, starts: number[], target: number, f
 /** Characters of top-level statements per window. */
 export const WINDOW_TARGET = 2048;
 
-/** Characters of whole windows per tree-sitter parse (analyze.ts drops each chunk's tree once indexed). */
-export const PARSE_CHUNK = 256 * 1024;
+/**
+ * Characters of groups of whole windows that typing.ts parses between two yields (and, on a large
+ * source, two collections of the trees it dropped).
+ */
+export const PARSE_CHUNK = 64 * 1024;
 
 /** The windows of a source, from a scan that keeps no tokens. */
 export function planWindows(source: string, target = WINDOW_TARGET): Window[] {

@@ -17,6 +17,17 @@ export interface ExplainTextOptions {
 const CHECKPOINT_MARK = "●";
 
 export function renderExplainText(plan: Plan, checkpoints: readonly CheckpointInfo[], source: string, options: ExplainTextOptions): string {
+  return [...explainTextChunks(plan, checkpoints, source, options)].join("");
+}
+
+/** Lines of output per chunk. */
+const CHUNK_LINES = 4096;
+
+/**
+ * renderExplainText's text in chunks of a few thousand lines, each ending in a line break, so that
+ * a large file's listing is written as it is made (SPEC §12) instead of held whole.
+ */
+export function* explainTextChunks(plan: Plan, checkpoints: readonly CheckpointInfo[], source: string, options: ExplainTextOptions): Generator<string> {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const index = new LineIndex(source);
   const lineCount = index.lineCount;
@@ -28,7 +39,7 @@ export function renderExplainText(plan: Plan, checkpoints: readonly CheckpointIn
   const covering = new Map<number, BlockInfo[]>(); // line → the blocks on it, in plan order
   for (const b of plan.blocks) for (let l = b.span.line; l <= b.span.end_line; l++) covering.set(l, [...(covering.get(l) ?? []), b]);
 
-  const out: string[] = [`${c.bold(plan.displayName)}`];
+  let out: string[] = [`${c.bold(plan.displayName)}`];
   for (let line = 1; line <= lineCount; line++) {
     const raw = index.lineText(line);
     const marks = ranges(covering.get(line) ?? [], line, raw);
@@ -37,10 +48,14 @@ export function renderExplainText(plan: Plan, checkpoints: readonly CheckpointIn
     const pad = " ".repeat(width + 3);
     if (!options.color && marks.length > 0) out.push(pad + carets(raw, marks));
     for (const b of endingOn.get(line) ?? []) out.push(pad + c.cyan(describe(b, plan.typos.includes(b.index))));
+    if (out.length >= CHUNK_LINES) {
+      yield `${out.join("\n")}\n`;
+      out = [];
+    }
   }
   out.push("", summary(plan, checkpoints.length));
   for (const d of plan.diagnostics) out.push(c.red(`${plan.displayName}:${d.line}: ${d.message}`));
-  return `${out.join("\n")}\n`;
+  yield `${out.join("\n")}\n`;
 }
 
 function describe(b: BlockInfo, typo: boolean): string {

@@ -17,6 +17,10 @@ top-level statements, no block in them) as soon as the frontend knows them, and 
 them, a group at a time, between the compile requests it answers first (Ahead, server.py); the
 request with the plan then lists only what is left, or what the program has otherwise than the
 source, and numbers the lot.
+
+The server asks for JSON (`as_json`): each part's checkpoints are encoded as soon as they are
+selected, so a large file holds their text, not a dict per checkpoint and its span (some 600
+bytes each, 180,000 of them at 16 MB), and the answer is that text joined.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ import gc
 from itertools import accumulate
 
 from .. import pycompat
+from ..json_codec import encode_many
 from .rendering import Rendering
-from .selection import checkpoint_id, selected_sites
+from .selection import checkpoint_id, selected_sites, split_lines
 from .statement_index import index_statements
 
 __all__ = ["Ahead", "checkpoints_of"]
@@ -37,16 +42,23 @@ _SHOWN = ("span", "statement", "target", "retry_allowed")  # a CheckpointInfo be
 
 
 def checkpoints_of(source: str, filename: str, plan: dict | None, *, entry: bool, name: str, ahead: Ahead | None = None,
-                   part: int = PART) -> list[dict]:
+                   part: int = PART, as_json: bool = False) -> list:
     """The checkpoints of `source` as a run would instrument it (with `plan`, the frontend's Plan,
-    when it has AI blocks): CheckpointInfo dicts, in the source's positions. `ahead`: the parts of
-    the same source listed before, kept where the program has the source's lines."""
+    when it has AI blocks): CheckpointInfo dicts, in the source's positions; with `as_json`, the
+    JSON text of their list, in pieces (a large list is joined once, where it is sent). `ahead`:
+    the parts of the same source listed before (as JSON if `as_json`), kept where the program has
+    the source's lines; it is spent."""
     plan = plan or {}
+    if ahead is not None and (ahead.source, ahead.entry, ahead.as_json) == (source, entry, as_json):
+        source, listed_ahead = ahead.source, ahead.listed  # one copy of the source, not two
+        ahead.rendering = None  # its lines are the source's, read below from the source itself
+    else:
+        listed_ahead = []
     program = source if plan.get("rewritten") is None else plan["rewritten"]
     rendering = Rendering(program, source, plan)
-    lines = rendering.lines
-    listed = [] if ahead is None or (ahead.source, ahead.entry) != (source, entry) else [
-        (first, last, found) for first, last, found in ahead.listed if lines[first - 1:last] == ahead.rendering.lines[first - 1:last]]
+    lines, starts = rendering.lines, rendering.source_starts
+    listed = [(first, last, found) for first, last, found in listed_ahead
+              if _lines_of(source[starts[first - 1]:starts[last]])[:last - first + 1] == lines[first - 1:last]]
     listed.sort(key=lambda item: item[0])
     gaps, at = [], 1
     for first, last, _ in listed + [(len(lines) + 1, len(lines), None)]:
@@ -58,14 +70,21 @@ def checkpoints_of(source: str, filename: str, plan: dict | None, *, entry: bool
         try:
             for start, stop in gaps:
                 for first, last, tree in _parts(lines, offsets, filename, part, start, stop):
-                    listed.append((first, last, _selected(tree, first, rendering, entry)))
+                    listed.append((first, last, _selected(tree, first, rendering, entry, as_json)))
                     del tree  # before the next part is parsed
         except _Unparsed:  # a boundary of `ahead` that the program does not have; or a parser flag
             if ahead is None and part > len(program):  # of an earlier part (`from __future__`)
                 raise SyntaxError(f"{filename} does not parse") from None
-            return checkpoints_of(source, filename, plan, entry=entry, name=name, part=len(program) + 1)
+            return checkpoints_of(source, filename, plan, entry=entry, name=name, part=len(program) + 1, as_json=as_json)
     listed.sort(key=lambda item: item[0])
     every = [info for _, _, found in listed for info in found]
+    del listed
+    if as_json:  # each `info` is an object's text without its opening brace
+        pieces = ["["]
+        for number, (id, info) in enumerate(zip(encode_many([checkpoint_id(name, n) for n in range(1, len(every) + 1)]), every)):
+            pieces += (',{"id":' if number else '{"id":', id, ",", info)
+        pieces.append("]")
+        return pieces
     return [{"id": checkpoint_id(name, number), **info} for number, info in enumerate(every, 1)]
 
 
@@ -76,8 +95,8 @@ class Ahead:
     windows are its own reading) leaves the window of the error to the plan, and its others are
     tried again."""
 
-    def __init__(self, source: str, filename: str, entry: bool, parts: list, part: int = PART):
-        self.source, self.filename, self.entry = source, filename, entry
+    def __init__(self, source: str, filename: str, entry: bool, parts: list, part: int = PART, as_json: bool = False):
+        self.source, self.filename, self.entry, self.as_json = source, filename, entry, as_json
         self.rendering = Rendering(source, source, {})
         self.listed: list[tuple[int, int, list]] = []  # (first line, last line, checkpoints)
         self._groups = []
@@ -109,17 +128,24 @@ class Ahead:
                 at = next((n for n, (a, b) in enumerate(group) if a <= (error.lineno or 0) <= b), len(group) // 2)
                 self._groups += [part for part in (group[at + 1:], group[:at]) if part]
                 return
-            self.listed.append((first, last, _selected(tree, first, self.rendering, self.entry)))
+            self.listed.append((first, last, _selected(tree, first, self.rendering, self.entry, self.as_json)))
 
 
-def _selected(tree, first: int, rendering: Rendering, entry: bool) -> list[dict]:
-    """The checkpoints of a part whose first line is `first`, without ids."""
+def _selected(tree, first: int, rendering: Rendering, entry: bool, as_json: bool = False) -> list:
+    """The checkpoints of a part whose first line is `first`, without ids: dicts, or with
+    `as_json` each one's JSON text without its opening brace."""
     sites = index_statements(tree)
     if first > 1:  # the module's docstring is the first part's
         for site in sites:
             if site.docstring and site.scope_node is tree:
                 site.docstring = False
-    return [{key: info[key] for key in _SHOWN} for _, info in selected_sites(sites, "", entry=entry, rendering=rendering)]
+    found = [{key: info[key] for key in _SHOWN} for _, info in selected_sites(sites, "", entry=entry, rendering=rendering)]
+    return [text[1:] for text in encode_many(found)] if as_json else found
+
+
+def _lines_of(text: str) -> list[str]:
+    """The lines of `text` as selection.Columns splits them."""
+    return text.split("\n") if "\r" not in text else split_lines(text)
 
 
 class _collector_paused:

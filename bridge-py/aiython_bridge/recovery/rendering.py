@@ -29,7 +29,7 @@ class Rendering(Columns):
     def __init__(self, rewritten: str, source: str, plan: dict):
         super().__init__(rewritten)
         self.source = source
-        self._starts = _line_starts(source)
+        self.source_starts = _line_starts(source)  # where each line of `source` starts
         # line -> [(column where a call ends, column where its block ends)], in order
         self._moves: dict[int, list[tuple[int, int]]] = {}
         self._statement_blocks = set()
@@ -55,8 +55,8 @@ class Rendering(Columns):
         last, span = self._last
         if last is not node:
             span = self.span(node)
-        start = self._starts[span["line"] - 1] + span["column"]
-        return self.source[start:self._starts[span["end_line"] - 1] + span["end_column"]]
+        start = self.source_starts[span["line"] - 1] + span["column"]
+        return self.source[start:self.source_starts[span["end_line"] - 1] + span["end_column"]]
 
     def generated(self, node) -> bool:
         """Whether the statement is a statement block's call (its span is the block's)."""

@@ -7,7 +7,7 @@ import { ExitStatus, UsageError, type RunOutcome } from "../../errors.js";
 import { decodeSource } from "../../frontend/source-text.js";
 import { explainPlan } from "../../run/explain.js";
 import { renderExplainJson } from "../../run/explain-json.js";
-import { renderExplainText } from "../../run/explain-text.js";
+import { explainTextChunks } from "../../run/explain-text.js";
 import type { CliOptions } from "../options.js";
 import type { SplitArgs } from "../split-argv.js";
 import { writeStdout } from "../stdout.js";
@@ -54,9 +54,12 @@ export async function explainFile(command: ExplainCommand): Promise<RunOutcome> 
   const source = decodeSource(readProgram(command.file));
   const explained = await explainPlan({ ...command, source });
   if (explained.kind === "diagnostics") return { kind: "status", status: ExitStatus.config, message: explained.message };
-  const output = command.json
-    ? renderExplainJson(explained.plan, explained.checkpoints, { file: command.file, python: explained.python, config: explained.config })
-    : renderExplainText(explained.plan, explained.checkpoints, source, { color: command.color });
+  if (!command.json) {
+    // A large file's listing is written a chunk at a time, as it is made (each ends in a line break).
+    for (const chunk of explainTextChunks(explained.plan, explained.checkpoints, source, { color: command.color })) await writeStdout(chunk);
+    return { kind: "status", status: 0 };
+  }
+  const output = renderExplainJson(explained.plan, explained.checkpoints, { file: command.file, python: explained.python, config: explained.config });
   await writeStdout(output.endsWith("\n") ? output : `${output}\n`);
   return { kind: "status", status: 0 };
 }

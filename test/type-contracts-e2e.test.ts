@@ -132,6 +132,11 @@ describe("off by default: every fixture runs as under python3", () => {
       const folder = path.join(root, ".aiython", "cache");
       const entries = async (extra: string) => {
         fs.rmSync(folder, { recursive: true, force: true });
+        // With PYTHONDONTWRITEBYTECODE unset, CPython's __pycache__ from the run before changes how a module is
+        // prepared (its plain code read or compiled): each run starts from the same folder.
+        for (const name of fs.readdirSync(root, { recursive: true }) as string[]) {
+          if (path.basename(name) === "__pycache__") fs.rmSync(path.join(root, name), { recursive: true, force: true });
+        }
         fs.writeFileSync(path.join(root, "aiython.toml"), `version = 3\n${extra}model = { model = "loop", api_base = "${model.url}" }\n`);
         for (const script of ["imports.py", "passing.py"]) await run(root, script, cleanEnv({ OPENAI_API_KEY: "sk-test" }));
         const names = fs

@@ -104,10 +104,13 @@ class Slots(unittest.TestCase):
         damaged = program_code.Compiled(self.compiled.code, self.compiled.checkpoints, slots=wrong)
         runtime_calls = []
         checkpoints = mock.Mock()
-        handlers = mock.Mock(calls=self.calls)
+        handlers = mock.Mock(exceptions=Exception)
         checkpoints.for_file.side_effect = lambda *args: runtime_calls.append(args) or handlers
         code = damaged.bind(checkpoints=checkpoints, filename="mod.py")
-        self.assertEqual(layout(code), layout(code_constants.bind(self.compiled.code, self.full)))
+        from aiython_bridge.recovery.calls import CALL_OBJECTS
+
+        expected = {**CALL_OBJECTS, instrument.EXCEPTION: Exception, instrument.RECURSION_ERROR: RecursionError}
+        self.assertEqual(layout(code), layout(code_constants.bind(self.compiled.code, expected)))
         self.assertEqual(len(runtime_calls), 1)
 
 

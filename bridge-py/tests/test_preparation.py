@@ -75,10 +75,9 @@ class PreparationCase(unittest.TestCase):
 
 
 def handler_objects(code) -> list:
-    """The handler objects whose calls (unseen.HandlerCall) `code`'s own constants hold."""
-    found = {id(c.work.args[0].__self__): c.work.args[0].__self__ for c in code.co_consts
-             if type(c).__name__ == "HandlerCall"}
-    return [handlers for handlers in found.values() if type(handlers).__name__ == "DeferredCheckpoints"]
+    """The handler objects `code`'s own constants hold (each in its file's calls.FileExceptions)."""
+    return [c.owner for c in code.co_consts
+            if type(c).__name__ == "FileExceptions" and type(c.owner).__name__ == "DeferredCheckpoints"]
 
 
 class Hits(PreparationCase):

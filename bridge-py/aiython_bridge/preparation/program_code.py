@@ -69,8 +69,9 @@ class Compiled:
         if blocks is not None and self.blocks:
             mapping[BLOCKS] = blocks
         if checkpoints is not None and self.checkpoints:
-            mapping.update(checkpoints.for_file(filename, self.checkpoints, self.ranges).calls)
-            mapping[code_constants.EXCEPTION] = Exception
+            handlers = checkpoints.for_file(filename, self.checkpoints, self.ranges)
+            mapping.update(modules.load("aiython_bridge.recovery.calls").CALL_OBJECTS)
+            mapping[code_constants.EXCEPTION] = handlers.exceptions  # `(Exception,)`, holding the file's handlers
             mapping[code_constants.RECURSION_ERROR] = RecursionError
         if contracts is not None:
             mapping[code_constants.CONTRACTS] = contracts

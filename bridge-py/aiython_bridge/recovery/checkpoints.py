@@ -1,7 +1,7 @@
 """The checkpoint runtime (SPEC §4.2): what an instrumented checkpoint's handler calls.
 
 instrument.py wraps each checkpoint statement in a `try` whose handler calls, through its file's
-FileCheckpoints R (its `calls`, constants in the code: calls.py), `R.retry(K)`
+FileCheckpoints R (the process's calls, constants in the code: calls.py), `R.retry(K)`
 (decide the failure; True: run the statement again), then `R.raising(K)` (True: a
 bare `raise` of the original), `R.binding(K)` / `R.value(K)` (store a completed value in the
 target name), `R.returned(K)` (what a `return` statement returns when completed); `R.settle(K)`
@@ -29,7 +29,7 @@ from .. import modules
 from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
-from .calls import calls_of
+from .calls import FileExceptions
 from .table import CheckpointTable
 
 __all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
@@ -150,14 +150,14 @@ class CheckpointRuntime:
 
 
 class FileCheckpoints:
-    """The calls of one file's generated handlers (see the module docstring); K indexes `table`.
+    """The work of one file's generated handlers (see the module docstring); K indexes `table`.
     Each call is chosen from C and runs out of sight of the program's tracers (calls.py,
     unseen.py): the work is `_NAME(index, frame)`, `frame` the handler's."""
 
     def __init__(self, runtime: CheckpointRuntime, table: CheckpointTable):
         self._runtime = runtime
         self._table = table
-        self.calls = calls_of(self)
+        self.exceptions = FileExceptions(self)  # the constant its handlers test: how calls.py finds it
 
     def _retry(self, index, frame):
         """Decide the statement's failure (first, or its retry's); True: run it again."""

@@ -24,7 +24,7 @@ import _thread
 import sys
 
 from .. import modules
-from .calls import calls_of
+from .calls import PROPAGATING, FileExceptions
 from .table import CheckpointTable
 
 __all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
@@ -108,27 +108,27 @@ class DeferredRuntime:
 
 
 class DeferredCheckpoints:
-    """One file's handler object until its runtime is real: its `calls` (calls.py) are the
-    constants its handlers subscript, and their work, `_NAME(index, frame)`, is the real
+    """One file's handler object until its runtime is real (its `exceptions` the constant its
+    handlers test, calls.py): the calls' work, `_NAME(index, frame)`, is the real
     FileCheckpoints' (loaded then)."""
 
-    __slots__ = ("_runtime", "_table", "_ranges", "target", "calls")
+    __slots__ = ("_runtime", "_table", "_ranges", "target", "exceptions")
 
     def __init__(self, runtime, table, ranges):
         self._runtime, self._table, self._ranges = runtime, table, ranges
         self.target = None  # the file's checkpoints.FileCheckpoints, once the runtime is real
-        self.calls = calls_of(self)
+        self.exceptions = FileExceptions(self)
 
     def _real(self, _finalizing=sys.is_finalizing):
-        """The file's FileCheckpoints, or _PROPAGATING's answers (finalizing, or the runtime fails to load)."""
+        """The file's FileCheckpoints, or PROPAGATING's answers (finalizing, or the runtime fails to load)."""
         target = self.target
         if target is None:
             if _finalizing():
-                return _PROPAGATING
+                return PROPAGATING
             try:
                 self._runtime.real()
             except Exception:  # noqa: BLE001 - the bridge's fault: the program's exception goes on
-                return _PROPAGATING
+                return PROPAGATING
             target = self.target
         return target
 
@@ -156,33 +156,3 @@ class DeferredCheckpoints:
     def _keep(self, index, frame, value):
         return self._real()._keep(index, frame, value)
 
-
-class _Propagating:
-    """A handler's calls answered without a runtime: no retry, raise the original."""
-
-    def _retry(self, index, frame):
-        return False
-
-    def _raising(self, index, frame):
-        return True
-
-    def _binding(self, index, frame):
-        return False
-
-    def _settle(self, index, frame):
-        return True
-
-    def _value(self, index, frame):
-        return None
-
-    def _keep(self, index, frame, value):
-        return None
-
-    def _returned(self, index, frame):
-        return None
-
-    def _forget(self, index, frame):
-        return None
-
-
-_PROPAGATING = _Propagating()

@@ -66,19 +66,29 @@ class _Propagating:
 PROPAGATING = _Propagating()
 
 
+_OWNERS: dict = {}  # code object -> handler object, for the code objects whose handlers ran
+_MOST_OWNERS = 4096  # then forgotten: a program that makes code again and again (reloads) keeps none of it
+
+
 def owner_of(frame):
     """The handler object of the file whose handler runs in `frame`; PROPAGATING for code whose
     constants hold none (a copy of project code made by `code.replace`)."""
-    for const in frame.f_code.co_consts:
-        if type(const) is FileExceptions:
-            return const.owner
-    return PROPAGATING
+    code = frame.f_code
+    owner = _OWNERS.get(code)
+    if owner is None:
+        owner = next((c.owner for c in code.co_consts if type(c) is FileExceptions), PROPAGATING)
+        if len(_OWNERS) >= _MOST_OWNERS:
+            _OWNERS.clear()
+        _OWNERS[code] = owner
+    return owner
 
 
 def _work(name: str):
     method = "_" + name
 
-    def work(key, frame):
+    def work(key, frame=None):
+        if frame is None:  # called from C by the handler itself: nothing watches
+            frame = sys._getframe(1)
         return getattr(owner_of(frame), method)(key - KEY_OFFSET, frame)
 
     work.__name__ = work.__qualname__ = name

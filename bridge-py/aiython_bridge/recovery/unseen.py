@@ -117,10 +117,11 @@ _NUDGE = _nudge.__code__
 _CHOICES = map(call, map(getitem, repeat((_setting_aside().__next__, repeat(True).__next__)), _nobody_watching()))
 
 
-def _choices(work, name: str):
-    """The next step of the endless choice between the nudge and the direct call of `work(key, frame)`."""
+def _choices(work, name: str, direct=None):
+    """The next step of the endless choice between the nudge and the direct call of `work(key,
+    frame)` (`direct(key)`, if given, finds the frame itself: one Python frame fewer)."""
     nudge = type(_nudge)(_NUDGE, _nudge.__globals__, name, (work, False, None, None))
-    return map(getitem, repeat((nudge, partial(_direct_call, work))), _CHOICES).__next__
+    return map(getitem, repeat((nudge, direct or partial(_direct_call, work))), _CHOICES).__next__
 
 
 def _direct_call(work, key):
@@ -129,14 +130,15 @@ def _direct_call(work, key):
 
 
 class HandlerCall:
-    """One call of a file's checkpoint handlers: `call[key]` is `work(key, handler's frame)`,
-    chosen from C (see the module docstring); `name` says which (shipped.py pickles by it)."""
+    """One call of the checkpoint handlers: `call[key]` is `work(key, handler's frame)`, chosen
+    from C (see the module docstring); `work(key)` alone must find the frame as
+    `sys._getframe(1)`. `name` says which call it is (shipped.py pickles by it)."""
 
     __slots__ = ("name", "work", "_next")
     __getitem__ = property(methodcaller("_next"))
 
     def __init__(self, name: str, work):
-        self.name, self.work, self._next = name, work, _choices(work, name)
+        self.name, self.work, self._next = name, work, _choices(work, name, work)
 
     def __reduce__(self):
         return answer_of(self.name)

@@ -9,7 +9,7 @@ from aiython_bridge.preparation import program_code
 from aiython_bridge.recovery import instrument
 from tests.program_harness import Program, program_traceback
 
-PLACEHOLDERS = (instrument.RUNTIME, instrument.EXCEPTION, instrument.RECURSION_ERROR)
+PLACEHOLDERS = (instrument.CALLS, instrument.EXCEPTION, instrument.RECURSION_ERROR)
 
 
 def compiled_by(path_kind, source, filename):

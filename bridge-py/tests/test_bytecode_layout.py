@@ -11,6 +11,7 @@ import unittest
 
 from aiython_bridge import pycompat
 from aiython_bridge.preparation import program_code
+from aiython_bridge.preparation.code_constants import CALLS, KEY_OFFSET
 from aiython_bridge.recovery import selection, statement_index
 from tests.bytecode_scenarios import PLACEHOLDERS, SCENARIOS, SHOW
 
@@ -67,7 +68,7 @@ class HotPath(unittest.TestCase):
             fast = original(point, table, template, placeholders, base)
             slow = original(point, table, template, placeholders, base, assembler=True)
             self.assertEqual(_units(fast), _units(slow))
-            compared.append(template.usable and template.write(point, table.const(point.index), base) is not None)
+            compared.append(template.usable and template.write(point, table.const(point.index + KEY_OFFSET), base) is not None)
             return fast
 
         sources = [SHOW + textwrap.dedent(body) for body, _, _ in SCENARIOS.values()]
@@ -98,8 +99,8 @@ class HotPath(unittest.TestCase):
         source = refused[0]
         compiled = program_code.compile_selected_quietly(source, "m.py", ast.parse(source), entry=False, name="m.py")
         self.assertEqual(len(compiled.checkpoints), 1)  # the AST path's handler
-        names = {n for c in compiled.code.co_consts if hasattr(c, "co_code") for n in c.co_names}
-        self.assertIn("raising", names)
+        consts = {n for c in compiled.code.co_consts if hasattr(c, "co_code") for n in c.co_consts}
+        self.assertIn(CALLS["raising"], consts)
 
 
 if __name__ == "__main__":

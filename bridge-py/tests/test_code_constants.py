@@ -66,8 +66,8 @@ class Slots(unittest.TestCase):
     def setUp(self):
         self.compiled = instrumented()
         self.runtime = object()
-        self.full = {instrument.RUNTIME: self.runtime, instrument.EXCEPTION: Exception,
-                     instrument.RECURSION_ERROR: RecursionError}
+        self.calls = {placeholder: self.runtime for placeholder in instrument.CALLS.values()}
+        self.full = {**self.calls, instrument.EXCEPTION: Exception, instrument.RECURSION_ERROR: RecursionError}
 
     def test_slots_name_every_placeholder_of_every_code_object(self):
         where = code_constants.slots(self.compiled.code)
@@ -83,7 +83,7 @@ class Slots(unittest.TestCase):
 
     def test_binding_through_slots_is_binding_every_constant(self):
         where = code_constants.slots(self.compiled.code)
-        for mapping in [self.full, {instrument.RUNTIME: self.runtime}, {"\x00aiython:unknown": 1}]:
+        for mapping in [self.full, self.calls, {"\x00aiython:unknown": 1}]:
             with self.subTest(mapping=sorted(mapping)):
                 by_slots = code_constants.bind_slots(self.compiled.code, where, mapping)
                 by_reading = code_constants.bind(self.compiled.code, mapping)
@@ -104,9 +104,13 @@ class Slots(unittest.TestCase):
         damaged = program_code.Compiled(self.compiled.code, self.compiled.checkpoints, slots=wrong)
         runtime_calls = []
         checkpoints = mock.Mock()
-        checkpoints.for_file.side_effect = lambda *args: runtime_calls.append(args) or self.runtime
+        handlers = mock.Mock(exceptions=Exception)
+        checkpoints.for_file.side_effect = lambda *args: runtime_calls.append(args) or handlers
         code = damaged.bind(checkpoints=checkpoints, filename="mod.py")
-        self.assertEqual(layout(code), layout(code_constants.bind(self.compiled.code, self.full)))
+        from aiython_bridge.recovery.calls import CALL_OBJECTS
+
+        expected = {**CALL_OBJECTS, instrument.EXCEPTION: Exception, instrument.RECURSION_ERROR: RecursionError}
+        self.assertEqual(layout(code), layout(code_constants.bind(self.compiled.code, expected)))
         self.assertEqual(len(runtime_calls), 1)
 
 

@@ -1,11 +1,12 @@
 """Placeholder constants in compiled code, replaced by objects (recovery/instrument.py, blocks).
 
 Generated calls into the bridge are compiled with a placeholder string where the object goes
-(`"\\x00aiython:checkpoints:…".retry(K)`), and `bind` replaces each placeholder in the code
-object and every code object nested in it with the object itself: `LOAD_CONST` then loads the
-runtime directly. So generated code looks nothing up in builtins or globals (nothing is added to
-either, and it keeps working while the interpreter finalizes, when builtins have been reset), and
-the code before binding depends only on the source, so it can be cached.
+(`"\\x00aiython:retry:…"[K + KEY_OFFSET]`, recovery/instrument.py), and `bind` replaces each
+placeholder in the code object and every code object nested in it with the object itself:
+`LOAD_CONST` then loads the bridge's object directly. So generated code looks nothing up in
+builtins or globals (nothing is added to either, and it keeps working while the interpreter
+finalizes, when builtins have been reset), and the code before binding depends only on the
+source, so it can be cached.
 
 `slots` finds where the placeholders are once (the preparation cache keeps it with the code), and
 `bind_slots` then goes straight to them: on a cache hit, binding no longer reads every constant of
@@ -17,14 +18,19 @@ A placeholder is a string a program would not write (a NUL byte and a fixed rand
 program that did write one would have its string replaced, which is the price of this design.
 """
 
-__all__ = ["CHECKPOINTS", "CONTRACTS", "EXCEPTION", "PREFIX", "RECURSION_ERROR", "bind", "bind_slots", "slots"]
+__all__ = ["CALLS", "CONTRACTS", "EXCEPTION", "KEY_OFFSET", "PREFIX", "RECURSION_ERROR", "bind", "bind_slots", "slots"]
 
 _CODE = type(compile("", "", "exec"))
 PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program_code.BLOCKS)
 
 # The checkpoint handlers' placeholders (recovery/instrument.py generates them): here, so that
-# binding a cached file's code (program_code.Compiled.bind) loads nothing of the transform.
-CHECKPOINTS = "\x00aiython:checkpoints:7f3c2a"
+# binding a cached file's code (program_code.Compiled.bind) loads nothing of the transform. A
+# handler calls `CALLS[name][K + KEY_OFFSET]`: a subscript of a constant, so no name is added to
+# the code's co_names. The offset is longer than any placeholder, so that the compiler's constant
+# folding (which tries `"…"[K]` on the string) fails and leaves the subscript in place.
+CALLS = {name: f"\x00aiython:{name}:7f3c2a"
+         for name in ("retry", "raising", "binding", "value", "returned", "forget", "settle", "keep")}
+KEY_OFFSET = 4096
 EXCEPTION = "\x00aiython:Exception:7f3c2a"
 RECURSION_ERROR = "\x00aiython:RecursionError:7f3c2a"
 # The type-contract checks of `type_contracts = "all"` (typed_code/sites.py generates them).

@@ -40,7 +40,7 @@ from aiython_bridge.program import source_bytes
 
 __all__ = ["FORMAT", "cache_for", "cached_module_code", "contracts_on", "entry_code", "indexed_module_code", "module_code", "save_indexes"]
 
-FORMAT = 5  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
+FORMAT = 6  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
 
 

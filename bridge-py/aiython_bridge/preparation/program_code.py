@@ -69,11 +69,10 @@ class Compiled:
         if blocks is not None and self.blocks:
             mapping[BLOCKS] = blocks
         if checkpoints is not None and self.checkpoints:
-            mapping.update({
-                code_constants.CHECKPOINTS: checkpoints.for_file(filename, self.checkpoints, self.ranges),
-                code_constants.EXCEPTION: Exception,
-                code_constants.RECURSION_ERROR: RecursionError,
-            })
+            handlers = checkpoints.for_file(filename, self.checkpoints, self.ranges)
+            mapping.update(modules.load("aiython_bridge.recovery.calls").CALL_OBJECTS)
+            mapping[code_constants.EXCEPTION] = handlers.exceptions  # `(Exception,)`, holding the file's handlers
+            mapping[code_constants.RECURSION_ERROR] = RecursionError
         if contracts is not None:
             mapping[code_constants.CONTRACTS] = contracts
         if not mapping:
@@ -186,7 +185,7 @@ def _selected_in_bytecode(text, filename, tree, name, warns, plain):
     if not selected:
         return Compiled(plain, (), (), (), warns, None)
     bytecode = modules.load("aiython_bridge.recovery.bytecode.instrument")
-    placeholders = (code_constants.CHECKPOINTS, code_constants.EXCEPTION, code_constants.RECURSION_ERROR)
+    placeholders = (code_constants.CALLS, code_constants.EXCEPTION, code_constants.RECURSION_ERROR)
     code = bytecode.instrument_code(plain, selected, placeholders)
     if code is None:
         return None

@@ -1,13 +1,13 @@
 """The checkpoint runtime (SPEC §4.2): what an instrumented checkpoint's handler calls.
 
-instrument.py wraps each checkpoint statement in a `try` whose handler calls, on its file's
-FileCheckpoints R (a constant in the code, see preparation/code_constants.py), `R.retry(K)`
+instrument.py wraps each checkpoint statement in a `try` whose handler calls, through its file's
+FileCheckpoints R (the process's calls, constants in the code: calls.py), `R.retry(K)`
 (decide the failure; True: run the statement again), then `R.raising(K)` (True: a
 bare `raise` of the original), `R.binding(K)` / `R.value(K)` (store a completed value in the
 target name), `R.returned(K)` (what a `return` statement returns when completed); `R.settle(K)`
 does it all for statements that can be neither retried nor bound. A retried `return EXPR` runs
-as `R.keep(K, EXPR)`, so the handler always reaches `R.returned(K)`. The handler binds no name:
-each call finds its exception with `sys.exception()` and its frame with `sys._getframe(1)`, and
+as `keep[K] = EXPR`, so the handler always reaches `R.returned(K)`. The handler binds no name:
+each call finds its exception with `sys.exception()` and is given the handler's frame, and
 the failure's state (attempts, the retry's failure, the decision) is kept here by (original
 exception, frame, K) until the call that reads the final decision; a BaseException leaving a
 retry drops it (`R.forget(K)`).
@@ -29,8 +29,7 @@ from .. import modules
 from .callers import Callers
 from .decision import DONE, PROPAGATE, RETRY, Decision, add_note, decided, describe_exception, internal
 from .eligibility import eligible, recoverable
-from .shipped import reduce_handlers
-from .unseen import direct, handler_call, prepare
+from .calls import FileExceptions
 from .table import CheckpointTable
 
 __all__ = ["CheckpointRuntime", "FileCheckpoints", "MAX_CONSULTATIONS"]
@@ -151,20 +150,14 @@ class CheckpointRuntime:
 
 
 class FileCheckpoints:
-    """The calls of one file's generated handlers (see the module docstring); K indexes `table`.
-    Each call is looked up from C and runs out of sight of the program's tracers (unseen.py): the
-    work is `_NAME(index, frame)`, `frame` the handler's."""
-
-    __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
-    retry, raising, binding, value = (handler_call(name) for name in ("retry", "raising", "binding", "value"))
-    returned, forget, settle = (handler_call(name) for name in ("returned", "forget", "settle"))
-    _direct_retry, _direct_raising, _direct_binding, _direct_value = map(direct, ("retry", "raising", "binding", "value"))
-    _direct_returned, _direct_forget, _direct_settle = map(direct, ("returned", "forget", "settle"))
+    """The work of one file's generated handlers (see the module docstring); K indexes `table`.
+    Each call is chosen from C and runs out of sight of the program's tracers (calls.py,
+    unseen.py): the work is `_NAME(index, frame)`, `frame` the handler's."""
 
     def __init__(self, runtime: CheckpointRuntime, table: CheckpointTable):
         self._runtime = runtime
         self._table = table
-        prepare(self)
+        self.exceptions = FileExceptions(self)  # the constant its handlers test: how calls.py finds it
 
     def _retry(self, index, frame):
         """Decide the statement's failure (first, or its retry's); True: run it again."""
@@ -200,11 +193,8 @@ class FileCheckpoints:
         self._runtime.close(checkpoint, frame, failure)
         return failure.decision.value
 
-    def keep(self, index: int, value) -> None:
-        """A retried `return EXPR` succeeded with this value."""
-        self._keep(index, sys._getframe(1), value)
-
     def _keep(self, index, frame, value):
+        """A retried `return EXPR` succeeded with this value."""
         failure = self._runtime.find(self._table[index], frame)
         if failure is not None:
             failure.kept = value

@@ -22,7 +22,7 @@ format of CPython 3.11 and later (Objects/locations.md). 3.11's bytecode checkpo
 (bytecode/instrument.py) lay out their own positions.
 """
 
-from ..preparation.code_constants import CHECKPOINTS, EXCEPTION, RECURSION_ERROR
+from ..preparation.code_constants import CALLS, EXCEPTION, RECURSION_ERROR
 from ..pycompat import CLEANUP_AT_STATEMENT
 from .location_table import Locations
 
@@ -72,13 +72,13 @@ def _first_loads(code) -> list:
 
 def _handlers_all_ours(code, starts) -> bool:
     """Whether every `except` handler of `code` (PUSH_EXC_INFO) is a checkpoint's: its `except`
-    tests (`starts`) and its `except: R.forget(K)`. Only then is a placed first instruction safe
+    tests (`starts`) and its `except: forget[K]`. Only then is a placed first instruction safe
     from a debugger's jump (`frame.f_lineno = N`): CPython takes a handler's start as a target
     for a jump from inside an `except` or `finally` block, which holds what a handler's start
     expects on the stack, and PUSH_EXC_INFO without its exception fails. Where the program has a
     handler of its own (`try`, `with`) in the same code, nothing is placed."""
     raw, ours = code.co_code, set(starts)
-    forget_load = _load_of(code.co_consts, CHECKPOINTS)
+    forget_load = _load_of(code.co_consts, CALLS["forget"])
     at = raw.find(_PUSH_EXC_INFO)
     while at != -1:
         if at % 2 == 0 and at // 2 not in ours and raw[at + 2:at + 6] != _POP_TOP + (forget_load or b"--"):

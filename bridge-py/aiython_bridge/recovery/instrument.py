@@ -30,14 +30,15 @@ columns and the carets of CPython's tracebacks are unchanged):
 
 The same calls in `async def` bodies: a consultation there blocks the event loop, so the
 program's tasks run in exactly the order they would under python3 whatever the model decides
-(a task's failure is decided before any other task takes a step). A retried `return EXPR` runs as `R.keep(K, EXPR)`,
+(a task's failure is decided before any other task takes a step). A retried `return EXPR` runs as `keep[K] = EXPR`,
 so that the value is returned once the state is dropped. A statement that can be neither
 retried nor bound (compound statements, or no retry and no single-name target) gets
 `if R.settle(K): raise`.
 
-R, Exception and RecursionError are not names: the tree holds placeholder constants that
-code_constants.bind replaces in the compiled code with this file's checkpoint object
-(checkpoints.FileCheckpoints) and the classes themselves. So the handler calls nothing through
+R.NAME(K), Exception and RecursionError are not names: the tree holds placeholder constants
+that code_constants.bind replaces in the compiled code with this file's handler calls
+(checkpoints.FileCheckpoints.calls, each subscripted: `CALLS[NAME][K + KEY_OFFSET]`, so that
+co_names, which `inspect` reads, holds only the program's names) and the classes themselves. So the handler calls nothing through
 builtins or globals (nothing is added to them, a rebound `Exception` does not matter, and it
 still works while the interpreter finalizes, when builtins have been reset), and the compiled
 code before binding depends only on the source: it can be cached.
@@ -65,7 +66,7 @@ from __future__ import annotations
 
 from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
-from ..preparation.code_constants import CHECKPOINTS as RUNTIME, EXCEPTION, RECURSION_ERROR
+from ..preparation.code_constants import CALLS, EXCEPTION, KEY_OFFSET, RECURSION_ERROR
 from .selection import merged_ranges, selected_sites
 from .statement_index import index_statements
 
@@ -104,16 +105,14 @@ _NEW = ast.AST.__new__
 class _Handler:
     """Builds the generated statements for one checkpoint, all at the statement's position.
 
-    Nodes that recur (the runtime constant, K, the exception class, the bare `raise`, the call
-    `R.retry(K)`) are made once per checkpoint and shared: compile() reads each occurrence on
+    Nodes that recur (K, the exception class, the bare `raise`, the call `R.retry(K)`) are made once per checkpoint and shared: compile() reads each occurrence on
     its own, and building nodes is most of the transform's cost."""
 
     def __init__(self, stmt, index):
         self.stmt, self.index = stmt, index
         self.where = {"lineno": stmt.lineno, "col_offset": stmt.col_offset,
                       "end_lineno": stmt.end_lineno, "end_col_offset": stmt.end_col_offset}
-        self._runtime = self.const(RUNTIME)
-        self._key = self.const(index)
+        self._key = self.const(index + KEY_OFFSET)
         self._exception = self.const(EXCEPTION)
         self._raise = self.node(ast.Raise, {"exc": None, "cause": None})
 
@@ -164,7 +163,7 @@ class _Handler:
         return node(ast.If, {"test": decide, "body": [guarded], "orelse": []})
 
     def retry_copy(self) -> ast.stmt:
-        """The statement again; a `return EXPR` keeps its value for `R.returned(K)` instead.
+        """The statement again; a `return EXPR` keeps its value (`keep[K] = EXPR`) for `R.returned(K)` instead.
 
         The very same node, not a copy: compile() turns each occurrence of a node into code of
         its own, and nothing changes the tree after this transform (a statement that is retried
@@ -174,14 +173,15 @@ class _Handler:
         if not isinstance(stmt, ast.Return):
             return stmt
         value = stmt.value if stmt.value is not None else self.const(None)
-        return self.node(ast.Expr, {"value": self.call("keep", value)})
+        target = self.node(ast.Subscript, {"value": self.const(CALLS["keep"]), "slice": self._key, "ctx": _STORE})
+        return self.node(ast.Assign, {"targets": [target], "value": value, "type_comment": None})
 
     def const(self, value):
         return self.node(ast.Constant, {"value": value, "kind": None})
 
-    def call(self, method: str, *extra):
-        func = self.node(ast.Attribute, {"value": self._runtime, "attr": method, "ctx": _LOAD})
-        return self.node(ast.Call, {"func": func, "args": [self._key, *extra], "keywords": []})
+    def call(self, method: str):
+        """`CALLS[method][K + KEY_OFFSET]`."""
+        return self.node(ast.Subscript, {"value": self.const(CALLS[method]), "slice": self._key, "ctx": _LOAD})
 
     def handler(self, body):
         return self.node(ast.ExceptHandler, {"type": self._exception, "name": None, "body": body})

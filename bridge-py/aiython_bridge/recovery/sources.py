@@ -11,9 +11,8 @@ imports at every configured start. So the runtime that preparation binds is a
 DeferredRuntime: each file's handlers get a DeferredCheckpoints that holds the file's table and
 try/with ranges. The first handler to run loads checkpoints.py, builds the real
 CheckpointRuntime and gives it every file bound so far, in order (the callers rule must know all
-instrumented files), and from then on each DeferredCheckpoints hands its attribute lookups
-(`R.retry`, `R.settle`, …) to its file's real FileCheckpoints: the handler calls that object's
-bound method itself, so `sys._getframe(1)` in it is still the handler's frame. While the
+instrumented files), and from then on each DeferredCheckpoints hands its handler calls' work
+(`_retry(index, frame)`, …, with the handler's frame) to its file's real FileCheckpoints. While the
 interpreter finalizes (nothing can be imported then), or if the runtime cannot be loaded, the
 handlers get _Propagating's answers: the original exception propagates untouched, as
 CheckpointRuntime decides while finalizing.
@@ -25,9 +24,8 @@ import _thread
 import sys
 
 from .. import modules
-from .shipped import reduce_handlers
+from .calls import PROPAGATING, FileExceptions
 from .table import CheckpointTable
-from .unseen import CALLS, direct, handler_call, prepare
 
 __all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
 
@@ -110,32 +108,27 @@ class DeferredRuntime:
 
 
 class DeferredCheckpoints:
-    """One file's handler object (the constant its handlers call) until its runtime is real:
-    each call is looked up from C (unseen.py) and its work, `_NAME(index, frame)`, is the real
+    """One file's handler object until its runtime is real (its `exceptions` the constant its
+    handlers test, calls.py): the calls' work, `_NAME(index, frame)`, is the real
     FileCheckpoints' (loaded then)."""
 
-    __slots__ = ("_runtime", "_table", "_ranges", "target", *("_next_" + name for name in CALLS))
-    __reduce__ = reduce_handlers  # pickled with the program's code (cloudpickle): shipped.py
-    retry, raising, binding, value = (handler_call(name) for name in ("retry", "raising", "binding", "value"))
-    returned, forget, settle = (handler_call(name) for name in ("returned", "forget", "settle"))
-    _direct_retry, _direct_raising, _direct_binding, _direct_value = map(direct, ("retry", "raising", "binding", "value"))
-    _direct_returned, _direct_forget, _direct_settle = map(direct, ("returned", "forget", "settle"))
+    __slots__ = ("_runtime", "_table", "_ranges", "target", "exceptions")
 
     def __init__(self, runtime, table, ranges):
         self._runtime, self._table, self._ranges = runtime, table, ranges
         self.target = None  # the file's checkpoints.FileCheckpoints, once the runtime is real
-        prepare(self)
+        self.exceptions = FileExceptions(self)
 
     def _real(self, _finalizing=sys.is_finalizing):
-        """The file's FileCheckpoints, or _PROPAGATING's answers (finalizing, or the runtime fails to load)."""
+        """The file's FileCheckpoints, or PROPAGATING's answers (finalizing, or the runtime fails to load)."""
         target = self.target
         if target is None:
             if _finalizing():
-                return _PROPAGATING
+                return PROPAGATING
             try:
                 self._runtime.real()
             except Exception:  # noqa: BLE001 - the bridge's fault: the program's exception goes on
-                return _PROPAGATING
+                return PROPAGATING
             target = self.target
         return target
 
@@ -160,36 +153,6 @@ class DeferredCheckpoints:
     def _settle(self, index, frame):
         return self._real()._settle(index, frame)
 
-    def keep(self, index, value):
-        return self._real()._keep(index, sys._getframe(1), value)
-
-
-class _Propagating:
-    """A handler's calls answered without a runtime: no retry, raise the original."""
-
-    def _retry(self, index, frame):
-        return False
-
-    def _raising(self, index, frame):
-        return True
-
-    def _binding(self, index, frame):
-        return False
-
-    def _settle(self, index, frame):
-        return True
-
-    def _value(self, index, frame):
-        return None
-
     def _keep(self, index, frame, value):
-        return None
+        return self._real()._keep(index, frame, value)
 
-    def _returned(self, index, frame):
-        return None
-
-    def _forget(self, index, frame):
-        return None
-
-
-_PROPAGATING = _Propagating()

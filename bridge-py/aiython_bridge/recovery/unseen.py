@@ -1,15 +1,16 @@
 """The handlers' calls, out of sight of the program's tracers, profilers and monitoring tools (SPEC §2).
 
-A checkpoint's handler calls `R.retry(K)`, `R.raising(K)`, … on its file's handler object R
-(instrument.py). A Python function called there would be seen by the program's `sys.settrace`
-and `sys.setprofile` functions (pdb, bdb, `-m trace`, `-m profile`, 3.11's cProfile) and, on
-3.12+, by `sys.monitoring` tools (3.12's cProfile, coverage): a call python3 never makes.
-So each of those names is a property (`handler_call`) whose getter is built of C callables
-only — endless iterators over the `sys` functions, composed with map and zip — and looking it
-up runs no Python frame and reports nothing:
+A checkpoint's handler calls `retry[K]`, `raising[K]`, … (instrument.py): each a HandlerCall of
+its file's handler object, subscripted (`[K + KEY_OFFSET]`, with a retried return's value:
+`[K + KEY_OFFSET, value]`). A Python function called there would be seen by the program's
+`sys.settrace` and `sys.setprofile` functions (pdb, bdb, `-m trace`, `-m profile`, 3.11's
+cProfile) and, on 3.12+, by `sys.monitoring` tools (3.12's cProfile, coverage): a call python3
+never makes. So a HandlerCall's `__getitem__` is a property whose getter is built of C callables
+only — endless iterators over the `sys` functions, composed with map and zip — and the subscript
+runs no Python frame and reports nothing until it has chosen:
 
-- with no trace or profile function set and no monitoring tool registered, the lookup gives the
-  handler object's own method (`direct`): nothing watches;
+- with no trace or profile function set and no monitoring tool registered, the lookup gives a
+  function that does the work with the handler's frame (`_direct_call`): nothing watches;
 - otherwise it sets the trace and profile functions aside (kept in `_SET_ASIDE` with the
   thread), pauses the tools' events, puts `_hook` in as the profile function and gives a small
   function of its own (`_NUDGE`). Calling that function is the hook's first event: the hook does
@@ -19,8 +20,7 @@ up runs no Python frame and reports nothing:
   inside a tracer or profiler already, where nothing is reported), the function puts things
   back and does the work itself.
 
-`keep(K, value)` (a retried `return EXPR`, after a model chose to retry) is a plain method: its
-value is computed between the lookup and the call, by program code that must stay traced.
+`handler_call` gives the same choice as a property looked up by attribute (QUIETLY's `run`).
 """
 
 import sys
@@ -29,9 +29,9 @@ from _operator import and_, call, getitem, is_, itemgetter, methodcaller, not_
 from _thread import get_ident
 from itertools import repeat
 
-__all__ = ["CALLS", "QUIETLY", "direct", "handler_call", "prepare"]
+from .shipped import answer_of
 
-CALLS = ("retry", "raising", "binding", "value", "returned", "forget", "settle")
+__all__ = ["QUIETLY", "HandlerCall", "handler_calls"]
 
 _STOP = object()  # no step returns it: the iterators below never end
 _monitoring = getattr(sys, "monitoring", None)  # 3.12+
@@ -94,18 +94,18 @@ def _hook(frame, event, arg):
         slots = frame.f_locals  # once: on 3.11 and 3.12 each read refreshes it from the frame
         slots["done"] = True
         try:
-            slots["result"] = getattr(slots["handlers"], "_" + slots["name"])(slots["index"], frame.f_back)
+            slots["result"] = slots["work"](slots["key"], frame.f_back)
         except BaseException as error:  # noqa: BLE001 - raised again by the nudge, in the handler
             slots["error"] = error
     elif event == "return":
         _put_back()
 
 
-def _nudge(index, handlers, name, done=False, result=None, error=None):
+def _nudge(key, work, done=False, result=None, error=None):
     # Its call is the hook's first event (the work); its return the last (the put-back).
     if not done:  # no event reached the hook: already inside a tracer or profiler
         _put_back()
-        return getattr(handlers, "_" + name)(index, sys._getframe(1))
+        return work(key, sys._getframe(1))
     if error is not None:
         raise error
     return result
@@ -117,28 +117,42 @@ _NUDGE = _nudge.__code__
 _CHOICES = map(call, map(getitem, repeat((_setting_aside().__next__, repeat(True).__next__)), _nobody_watching()))
 
 
+def _choices(work, name: str, direct=None):
+    """The next step of the endless choice between the nudge and the direct call of `work(key,
+    frame)` (`direct(key)`, if given, finds the frame itself: one Python frame fewer)."""
+    nudge = type(_nudge)(_NUDGE, _nudge.__globals__, name, (work, False, None, None))
+    return map(getitem, repeat((nudge, direct or partial(_direct_call, work))), _CHOICES).__next__
+
+
+def _direct_call(work, key):
+    """The call when nothing watches: the work with the handler's frame (C frames in between)."""
+    return work(key, sys._getframe(1))
+
+
+class HandlerCall:
+    """One call of the checkpoint handlers: `call[key]` is `work(key, handler's frame)`, chosen
+    from C (see the module docstring); `work(key)` alone must find the frame as
+    `sys._getframe(1)`. `name` says which call it is (shipped.py pickles by it)."""
+
+    __slots__ = ("name", "work", "_next")
+    __getitem__ = property(methodcaller("_next"))
+
+    def __init__(self, name: str, work):
+        self.name, self.work, self._next = name, work, _choices(work, name, work)
+
+    def __reduce__(self):
+        return answer_of(self.name)
+
+
+def handler_calls(works: dict) -> dict:
+    """{name: HandlerCall} for {name: work}."""
+    return {name: HandlerCall(name, work) for name, work in works.items()}
+
+
 def handler_call(name: str) -> property:
-    """The class attribute for one handler call: looked up from C (see the module docstring)."""
+    """A class attribute looked up from C, as a HandlerCall's subscript is: the instance's
+    `_next_NAME` gives the nudge or the direct call (`_choices`)."""
     return property(methodcaller("_next_" + name))
-
-
-def direct(name: str):
-    """The method a lookup gives when nothing watches: the work with the handler's frame."""
-    work = "_" + name
-
-    def call_directly(self, index):
-        return getattr(self, work)(index, sys._getframe(1))
-
-    call_directly.__name__ = call_directly.__qualname__ = name
-    return call_directly
-
-
-def prepare(handlers, names=CALLS) -> None:
-    """Give `handlers` (an object whose class has handler_call and direct for `names`) its lookups."""
-    for name in names:
-        nudge = type(_nudge)(_NUDGE, _nudge.__globals__, name, (handlers, name, False, None, None))
-        choices = map(getitem, repeat((nudge, getattr(handlers, "_direct_" + name))), _CHOICES)
-        setattr(handlers, "_next_" + name, choices.__next__)
 
 
 class _Quietly:
@@ -147,11 +161,12 @@ class _Quietly:
     (the project modules' path hook and loader, preparation/import_hook.py)."""
 
     run = handler_call("run")
-    _direct_run = direct("run")
+
+    def __init__(self):
+        self._next_run = _choices(self._run, "run")
 
     def _run(self, call, frame):
         return call[0](*call[1:])
 
 
 QUIETLY = _Quietly()
-prepare(QUIETLY, ("run",))

@@ -4,28 +4,32 @@ calls, in the same order, with the same exception state as recovery/instrument.p
     try: STMT
     except RecursionError: raise
     except Exception:
-        if R.retry(K):
+        if retry[K]:
             try:
                 while True:
                     try: STMT                      # the copy: units [a, b) again
                     except Exception:
-                        if R.retry(K): continue
+                        if retry[K]: continue
                     break
-            except: R.forget(K); raise
-        if R.raising(K): raise
-        if R.binding(K): NAME = R.value(K)         # the statement's own store instruction
-        return R.returned(K)                       # `return` statements only
+            except: forget[K]; raise
+        if raising[K]: raise
+        if binding[K]: NAME = value[K]             # the statement's own store instruction
+        return returned[K]                         # `return` statements only
+
+(each call `NAME[K]` a subscript of a constant, calls.py: K stands for K + KEY_OFFSET; a retried
+`return EXPR` keeps its value as `keep[K] = EXPR`)
 
 laid out as CPython's compiler lays out that shape (PUSH_EXC_INFO, CHECK_EXC_MATCH, a cleanup
 `COPY 3; POP_EXCEPT; RERAISE 1` with lasti for each handler body, a bare `raise` as
 RAISE_VARARGS 0), so the statement's units [a, b) only gain an exception-table entry: the hot
 path runs exactly the instructions it ran before. The handler ends with POP_EXCEPT and a jump
 back to b; for `return EXPR`, b is where EXPR's value is computed, and the jump brings the value
-of `R.returned(K)` to the statement's own unwinding and RETURN_VALUE.
+of `returned[K]` to the statement's own unwinding and RETURN_VALUE.
 """
 
 from __future__ import annotations
 
+from ...preparation.code_constants import KEY_OFFSET
 from .assembly import OUTER, Assembler, Label, Region, jump_to_unit
 
 __all__ = ["Checkpoint", "Constants", "write_handler"]
@@ -69,17 +73,16 @@ class Constants:
 
 def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placeholders) -> Label:
     """Append the handler of `point` to `asm`; the label of its first instruction."""
-    runtime, exception, recursion = (table.const(value) for value in placeholders)
-    key = table.const(point.index)
+    calls, exception, recursion = placeholders
+    exception, recursion = table.const(exception), table.const(recursion)
+    key = table.const(point.index + KEY_OFFSET)
     depth = point.depth
 
-    def call(method, arguments=1, head_only=False):
-        asm.op("LOAD_CONST", runtime)
-        asm.op("LOAD_METHOD", table.name(method))
+    def call(method, head_only=False):  # NAME[K]; head only: the constant and the key
+        asm.op("LOAD_CONST", table.const(calls[method]))
         asm.op("LOAD_CONST", key)
         if not head_only:
-            asm.op("PRECALL", arguments)
-            asm.op("CALL", arguments)
+            asm.op("BINARY_SUBSCR")
 
     start, cleanup, reraise, not_recursion, decide = Label(), Label(), Label(), Label(), Label()
     outer_body = Region(cleanup, depth + 1, 1)
@@ -122,7 +125,7 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
 
 
 def _exception_then_retry(asm, call, exception, not_matching, declined) -> None:
-    """`except Exception:` (else to `not_matching`), then `if R.retry(K):` (else to `declined`)."""
+    """`except Exception:` (else to `not_matching`), then `if retry[K]:` (else to `declined`)."""
     asm.op("LOAD_CONST", exception)
     asm.op("CHECK_EXC_MATCH")
     asm.op("POP_JUMP_FORWARD_IF_FALSE", not_matching)
@@ -133,20 +136,17 @@ def _exception_then_retry(asm, call, exception, not_matching, declined) -> None:
 
 def _retry_loop(asm, point, call, decide, outer_body, exception) -> None:
     """`try: while True: try: STMT / except Exception: if R.retry(K): continue / break` and
-    `except: R.forget(K); raise` around it."""
+    `except: forget[K]; raise` around it."""
     depth = point.depth
     loop, retry_handler, inner_cleanup, inner_reraise = Label(), Label(), Label(), Label()
     forget, forget_cleanup, give_up = Label(), Label(), Label()
     leaving = Region(forget, depth + 1, 0)
     asm.at(Region(retry_handler, depth + 1, 0))
     asm.label(loop)
-    if point.returns:
-        call("keep", head_only=True)
     asm.raw(point.copy, point.copy_positions)
-    if point.returns:
-        asm.op("PRECALL", 2)
-        asm.op("CALL", 2)
-        asm.op("POP_TOP")
+    if point.returns:  # keep[K] = the value
+        call("keep", head_only=True)
+        asm.op("STORE_SUBSCR")
     asm.at(leaving)
     asm.op("JUMP_FORWARD", decide)  # the retry succeeded: break
     inner_body = Region(inner_cleanup, depth + 2, 1)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ...preparation import syntax_tree as ast  # node classes only: ast.py is not imported
 
+from ...preparation.code_constants import KEY_OFFSET
 from . import code as bc
 from . import statements
 from .assembly import Assembler, assemble, region_entries
@@ -37,7 +38,7 @@ _CODE = type(compile("", "", "exec"))
 
 def instrument_code(code, selected, placeholders):
     """`code` (the module's plain code) with the handlers of `selected` ([(Site, info)] in index
-    order); None when any of them is unsuitable. `placeholders`: (runtime, Exception,
+    order); None when any of them is unsuitable. `placeholders`: ({call name: placeholder}, Exception,
     RecursionError) placeholder constants."""
     by_scope: dict = {}
     for index, (site, info) in enumerate(selected):
@@ -134,7 +135,7 @@ def _apply(code, consts, entries, positions, checkpoints, stack, placeholders):
 def handler_code(point, table, template, placeholders, base, *, assembler=False):
     """(bytes, position segments, encoded entries) of one handler at unit `base`: from the template,
     or the Assembler where the template cannot write it (or `assembler`: tests compare them)."""
-    key = table.const(point.index)
+    key = table.const(point.index + KEY_OFFSET)
     written = None if assembler or not template.usable else template.write(point, key, base)
     if written is None:
         asm = Assembler(base, point.position)

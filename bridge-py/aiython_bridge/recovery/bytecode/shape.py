@@ -67,7 +67,7 @@ class _Shape:
         self.marks.append((self.side, self.units[self.side], region))
 
     def exception_then_retry(self, not_matching: str, declined: str) -> None:
-        """`except Exception:` (else to `not_matching`), then `if R.retry(K):` (else to `declined`)."""
+        """`except Exception:` (else to `not_matching`), then `if retry[K]:` (else to `declined`)."""
         self.slotted("LOAD_CONST", ("const", "exception"))
         self.fixed("CHECK_EXC_MATCH")
         self.jump("POP_JUMP_FORWARD_IF_FALSE", not_matching)
@@ -75,13 +75,11 @@ class _Shape:
         self.call("retry")
         self.jump("POP_JUMP_FORWARD_IF_FALSE", declined)
 
-    def call(self, method: str, arguments: int = 1, head_only: bool = False) -> None:
-        self.slotted("LOAD_CONST", ("const", "runtime"))
-        self.slotted("LOAD_METHOD", ("const", method))
+    def call(self, method: str, head_only: bool = False) -> None:
+        self.slotted("LOAD_CONST", ("const", method))
         self.slotted("LOAD_CONST", ("key",))
         if not head_only:
-            self.fixed("PRECALL", arguments)
-            self.fixed("CALL", arguments)
+            self.fixed("BINARY_SUBSCR")
 
     def cleanup(self) -> None:
         self.fixed("COPY", 3)
@@ -102,13 +100,10 @@ class _Shape:
         self.exception_then_retry("reraise", "decide")
         self.mark(retry)
         self.label("loop")
-        if returns:
-            self.call("keep", head_only=True)
         self.side = 1  # the copy goes here
         if returns:
-            self.fixed("PRECALL", 2)
-            self.fixed("CALL", 2)
-            self.fixed("POP_TOP")
+            self.call("keep", head_only=True)
+            self.fixed("STORE_SUBSCR")
         self.mark(leaving)
         self.jump("JUMP_FORWARD", "decide")
         self.mark(inner)

@@ -2,11 +2,10 @@
 (shape.py): the same bytes, positions and exception-table entries as the Assembler
 lays out (a test compares the two on every handler it meets), at a fraction of the cost.
 
-A Template holds one code object's two sides of each shape with its constant and name indexes
-in place; `write` sets K's index, the store instruction and the jump distances of the copy's
+A Template holds one code object's two sides of each shape with its constant indexes in place; `write` sets K's index, the store instruction and the jump distances of the copy's
 length at their offsets, puts the statement's units between the two sides and gives the
 handler's entries. It gives None
-where an argument would need EXTENDED_ARG (a long copy, 256 or more constants or names);
+where an argument would need EXTENDED_ARG (a long copy, 256 or more constants);
 instrument.py then uses the Assembler.
 """
 
@@ -15,32 +14,41 @@ from __future__ import annotations
 from .code import CACHES, EXTENDED_ARG, FIRST_VARINTS, NEXT_VARINTS, OP, encode_exception_entries
 from .shape import for_length, shape as _shape
 
-__all__ = ["METHODS", "Template"]
+__all__ = ["Template"]
 
-METHODS = ("retry", "keep", "forget", "raising", "binding", "value", "returned")
 _JUMP_BACKWARD = OP["JUMP_BACKWARD"]
 
 
 class Template:
-    """One code object's handlers: its constant and name indexes for the shapes' slots."""
+    """One code object's handlers: its constant indexes for the shapes' slots (a call's
+    placeholder is added to the constants when a handler first uses it)."""
 
     def __init__(self, table, placeholders):
-        runtime, exception, recursion = (table.const(value) for value in placeholders)
-        self.values = {"runtime": runtime, "exception": exception, "recursion": recursion, None: 0}
-        self.values.update((method, table.name(method)) for method in METHODS)
+        calls, exception, recursion = placeholders
+        self._table, self._calls = table, calls
+        self.values = {"exception": table.const(exception), "recursion": table.const(recursion), None: 0}
         self.usable = max(self.values.values()) < 256
         self._arguments: dict = {}
 
     def _prepared(self, variant):
-        """The shape and the bytes of its two sides with the constants in place."""
-        prepared = self._arguments.get(variant)
-        if prepared is None:
-            shape, values = _shape(variant), self.values
+        """The shape and the bytes of its two sides with the constants in place; None where a
+        constant's index would need EXTENDED_ARG."""
+        prepared = self._arguments.get(variant, False)
+        if prepared is False:
+            shape = _shape(variant)
+            values = [self._value(name) for _, _, name in shape.consts]
             sides = [bytearray(side) for side in shape.raw]
-            for side, offset, name in shape.consts:
-                sides[side][offset] = values[name]
-            prepared = self._arguments[variant] = (shape, bytes(sides[0]), bytes(sides[1]))
+            for (side, offset, _), value in zip(shape.consts, values):
+                sides[side][offset] = value & 0xFF
+            fits = max(values) < 256
+            prepared = self._arguments[variant] = (shape, bytes(sides[0]), bytes(sides[1])) if fits else None
         return prepared
+
+    def _value(self, name) -> int:
+        value = self.values.get(name)
+        if value is None:
+            value = self.values[name] = self._table.const(self._calls[name])
+        return value
 
     def write(self, point, key: int, base: int):
         """(bytes, position segments, encoded exception-table entries) of `point`'s handler at
@@ -48,7 +56,10 @@ class Template:
         store = point.store
         if key > 255 or (store is not None and (store[1] > 255 or CACHES[OP[store[0]]])):
             return None
-        shape, before, after = self._prepared((store is not None, point.returns))
+        prepared = self._prepared((store is not None, point.returns))
+        if prepared is None:
+            return None
+        shape, before, after = prepared
         copy = point.copy
         n = len(copy) // 2
         lengths = for_length(shape, n)

@@ -1,0 +1,113 @@
+"""The checkpoint handlers' calls (instrument.py): `retry[K + KEY_OFFSET]`, `raising[…]`, … and
+a retried return's `keep[K + KEY_OFFSET] = value`, constants of the code, one of each for the
+whole process (CALL_OBJECTS, bound to code_constants.CALLS). A call's work is its file's handler
+object's `_NAME(index, frame)` (`_keep(index, frame, value)`) with K taken back out of the key.
+
+The file is found from the handler's frame: every handler tests `except Exception` against its
+file's FileExceptions, a tuple `(Exception,)` that also holds the file's handler object, so the
+work finds it among the frame's code constants (`owner_of`). One set of calls for every file
+keeps a configured run's objects few: a file adds one object, not a set of calls of its own for
+the garbage collector to visit (an import of sympy binds 500 files).
+
+The subscripts are unseen.HandlerCall's, chosen from C out of sight of the program's tracers;
+`keep` is a plain method (its value is computed by program code, which stays traced, and it runs
+only after a model chose to retry).
+"""
+
+import sys
+
+from ..preparation.code_constants import CALLS, KEY_OFFSET
+from .shipped import answer_of
+from .unseen import handler_calls
+
+__all__ = ["CALL_OBJECTS", "PROPAGATING", "FileExceptions", "owner_of"]
+
+
+class FileExceptions(tuple):
+    """`(Exception,)` for one file's `except Exception` tests, holding the file's handler object."""
+
+    def __new__(cls, owner):
+        made = super().__new__(cls, (Exception,))
+        made.owner = owner
+        return made
+
+    def __reduce__(self):  # shipped with the program's code (cloudpickle): the plain tuple
+        return (tuple, ((Exception,),))
+
+
+class _Propagating:
+    """A handler's calls answered without a runtime: no retry, raise the original."""
+
+    def _retry(self, index, frame):
+        return False
+
+    def _raising(self, index, frame):
+        return True
+
+    def _binding(self, index, frame):
+        return False
+
+    def _settle(self, index, frame):
+        return True
+
+    def _value(self, index, frame):
+        return None
+
+    def _keep(self, index, frame, value):
+        return None
+
+    def _returned(self, index, frame):
+        return None
+
+    def _forget(self, index, frame):
+        return None
+
+
+PROPAGATING = _Propagating()
+
+
+_OWNERS: dict = {}  # code object -> handler object, for the code objects whose handlers ran
+_MOST_OWNERS = 4096  # then forgotten: a program that makes code again and again (reloads) keeps none of it
+
+
+def owner_of(frame):
+    """The handler object of the file whose handler runs in `frame`; PROPAGATING for code whose
+    constants hold none (a copy of project code made by `code.replace`)."""
+    code = frame.f_code
+    owner = _OWNERS.get(code)
+    if owner is None:
+        owner = next((c.owner for c in code.co_consts if type(c) is FileExceptions), PROPAGATING)
+        if len(_OWNERS) >= _MOST_OWNERS:
+            _OWNERS.clear()
+        _OWNERS[code] = owner
+    return owner
+
+
+def _work(name: str):
+    method = "_" + name
+
+    def work(key, frame=None):
+        if frame is None:  # called from C by the handler itself: nothing watches
+            frame = sys._getframe(1)
+        return getattr(owner_of(frame), method)(key - KEY_OFFSET, frame)
+
+    work.__name__ = work.__qualname__ = name
+    return work
+
+
+class _Keep:
+    """`keep[K + KEY_OFFSET] = value`: a retried `return EXPR` succeeded with this value."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value):
+        frame = sys._getframe(1)
+        owner_of(frame)._keep(key - KEY_OFFSET, frame, value)
+
+    def __reduce__(self):
+        return answer_of("keep")
+
+
+CALL_OBJECTS = {CALLS[name]: call for name, call in handler_calls({
+    name: _work(name) for name in CALLS if name != "keep"}).items()}
+CALL_OBJECTS[CALLS["keep"]] = _Keep()

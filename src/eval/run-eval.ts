@@ -22,6 +22,8 @@ export interface EvalRequest {
   cwd: string;
   env: NodeJS.ProcessEnv;
   configFile?: string;
+  /** Shown while the runs go (progress.ts); none when absent. */
+  progress?: { start(total: number): void; finished(passed: boolean): void; end(): void };
 }
 
 export async function runEval(request: EvalRequest): Promise<EvalReport> {
@@ -35,10 +37,17 @@ export async function runEval(request: EvalRequest): Promise<EvalReport> {
     const settings = { options: request.runOptions, env: request.env, traces };
     const tasks = programs.flatMap((program) => Array.from({ length: request.repeat }, (_, i) => ({ program, repetition: i + 1 })));
     const results = new Map<EvalProgram, RunResult[]>(programs.map((p) => [p, []]));
-    await pool(tasks, request.concurrency, async ({ program, repetition }) => {
-      const source = sources ? { run: sources.get(program)?.[repetition - 1] ?? null } : undefined;
-      results.get(program)?.push(await runOnce(program, repetition, settings, source));
-    });
+    request.progress?.start(tasks.length);
+    try {
+      await pool(tasks, request.concurrency, async ({ program, repetition }) => {
+        const source = sources ? { run: sources.get(program)?.[repetition - 1] ?? null } : undefined;
+        const result = await runOnce(program, repetition, settings, source);
+        results.get(program)?.push(result);
+        request.progress?.finished(result.passed);
+      });
+    } finally {
+      request.progress?.end();
+    }
     const ids = new Map<EvalProgram, (number | null)[]>();
     for (const program of programs) {
       const runs = (results.get(program) ?? []).sort((a, b) => a.repetition - b.repetition);

@@ -1,7 +1,7 @@
 // `aiython eval PROGRAM|FOLDER [--repeat N] [--json] [--replay]`: run a program (or each program
 // of a folder, as its eval.toml says) N times against the configured model and report per program
-// and per block (src/eval/). The table and a one-line summary go to stdout, or the report as JSON
-// with --json. Exit 0 when every run passed, 1 otherwise (a CI step fails on a flaky program).
+// and per block (src/eval/). While the runs go, stderr shows how many are done (eval/progress.ts).
+// The table and a one-line summary go to stdout, or the report as JSON with --json. Exit 0 when every run passed, 1 otherwise (a CI step fails on a flaky program).
 // aiython's options for the runs (--profile, --config, --model, --python, budgets, --time-limit)
 // come before `eval` or after it, and reach every run; at most max_concurrency runs go at once.
 
@@ -37,7 +37,9 @@ export async function evalCommand(args: readonly string[], global: CliOptions, c
   const config = await loadConfig({ scriptPath: null, cwd: ctx.cwd, configFile, profile, env: ctx.env });
   const concurrency = config.profiles.get(config.forcedProfile ?? config.defaultProfile)?.maxConcurrency ?? 8;
   const { runEval } = await import("../../eval/run-eval.js");
-  const report = await runEval({ target, repeat, replay: flags.replay ?? false, runOptions, concurrency, cwd: ctx.cwd, env: ctx.env, configFile });
+  const { EvalProgress } = await import("../../eval/progress.js");
+  const progress = new EvalProgress();
+  const report = await runEval({ target, repeat, replay: flags.replay ?? false, runOptions, concurrency, cwd: ctx.cwd, env: ctx.env, configFile, progress });
   const { reportJson, reportText } = await import("../../eval/render.js");
   await writeStdout(flags.json ? reportJson(report) : reportText(report));
   return { kind: "status", status: report.summary.passed === report.summary.runs ? 0 : 1 };

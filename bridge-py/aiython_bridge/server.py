@@ -141,7 +141,7 @@ class Server:
             self.reading = True
         if not self.talking:
             self.talking = True
-            modules.load("aiython_bridge.program.runner").report_exit_at_end(self)
+            modules.load("aiython_bridge.program.host_messages").report_exit_at_end(self)
         _thread.start_new_thread(modules.load("aiython_bridge.reader").read_loop, (self,))
 
     def deliver_result(self, message):

@@ -9,7 +9,11 @@ export const ExitStatus = {
   internal: 70,
   /** A budget (SPEC §13) ran out and the program did not catch AIBudgetError. */
   budget: 75,
+  /** The run stopped to wait for batch results (SPEC §2, §14). */
+  batchWait: 76,
   config: 78,
+  /** The run's time limit was reached (SPEC §2). */
+  timeLimit: 124,
 } as const;
 
 /** Base class: `exitStatus` is what the CLI exits with, `message` is printed after `aiython: `. */

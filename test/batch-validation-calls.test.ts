@@ -7,7 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { runInvocation } from "../src/invocation/orchestrator.js";
-import { parseArguments, validateBatch } from "../src/invocation/batch-validation.js";
+import { validateBatch } from "../src/invocation/batch-validation.js";
+import { parseArguments } from "../src/invocation/call-arguments.js";
 import { ScriptedModel, toolCall } from "./support/scripted-model.js";
 import { FakeFrame } from "./support/fake-frame.js";
 import { checkpoint, expressionBlock, settings } from "./support/pause-requests.js";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { CODE_READING_LIMITS as LIMITS } from "../src/defaults.js";
+import { CODE_READING_LIMITS as LIMITS } from "../src/host-tool-defaults.js";
 import { CodeReader } from "../src/invocation/code-reading/code-reader.js";
 import { tempProject } from "./support/temp-project.js";
 

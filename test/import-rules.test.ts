@@ -23,6 +23,7 @@ interface Import {
 const NEUTRAL = new Set([
   "errors.ts",
   "defaults.ts",
+  "host-tool-defaults.ts",
   "model-port.ts",
   "capability-port.ts",
   "invocation-record.ts",

@@ -63,7 +63,7 @@ def cold(totals, sources_, folder):
                                    entry=False, name=os.path.basename(path))
             code = timed(totals, "compile(instrumented tree)", compile, tree, path, "exec", dont_inherit=True)
             code = timed(totals, "handlers' first lines (placed)", handler_lines.placed, code)
-            record = prepare._record(prepare.program_code.Compiled(code, result.checkpoints, ranges))
+            record = prepare.program_code.Compiled(code, result.checkpoints, ranges).record()
             timed(totals, "store (marshal.dumps, write)", cache.store, cache.key(data, path, "stages"), record)
     finally:
         gc.enable()
@@ -81,7 +81,7 @@ def warm(totals, sources_, options):
         with open(cache.path(key), "rb") as f:
             blob = timed(totals, "read entry", f.read)
         payload = timed(totals, "verify checksum", cache_file._verified, blob, key)
-        compiled = prepare._from_record(timed(totals, "marshal.loads", marshal.loads, payload))
+        compiled = prepare.program_code.Compiled.from_record(timed(totals, "marshal.loads", marshal.loads, payload))
         runtime = sources.runtime_for(server, options)
         file_checkpoints = timed(totals, "runtime table (for_file)", runtime.for_file, path, compiled.checkpoints,
                                  compiled.ranges)

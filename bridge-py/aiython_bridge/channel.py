@@ -5,7 +5,7 @@ header's top bit (docs/protocol.md, Framing): no frame is larger than MAX_FRAME,
 large answer crosses without a frame that holds it whole.
 
 Sending is thread-safe (one lock). Receiving happens on one thread at a time: the server's
-main thread before the program starts, then the reader thread (server.py). Descriptors are
+main thread before the program starts, then the reader thread (reader.py). Descriptors are
 close-on-exec and closed in children made by os.fork(), so nothing the program starts can write
 on the channel.
 """

@@ -5,7 +5,7 @@ On Linux the kernel sends the interpreter SIGKILL when the host that started it 
 (prctl PR_SET_PDEATHSIG): nothing runs in the interpreter for it, and nothing of it reaches the
 program (a fork's child does not inherit it). Elsewhere, or if prctl cannot be reached, the
 caller keeps the reader thread, which ends the process when the channel closes without an
-end-of-stream (server.py).
+end-of-stream (reader.py).
 """
 
 import os

@@ -63,7 +63,7 @@ def hide():
 
 
 # Built-in and extension modules of the standard library that the bridge's start imports
-# (json_codec.py's _json, boot.py's fcntl, program/runner.py's atexit, whose callbacks are the
+# (json_codec.py's _json, boot.py's fcntl, program/host_messages.py's atexit, whose callbacks are the
 # interpreter's, not the module object's, and _functools for the program's partial); the bridge
 # keeps what it took from them.
 START_EXTENSIONS = ("_json", "fcntl", "atexit", "_functools", "_operator", "_ctypes", "itertools")

@@ -1,14 +1,12 @@
-"""The bridge's control loop: handshake, compile (and `--explain`'s checkpoints) requests, then the program run.
+"""The bridge's control loop: the handshake, requests before the run (pre_run_requests.py), then
+the program run; and the Server, through which the bridge asks the host while the program runs.
 
 Until the `run` request, the main thread reads the channel itself (init, compile, run). From
-then on a reader thread started with `_thread` owns the channel once the run needs one: at the
-bridge's first request of the host (a plan, the mailbox) or pause, and in the console. A fork's
-question for the run folder is answered on the forking thread while no reader runs
-(request_here). It answers compile
-requests, routes answers to the bridge's own requests and pause operations, and if the host
-vanishes (the channel closes without end-of-stream) it ends this process so nothing is left
-behind. Until then the run has no thread of aiython's, as under python3 (a program that forks
-sees one thread): the kernel ends it with its host instead (host_watch.py).
+then on the reader thread (reader.py) owns the channel once the run needs one: at the bridge's
+first request of the host (a plan, the mailbox) or pause, and in the console. A fork's question
+for the run folder is answered on the forking thread while no reader runs (request_here). Until
+then the run has no thread of aiython's, as under python3 (a program that forks sees one
+thread): the kernel ends it with its host instead (host_watch.py).
 """
 
 import _signal  # the C module under `signal`: built in, so importing it costs nothing (SPEC §12)
@@ -17,7 +15,6 @@ import os
 
 from aiython_bridge import modules, protocol
 from aiython_bridge.channel import Channel, ChannelClosed
-from aiython_bridge.json_codec import encode
 
 __all__ = ["Server", "serve"]
 
@@ -71,7 +68,7 @@ class Server:
             reply = self.channel.recv()
             if reply.get("type") == protocol.RESULT and reply.get("id") == request_id:
                 return reply
-            self._dispatch(reply)
+            modules.load("aiython_bridge.reader").dispatch(self, reply)
 
     def request_async(self, message, on_reply):
         """Sends a request; `on_reply(reply)` runs on the reader thread when it is answered."""
@@ -134,8 +131,8 @@ class Server:
 
     # -- the reader thread ------------------------------------------------------------------------
     def start_reader(self):
-        """Starts the reader thread, once; from then on the host hears how the program ends. A
-        forked child's channel starts it once connected (processes/forked.py)."""
+        """Starts the reader thread (reader.py), once; from then on the host hears how the program
+        ends. A forked child's channel starts it once connected (processes/forked.py)."""
         if not getattr(self.channel, "connected", True):
             return
         with self._reader_lock:
@@ -144,54 +141,21 @@ class Server:
             self.reading = True
         if not self.talking:
             self.talking = True
-            modules.load("aiython_bridge.program.runner").report_exit_at_end(self)
-        _thread.start_new_thread(self._read_loop, ())
+            modules.load("aiython_bridge.program.host_messages").report_exit_at_end(self)
+        _thread.start_new_thread(modules.load("aiython_bridge.reader").read_loop, (self,))
 
-    def _read_loop(self):
-        self.reader_ident = _thread.get_ident()
-        try:
-            while True:
-                message = self.channel.recv()
-                self._dispatch(message)
-        except ChannelClosed as closed:
-            self._host_gone(closed.clean)
-        except BaseException:  # a protocol violation after start: report, then stop
-            self._report_fatal("control channel failed", _format_exc())
-            self._host_gone()
+    def deliver_result(self, message):
+        """Hands a `result` to the bridge's request that waits for it; False when none does."""
+        if message.get("type") != protocol.RESULT or message.get("id") not in self._pending:
+            return False
+        self._answer(message["id"], message)
+        return True
 
-    def _dispatch(self, message):
-        kind = message["type"]
-        if kind == protocol.RESULT and message.get("id") in self._pending:
-            self._answer(message["id"], message)
-        elif "pause" in message and self.pause_router is not None:
-            self.pause_router(message)
-        elif kind == protocol.COMPILE:
-            # The host plans an imported project module while the program runs (import hook).
-            value = modules.load("aiython_bridge.preparation.oracle").check(message["items"])
-            self.channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
-        else:
-            raise protocol.ProtocolViolation("unexpected %r message while the program runs" % kind)
-
-    def _host_gone(self, clean=False):
-        if self.exiting or os.getpid() != self.pid:
-            return
-        if clean and self.role == "child":
-            self.host_ended()  # the run ended while this child still runs, as python3's would
-            return
-        # The host died (e.g. SIGKILL): never leave the program running on its own.
-        os.kill(os.getpid(), _signal.SIGKILL)
-
-    def _report_fatal(self, message, tb):
+    def report_fatal(self, message, tb):
         try:
             self.channel.send({"type": protocol.FATAL, "message": message, "traceback": tb})
         except Exception:
             pass
-
-
-def _format_exc():
-    import traceback  # only on failure: it costs a few ms of start-up
-
-    return traceback.format_exc()
 
 
 def _ignore_inherited_signals(numbers):
@@ -230,7 +194,9 @@ def serve(control_fd, role):
     except KeyboardInterrupt:
         raise
     except BaseException:
-        server._report_fatal("the bridge failed before the program started", _format_exc())
+        import traceback  # only on failure: it costs a few ms of start-up
+
+        server.report_fatal("the bridge failed before the program started", traceback.format_exc())
         server.exiting = True  # the host's close that follows is expected, not the host dying
         channel.send_end_of_stream()
         from aiython_bridge.boot import wait_for_host_close
@@ -251,44 +217,18 @@ def _handshake_and_prepare(server):
             "host speaks protocol %r, bridge speaks %d" % (init.get("protocol"), protocol.PROTOCOL_VERSION)
         )
     _ignore_inherited_signals(init["ignored_signals"])
-    ahead = None  # `--explain`'s windows listed while nothing else waits (recovery/listing.py)
-    while True:
-        if ahead is not None and not ahead.done and not channel.waiting():
-            ahead.step()
-            continue
-        message = channel.recv()
-        kind = message["type"]
-        if kind == protocol.COMPILE:
-            from aiython_bridge.preparation import oracle
+    message = channel.recv()
+    if message["type"] in (protocol.COMPILE, protocol.CHECKPOINTS):  # an oracle, or `--explain`
+        message = modules.load("aiython_bridge.pre_run_requests").answer_until_run(channel, message)
+    if message["type"] != protocol.RUN:
+        raise protocol.ProtocolViolation("unexpected %r message before the program runs" % message["type"])
+    from aiython_bridge.program.runner import prepare_run
 
-            value = oracle.check(message["items"])
-            channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": value})
-        elif kind == protocol.CHECKPOINTS:  # `--explain`: what a run would checkpoint (SPEC §3.4, §4.2)
-            listing = modules.load("aiython_bridge.recovery.listing")
-            if message["plan"] is None:  # the windows to list ahead of the plan
-                ahead = listing.Ahead(message["source"], message["filename"], message["entry"], message.get("parts") or [],
-                                      as_json=True)
-                channel.send({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": None})
-            else:
-                name = modules.load("aiython_bridge.preparation.program_code").display_name(message["filename"])
-                value = listing.checkpoints_of(message.pop("source"), message["filename"], message.pop("plan"), entry=message["entry"],
-                                               name=name, ahead=ahead, as_json=True)
-                ahead = None
-                # The list's JSON text as it is, in the message the channel would have encoded.
-                head = encode({"type": protocol.RESULT, "id": message["id"], "ok": True, "value": None})
-                value[:0] = [head[:-len("null}")]]
-                value.append("}")
-                channel.send_encoded(value)
-        elif kind == protocol.RUN:
-            from aiython_bridge.program.runner import prepare_run
-
-            # From here the reader thread owns the channel once there is one (preparing may ask
-            # the host for a plan, which starts it); a run without a model may never need it.
-            if _needs_reader(server, message):
-                server.start_reader()
-            return prepare_run(server, message)
-        else:
-            raise protocol.ProtocolViolation("unexpected %r message before the program runs" % kind)
+    # From here the reader thread owns the channel once there is one (preparing may ask the host
+    # for a plan, which starts it); a run without a model may never need it.
+    if _needs_reader(server, message):
+        server.start_reader()
+    return prepare_run(server, message)
 
 
 def _needs_reader(server, run_message):

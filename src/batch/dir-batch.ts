@@ -7,9 +7,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { readResults, type LineResult } from "./batch-lines.js";
 
-/** Exit status of a run that stopped to wait for batch results (SPEC §2). */
-export const BATCH_WAIT_STATUS = 76;
-
 export function requestsFile(dir: string, runId: number, number: number): string {
   return path.join(dir, `requests-${runId}-${number}.jsonl`);
 }

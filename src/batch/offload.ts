@@ -12,7 +12,7 @@ import { BatchApi, BatchUnsupportedError, type BatchRoute } from "./batch-api.js
 import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { requestLine, type LineResult } from "./batch-lines.js";
-import { BATCH_WAIT_STATUS, missingResultsMessage, moveRequests, readDirResults, requestsFile, waitMessage } from "./dir-batch.js";
+import { missingResultsMessage, moveRequests, readDirResults, requestsFile, waitMessage } from "./dir-batch.js";
 import { Gatherer, type Pending, type Spooled } from "./gatherer.js";
 import type { BatchProgress } from "./progress.js";
 import { batchMetadata, recoverBatch } from "./recover.js";
@@ -184,7 +184,7 @@ export class BatchOffload {
     this.waiting.push(waitMessage(file, route.model, journaled.runId, pendings.length, this.deps.shown));
     clearTimeout(this.waitTimer);
     // Batches split by the limits are handed on together: stop once none has come for a moment.
-    this.waitTimer = setTimeout(() => this.stop(this.waiting.join("\n"), BATCH_WAIT_STATUS), DIR_SETTLE_MS);
+    this.waitTimer = setTimeout(() => this.stop(this.waiting.join("\n"), ExitStatus.batchWait), DIR_SETTLE_MS);
   }
 
   /** A resumed run's request that a journaled batch carries: its line (waiting for the batch if it is still in flight), or null. */
@@ -196,7 +196,7 @@ export class BatchOffload {
       const results = this.dirResults.get(carrying.providerId) ?? readDirResults(carrying.providerId);
       if (!results) {
         const runId = (await this.deps.journal.runId()) ?? carrying.runId;
-        this.stop(missingResultsMessage(carrying.providerId, ask.route.model, runId, this.deps.shown), BATCH_WAIT_STATUS);
+        this.stop(missingResultsMessage(carrying.providerId, ask.route.model, runId, this.deps.shown), ExitStatus.batchWait);
         return new Promise(() => undefined); // the run is ending
       }
       this.dirResults.set(carrying.providerId, results);

@@ -46,6 +46,14 @@ export class ProcessTree {
     return this.members.size > 0;
   }
 
+  /** Ends every member as by SIGTERM, then by SIGKILL those still alive after `graceMs` (SPEC §9). */
+  async end(graceMs: number): Promise<void> {
+    this.signal("SIGTERM");
+    const until = Date.now() + graceMs;
+    while (this.alive() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    this.signal("SIGKILL");
+  }
+
   /** Adds the descendants of every member, and forgets members that are gone (or reused). */
   private grow(): void {
     const rows = table();

@@ -7,7 +7,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { ARTIFACTS_DIR, JOURNAL_DIR, JOURNAL_DIR_MODE } from "../defaults.js";
+import { JOURNAL_DIR, JOURNAL_DIR_MODE } from "../defaults.js";
+import { ARTIFACTS_DIR } from "../host-tool-defaults.js";
 
 export type ArtifactKind = "speech" | "image" | "edited-image" | "video";
 

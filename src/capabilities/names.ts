@@ -4,7 +4,7 @@
 // `# aiython: capability="…"` directives (SPEC §3.3). `baseNeed` lives here rather than with the
 // handlers (registry.ts) so that asking it loads no capability's code.
 
-import { CAPABILITY_NAMES, LOCAL_CAPABILITIES, ROUTED_CAPABILITIES } from "../defaults.js";
+import { CAPABILITY_NAMES, LOCAL_CAPABILITIES, ROUTED_CAPABILITIES } from "../host-tool-defaults.js";
 
 export { CAPABILITY_NAMES, LOCAL_CAPABILITIES, ROUTED_CAPABILITIES };
 

@@ -7,7 +7,7 @@
 // more specific error exists at or below it, and the deepest remaining error wins.
 
 import type { ErrorObject } from "ajv";
-import { LOCAL_CAPABILITIES } from "../defaults.js";
+import { LOCAL_CAPABILITIES } from "../host-tool-defaults.js";
 
 const TYPE_PHRASES: Record<string, string> = {
   string: "a string",

@@ -4,7 +4,8 @@
 // cannot express well (credentials inside api_base, the reserved profile name, env_file outside
 // the project) live in load-config.ts.
 
-import { CONFIG_BOUNDS, CONFIG_VERSION, RECOVERY_NOTICE_MODES, ROUTED_CAPABILITIES, TYPE_CONTRACTS_MODES } from "../defaults.js";
+import { CONFIG_BOUNDS, CONFIG_VERSION, RECOVERY_NOTICE_MODES, TYPE_CONTRACTS_MODES } from "../defaults.js";
+import { ROUTED_CAPABILITIES } from "../host-tool-defaults.js";
 import { PERMISSIONS } from "./types.js";
 
 /** Matches a POSIX-style environment variable name; a pasted key (`sk-...`) fails it. */

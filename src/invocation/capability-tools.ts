@@ -5,7 +5,7 @@
 // `hold_values` so every step result comes back as a handle the model can finish with.
 
 import type { CapabilityPort, PlanAnswer, PlanFrame, PlanValueRef, StepOutcome } from "../capability-port.js";
-import { CAPABILITY_NAMES, PLAN_DEFAULTS } from "../defaults.js";
+import { CAPABILITY_NAMES, PLAN_DEFAULTS } from "../host-tool-defaults.js";
 import type { InvocationEnd } from "../invocation-record.js";
 import type { FrameOpResult, FramePort } from "./ports.js";
 

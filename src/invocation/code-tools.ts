@@ -5,7 +5,8 @@
 // when its text speaks of code (SPEC §5.1: only the tools that can help; a one-line block about
 // data keeps its request under the budget).
 
-import { CODE_READING_LIMITS, READ_CODE_PERMISSION } from "../defaults.js";
+import { READ_CODE_PERMISSION } from "../defaults.js";
+import { CODE_READING_LIMITS } from "../host-tool-defaults.js";
 
 export const CODE_TOOL_NAMES = ["read_code", "search_code", "list_code_files"] as const;
 export type CodeToolName = (typeof CODE_TOOL_NAMES)[number];

@@ -4,6 +4,7 @@
 // serves the whole invocation (set at its first race, cleared by `dispose`), and one promise
 // says when it stopped: a block's races add no timer or listener of their own.
 
+import type { InvocationEnd } from "../invocation-record.js";
 import { Stopper, type StopSignal } from "../stop-signal.js";
 
 export type StopReason = "timeout" | "cancelled";
@@ -112,4 +113,16 @@ export class Deadline {
 
 export function isStopped(value: unknown): value is Stopped {
   return typeof value === "object" && value !== null && "stopped" in value;
+}
+
+/** The end a stop means; `tool`: the frame op that was running when the invocation stopped (the bridge interrupts it). */
+export function stoppedEnd(stopped: StopReason, timeoutSeconds: number, tool?: string): InvocationEnd {
+  if (stopped === "cancelled") return { status: "failed", reason: "cancelled" };
+  if (tool !== undefined) {
+    return {
+      status: "failed",
+      reason: `the ${tool} tool did not return within the ${timeoutSeconds} s timeout and was interrupted; raise timeout in aiython.toml or make the instruction simpler`,
+    };
+  }
+  return { status: "failed", reason: `the model did not finish within the ${timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler` };
 }

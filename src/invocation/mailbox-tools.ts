@@ -3,7 +3,7 @@
 // call runs against the MailboxPort. A refused send (the recipient's queue is full, a payload
 // too large, no such peer) is a tool error whose message says what to do.
 
-import { MAILBOX_LIMITS } from "../defaults.js";
+import { MAILBOX_LIMITS } from "../host-tool-defaults.js";
 import { canonicalJson } from "../canonical-json.js";
 import type { FrameOpResult, MailboxPort } from "./ports.js";
 

@@ -1,28 +1,29 @@
 // The model tool loop of one invocation (SPEC §5): build the request, ask the model, validate the
 // batch (batch-validation.ts), run its calls in order (call-runner.ts serves each and says what
 // it came to; the conversation and the counters stay here), and stop on a terminal call or one
-// of the §5.4 limits. Bad model behaviour becomes tool messages or a
-// `failed` end whose reason the caller raises as AIError; only bugs and broken infrastructure
-// (a frame port that throws, a model port that throws something other than ModelCallError) are
-// thrown.
+// of the §5.4 limits (one model request, counted and traced, is model-round.ts's). Bad model
+// behaviour becomes tool messages or a `failed` end whose reason the caller raises as AIError;
+// only bugs and broken infrastructure (a frame port that throws, a model port that throws
+// something other than ModelCallError) are thrown.
 //
 // Counter rules beyond §5.4's wording: a response with tool calls resets the empty-response
 // count; only a valid batch resets the invalid-batch count; any successful call clears the
 // remembered failure. The deadline covers model and frame time (deadline.ts).
 
 import type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
-import { ModelCallError, type AttemptObserver, type ChatMessage, type ExchangeRef, type ModelPort, type ModelResponse, type ToolCall, type ToolSpec } from "../model-port.js";
+import type { ChatMessage, ExchangeRef, ModelPort, ModelResponse, ToolCall, ToolSpec } from "../model-port.js";
 import type { PauseRequest } from "../bridge/protocol.js";
 import type { StopSignal } from "../stop-signal.js";
 import { validateBatch, type ParsedCall } from "./batch-validation.js";
-import { Deadline, isStopped, type StopReason, type Stopped } from "./deadline.js";
-import { countAttempt, countResponse, countToolCall, newInvocationStats } from "./invocation-stats.js";
+import { Deadline, stoppedEnd } from "./deadline.js";
+import { countToolCall, newInvocationStats } from "./invocation-stats.js";
 import { MAX_EMPTY_RESPONSES_IN_A_ROW, MAX_IDENTICAL_FAILURES_IN_A_ROW, MAX_INVALID_BATCHES_IN_A_ROW, READ_CODE_PERMISSION } from "../defaults.js";
 import type { InvocationServices, InvocationSettings } from "./ports.js";
 import { BATCH_REJECTED, EARLIER_CALL_FAILED, canonicalJson, emptyResponseReminder, initialMessages, toolResultContent, type ToolResult } from "./prompt.js";
 import { offeredToolSpecs, toolContext } from "./tools.js";
 import { DEFAULT_PROFILE_REF, deniedInBatch, denialReason, type Denial } from "./permissions.js";
 import { runCall, type CallOutcome } from "./call-runner.js";
+import { askModel, type EventBody, type RoundContext } from "./model-round.js";
 
 export type { InvocationEnd, InvocationEvent, InvocationStats } from "../invocation-record.js";
 export type { InvocationSettings } from "./ports.js";
@@ -42,8 +43,6 @@ export interface InvocationArgs extends InvocationServices {
 
 /** What the loop does after a response or a call: go on, or end the invocation. */
 type Step = { next: "continue" } | { next: "end"; end: InvocationEnd };
-/** An event without the fields `emit` adds. */
-type EventBody = InvocationEvent extends infer E ? (E extends InvocationEvent ? Omit<E, "invocation" | "at"> : never) : never;
 
 const CONTINUE: Step = { next: "continue" };
 const endWith = (end: InvocationEnd): Step => ({ next: "end", end });
@@ -77,6 +76,7 @@ class InvocationLoop {
   private ended = false;
   /** The profile's permissions, less those of tools nobody here can serve. */
   private readonly permissions: ReadonlySet<string>;
+  private readonly roundContext: RoundContext;
 
   constructor(readonly args: InvocationArgs) {
     this.now = args.now ?? Date.now;
@@ -85,6 +85,19 @@ class InvocationLoop {
     this.permissions = args.hostTools ? args.settings.permissions : new Set([...args.settings.permissions].filter((p) => p !== READ_CODE_PERMISSION));
     this.tools = offeredToolSpecs(toolContext(args.request, this.permissions, args.capabilities ?? null, args.mailbox ?? null));
     this.messages = initialMessages(args.request, this.permissions, args.mailbox?.status());
+    this.roundContext = {
+      id: args.id,
+      model: args.model,
+      deadline: this.deadline,
+      stats: this.stats,
+      tools: this.tools,
+      signal: args.signal,
+      now: this.now,
+      timeoutSeconds: args.settings.timeoutSeconds,
+      traced: () => Boolean(args.onEvent),
+      emit: (event) => this.emit(event),
+      ended: () => this.ended,
+    };
   }
 
   async run(): Promise<{ end: InvocationEnd; stats: InvocationStats }> {
@@ -116,69 +129,10 @@ class InvocationLoop {
   }
 
   /** Sends the conversation; the response, or the end a failed or stopped call means. */
-  private async ask(round: number): Promise<ModelResponse | InvocationEnd> {
-    // The event's copies of the new messages and the tool names are made only for a listener.
-    if (this.args.onEvent)
-      this.emit({ type: "model_request", round, messages: this.messages.slice(this.sentUpTo), message_count: this.messages.length, tools: this.tools.map((t) => t.function.name) });
+  private ask(round: number): Promise<ModelResponse | InvocationEnd> {
+    const newFrom = this.sentUpTo;
     this.sentUpTo = this.messages.length;
-    let response: ModelResponse | Stopped;
-    try {
-      const request = { messages: [...this.messages], tools: this.tools, toolChoice: "required" as const };
-      const options = {
-        signal: this.deadline.signal,
-        deadline: this.deadline.at,
-        attempts: this.attemptObserver(round),
-        origin: { invocation: this.args.id, round },
-        holdDeadline: () => this.deadline.hold(),
-      };
-      response = await this.deadline.race(() => this.args.model.complete(request, options));
-    } catch (error) {
-      if (!(error instanceof ModelCallError)) throw error;
-      this.emit({ type: "model_error", round, kind: error.kind, message: error.message });
-      if (error.kind === "budget") return { status: "failed", reason: error.message, budget: true };
-      if (this.args.signal?.aborted || error.kind === "cancelled") return this.stopEnd("cancelled");
-      if (error.kind === "timeout" || this.now() >= this.deadline.at) return this.stopEnd("timeout");
-      return failed(error.message);
-    }
-    if (isStopped(response)) return this.stopEnd(response.stopped);
-    countResponse(this.stats, response);
-    const { content, tool_calls } = response.message;
-    if (this.args.onEvent)
-      this.emit({
-        type: "model_response",
-        round,
-        content,
-        tool_calls: tool_calls ?? [],
-        usage: response.usage,
-        request_bytes: response.requestBytes,
-        provider_seconds: response.providerSeconds,
-        route: response.route,
-      });
-    return response;
-  }
-
-  /** Counts and traces every HTTP request of this round (SPEC §11). */
-  private attemptObserver(round: number): AttemptObserver {
-    return {
-      sent: (attempt) => {
-        countAttempt(this.stats, attempt);
-        if (this.ended || !this.args.onEvent) return;
-        this.emit({
-          type: "model_attempt",
-          round,
-          attempt: attempt.attempt,
-          route: attempt.route,
-          server: attempt.server,
-          status: attempt.status,
-          outcome: attempt.outcome,
-          request_bytes: attempt.requestBytes,
-          ...(attempt.usage ? { usage: attempt.usage } : {}),
-          started_at: attempt.startedAt,
-          seconds: attempt.seconds,
-          cost_usd: attempt.costUsd ?? null,
-        });
-      },
-    };
+    return askModel(this.roundContext, round, this.messages, newFrom);
   }
 
   private async handleResponse(content: string | null, calls: ToolCall[]): Promise<Step> {
@@ -251,7 +205,7 @@ class InvocationLoop {
   private afterCall(call: ParsedCall, outcome: CallOutcome): Step | "failed" | null {
     switch (outcome.kind) {
       case "stopped":
-        return endWith(this.stopEnd(outcome.stopped, outcome.tool));
+        return endWith(stoppedEnd(outcome.stopped, this.args.settings.timeoutSeconds, outcome.tool));
       case "end":
         countToolCall(this.stats, call.name, outcome.toolError);
         return endWith(outcome.end);
@@ -286,16 +240,6 @@ class InvocationLoop {
     const content = toolResultContent(result);
     this.messages.push({ role: "tool", tool_call_id: call.id, content });
     if (this.args.onEvent) this.emit({ type: "tool_result", call_id: call.id, name: call.name, status: result.status, content });
-  }
-
-  /** `tool`: the frame op that was running when the invocation stopped (the bridge interrupts it). */
-  private stopEnd(stopped: StopReason, tool?: string): InvocationEnd {
-    if (stopped === "cancelled") return failed("cancelled");
-    const seconds = this.args.settings.timeoutSeconds;
-    if (tool !== undefined) {
-      return failed(`the ${tool} tool did not return within the ${seconds} s timeout and was interrupted; raise timeout in aiython.toml or make the instruction simpler`);
-    }
-    return failed(`the model did not finish within the ${this.args.settings.timeoutSeconds} s timeout; raise timeout in aiython.toml or make the instruction simpler`);
   }
 
   private emit(event: EventBody): void {

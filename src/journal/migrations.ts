@@ -1,7 +1,7 @@
 // The journal's schema (SPEC §11) as numbered migrations. `PRAGMA user_version` holds the number
 // of the last one applied; opening a journal applies the missing ones inside one IMMEDIATE
 // transaction, so two processes opening a new journal at once migrate it exactly once. Append new
-// migrations; never edit an applied one.
+// migrations; never edit an applied one. The first three are first-migrations.ts's.
 //
 // What is stored where: runs hold their command line (keys redacted: resume re-runs it, SPEC
 // §11.2), folder, interpreter, profile and the digests of their source files; invocations hold
@@ -15,6 +15,7 @@
 // an exchange until its answer is in, and then it is one like any other.
 
 import type BetterSqlite3 from "better-sqlite3";
+import { FIRST_MIGRATIONS } from "./first-migrations.js";
 import { JournalUnavailableError } from "./unavailable.js";
 
 export interface Migration {
@@ -23,130 +24,7 @@ export interface Migration {
 }
 
 export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    sql: `
-      CREATE TABLE runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        started_at TEXT NOT NULL,
-        ended_at TEXT,
-        script TEXT NOT NULL,
-        args_sha256 TEXT NOT NULL,
-        arg_count INTEGER NOT NULL,
-        replay INTEGER NOT NULL DEFAULT 0,
-        pid INTEGER NOT NULL,
-        aiython_version TEXT NOT NULL,
-        exit_status INTEGER,
-        exit_signal TEXT,
-        total_seconds REAL,
-        parse_seconds REAL,
-        prepare_seconds REAL,
-        execution_seconds REAL
-      );
-      CREATE TABLE invocations (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        run_id INTEGER NOT NULL REFERENCES runs(id),
-        invocation TEXT NOT NULL,
-        file TEXT NOT NULL,
-        line INTEGER NOT NULL,
-        mode TEXT NOT NULL CHECK (mode IN ('syntax', 'recovery')),
-        status TEXT NOT NULL CHECK (status IN ('finished', 'failed')),
-        action TEXT,
-        missing_capability TEXT,
-        model_calls INTEGER NOT NULL,
-        tool_calls INTEGER NOT NULL,
-        tool_counts TEXT NOT NULL,
-        request_bytes INTEGER NOT NULL,
-        prompt_tokens INTEGER NOT NULL,
-        completion_tokens INTEGER NOT NULL,
-        total_tokens INTEGER NOT NULL,
-        cached_tokens INTEGER NOT NULL,
-        invalid_batches INTEGER NOT NULL,
-        empty_responses INTEGER NOT NULL,
-        tool_failures INTEGER NOT NULL,
-        provider_seconds REAL NOT NULL,
-        invocation_seconds REAL NOT NULL,
-        ended_at TEXT NOT NULL
-      );
-      CREATE INDEX invocations_by_run ON invocations(run_id);
-      CREATE TABLE exchanges (
-        key TEXT PRIMARY KEY,
-        route TEXT NOT NULL,
-        model TEXT NOT NULL,
-        request_json TEXT NOT NULL,
-        response_json TEXT NOT NULL,
-        run_id INTEGER REFERENCES runs(id),
-        recorded_at TEXT NOT NULL
-      );
-    `,
-  },
-  {
-    // SPEC §10: provider answers of capability steps (the 24 h cache, and --replay for journaled
-    // ones), local indexes' chunks with their vectors, and long jobs that outlive a run.
-    version: 2,
-    sql: `
-      CREATE TABLE capability_results (
-        key TEXT PRIMARY KEY,
-        capability TEXT NOT NULL,
-        route TEXT NOT NULL,
-        json TEXT NOT NULL,
-        blob BLOB,
-        journaled INTEGER NOT NULL DEFAULT 0,
-        stored_at INTEGER NOT NULL
-      );
-      CREATE INDEX capability_results_by_age ON capability_results(journaled, stored_at);
-      CREATE TABLE capability_chunks (
-        index_name TEXT NOT NULL,
-        model TEXT NOT NULL,
-        source TEXT NOT NULL,
-        chunk INTEGER NOT NULL,
-        text TEXT NOT NULL,
-        hash TEXT NOT NULL,
-        page INTEGER,
-        heading TEXT,
-        vector BLOB NOT NULL,
-        PRIMARY KEY (index_name, model, source, chunk)
-      );
-      CREATE TABLE capability_jobs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        key TEXT NOT NULL,
-        capability TEXT NOT NULL,
-        route TEXT NOT NULL,
-        model TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('submitting', 'uncertain', 'queued', 'in_progress', 'completed', 'failed')),
-        provider_job_id TEXT,
-        origin TEXT,
-        artifact_name TEXT NOT NULL,
-        artifact TEXT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-      );
-      CREATE INDEX capability_jobs_by_key ON capability_jobs(key);
-      CREATE TABLE invocation_capabilities (
-        run_id INTEGER NOT NULL REFERENCES runs(id),
-        invocation TEXT NOT NULL,
-        calls INTEGER NOT NULL,
-        cached INTEGER NOT NULL,
-        replayed INTEGER NOT NULL,
-        counts TEXT NOT NULL,
-        cost_usd REAL,
-        PRIMARY KEY (run_id, invocation)
-      );
-    `,
-  },
-  {
-    // SPEC §11, §13: replayed answers and cost per invocation (NULL: unknown, e.g. no price for a
-    // route, or recorded before prices existed); the block of each exchange, so that a `--replay`
-    // miss can name the nearest recorded request of the same block.
-    version: 3,
-    sql: `
-      ALTER TABLE invocations ADD COLUMN replayed INTEGER NOT NULL DEFAULT 0;
-      ALTER TABLE invocations ADD COLUMN cost_usd REAL;
-      ALTER TABLE invocations ADD COLUMN unpriced_routes TEXT NOT NULL DEFAULT '[]';
-      ALTER TABLE exchanges ADD COLUMN block TEXT;
-      CREATE INDEX exchanges_by_block ON exchanges(block);
-    `,
-  },
+  ...FIRST_MIGRATIONS,
   {
     // SPEC §11, §11.1–§11.3: run-scoped, ordered exchanges (nothing recorded is overwritten: the
     // old one-row-per-hash table becomes each row's run's first occurrence, in recorded order);

@@ -8,7 +8,7 @@
 // transport is the bridge channel (requests.ts) and the invocation's tools (run/mailbox-wiring.ts).
 
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { MAILBOX_LIMITS } from "../defaults.js";
+import { MAILBOX_LIMITS } from "../host-tool-defaults.js";
 
 export class MailboxError extends Error {
   override name = "MailboxError";

@@ -13,7 +13,7 @@ import type { InvocationRunner } from "../invocation/pause-coordinator.js";
 import type { InvocationEnd, InvocationEvent, InvocationRecord } from "../invocation-record.js";
 import type { ModelPort } from "../model-port.js";
 import type { Spinner } from "../observe/spinner.js";
-import type { ApprovalPort, EffectJournalPort, FramePort, HostToolPort, MailboxPort } from "../invocation/ports.js";
+import type { ApprovalPort, EffectJournalPort, HostToolPort, MailboxPort } from "../invocation/ports.js";
 import type { ProfileRef } from "../invocation/permissions.js";
 import { CodeReader } from "../invocation/code-reading/code-reader.js";
 import { TtyApprover } from "./approval/tty-approver.js";
@@ -26,6 +26,7 @@ import { RecoveryNotices } from "./recovery-notice.js";
 import { missingKeyReason, refusingModel } from "./missing-key.js";
 import type { RunBatch } from "./batch-wiring.js";
 import { scriptedPort } from "./scripted-wiring.js";
+import { held, restricted, spinnerAware } from "./invocation-ports.js";
 
 export interface InvocationWiring {
   spinner: Spinner;
@@ -188,40 +189,6 @@ function runApprover(wiring: InvocationWiring): ApprovalPort {
   });
 }
 
-/** Time waiting for the model does not count against the run's time limit (SPEC §9). */
-function held(model: ModelPort, holdClock: (() => () => void) | undefined): ModelPort {
-  if (!holdClock) return model;
-  return {
-    async complete(request, options) {
-      const release = holdClock();
-      try {
-        return await model.complete(request, options);
-      } finally {
-        release();
-      }
-    },
-  };
-}
-
-/**
- * A profile without write_filesystem: the bridge's source guard refuses every file write of
- * this invocation's ops. The `restrict` op goes first, before the first op that runs code.
- */
-function restricted(frame: FramePort, profile: ProfileSettings): FramePort {
-  if (profile.permissions.has("write_filesystem")) return frame;
-  let restricted = false;
-  return {
-    op(name, args, signal) {
-      // Ops of one pause are served in order, so restrict needs no answer before the next one.
-      if (name !== "fail" && !restricted) {
-        restricted = true;
-        void frame.op("restrict", { denied: ["write_filesystem"] });
-      }
-      return frame.op(name, args, signal);
-    },
-  };
-}
-
 /** The profile an invocation uses, or why it cannot call a model. */
 function usableProfile(config: ResolvedConfig, directiveProfile: string | null): ProfileSettings | string {
   let profile: ProfileSettings;
@@ -236,20 +203,4 @@ function usableProfile(config: ResolvedConfig, directiveProfile: string | null):
     return `the model cannot be called: profile "${profile.name}" does not grant the network permission (to allow it, add "network" to ${where})`;
   }
   return profile;
-}
-
-/**
- * The spinner's line never meets the program's output (SPEC §2): it is erased before every op
- * is sent (a tool's code may print), and a terminal op ends it for this invocation before the
- * program resumes. The writes are synchronous (cli/host-stdio.ts), so they reach the terminal
- * before the bridge sees the op.
- */
-function spinnerAware(frame: FramePort, spinner: Spinner, stop: () => void): FramePort {
-  return {
-    op(name, args, signal) {
-      if (name === "finish" || name === "recover" || name === "fail") stop();
-      spinner.erase();
-      return frame.op(name, args, signal);
-    },
-  };
 }

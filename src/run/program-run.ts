@@ -1,6 +1,6 @@
 // One program run, from the configuration to the exit (SPEC §2, §4): load the configuration and
 // the observers (§11), send `run`, answer the bridge's `plan` requests (plan-answers.ts: the entry program and
-// imported project modules, §4.1) and hand pauses to the coordinator (§4.3, §4.2), then turn how
+// imported project modules, §4.1) and hand pauses to the coordinators (pause-wiring.ts, §4.3, §4.2), then turn how
 // the interpreter ended into a RunOutcome. A fault found on the way (a malformed directive, a
 // protocol violation, a bug) ends the run by killing the interpreter and is reported instead of
 // the program's exit.
@@ -11,8 +11,7 @@ import { KILL_GRACE_MS } from "../defaults.js";
 import { RunClock } from "../observe/run-clock.js";
 import type { BridgeEnd, BridgeProcess } from "../bridge/bridge-process.js";
 import type { ChildLink } from "../bridge/child-link.js";
-import type { PauseCoordinator } from "../invocation/pause-coordinator.js";
-import type { BridgeMessage, HostMessage, MailRequest, RunOptions, RunRequest, RunTarget } from "../bridge/protocol.js";
+import type { BridgeMessage, MailRequest, RunOptions, RunRequest, RunTarget } from "../bridge/protocol.js";
 import { relaySignals, type SignalRelay } from "../bridge/signal-relay.js";
 import { ChildProcesses } from "./child-processes.js";
 import type { PlanLink } from "./plan-source.js";
@@ -22,27 +21,18 @@ import type { RunCommand } from "./run-command.js";
 import { scriptPathOf } from "./target.js";
 import { runLimits, timeLimitMessage, type RunLimits } from "./run-limits.js";
 import { TimeLimit } from "./time-limit.js";
-import { endedInTool, internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
+import { budgetOutcome, endedHow, endedInTool, internalOutcome, outcomeOf, runOptions } from "./run-messages.js";
 import { PlanAnswers } from "./plan-answers.js";
 import type { EndedHow } from "../journal/index.js";
 import type { RunBatch } from "./batch-wiring.js";
-
-/** Exit status of a run that stopped to wait for batch results (SPEC §2, §14). */
-const BATCH_WAIT_STATUS = 76;
-
-/** Exit status of a run ended by its time limit (SPEC §2). */
-const TIME_LIMIT_STATUS = 124;
+import type { RunPauses } from "./pause-wiring.js";
 
 export class ProgramRun {
   private problem: RunOutcome | null = null;
   /** How the run was cut short, when it was (SPEC §11.2): the journal keeps it with the run's end. */
   private cutShort: EndedHow | null = null;
-  private coordinator: PauseCoordinator | null = null;
-  /** Loads the model client and the orchestrator in the background (after a plan with blocks). */
-  private warmUp: (() => void) | null = null;
-  /** With a model configured: a coordinator of the run's one invocation runner for a process's link. */
-  private coordinatorFor: ((send: (message: HostMessage) => void) => PauseCoordinator) | null = null;
-  private readonly coordinators = new Set<PauseCoordinator>();
+  /** With a model configured: the run's pause coordinators (pause-wiring.ts). */
+  private pauses: RunPauses | null = null;
   private observers: Observers | null = null;
   private config: ResolvedConfig | null = null;
   private options: RunOptions | null = null;
@@ -66,7 +56,7 @@ export class ProgramRun {
       target,
       clock: this.clock,
       config: () => this.config,
-      warmUp: () => this.warmUp?.(),
+      warmUp: () => this.pauses?.warmUp(),
       interrupted: () => this.relay?.interrupted ?? false,
       stop: (outcome) => this.stop(outcome),
     });
@@ -114,7 +104,7 @@ export class ProgramRun {
     const time = this.limits.time;
     if (time) this.timeLimit = new TimeLimit(time.seconds, () => this.timeUp(time));
     if (config.modelConfigured) {
-      const { pauseCoordinator, sharedInvocationRunner } = await import("./pause-wiring.js");
+      const { RunPauses, sharedInvocationRunner } = await import("./pause-wiring.js");
       const hold = this.timeLimit ? () => this.timeLimit!.hold() : undefined;
       const shared = sharedInvocationRunner(config, this.observers, {
         mailboxFor: (member) => this.mailbox.portFor(member),
@@ -122,18 +112,11 @@ export class ProgramRun {
         approve: command.approve ?? false,
         batch: await this.batchOf(config),
       });
-      this.warmUp = shared.warmUp;
-      this.coordinatorFor = (send) => {
-        const coordinator = pauseCoordinator(
-          shared.runner,
-          send,
-          (error) => this.stop(internalOutcome((error as Error).message)),
-          (message) => this.stop({ kind: "status", status: ExitStatus.uncaughtException, message }),
-        );
-        this.coordinators.add(coordinator);
-        return coordinator;
-      };
-      this.coordinator = this.coordinatorFor((message) => this.bridge.send(message));
+      this.pauses = new RunPauses(
+        shared,
+        (outcome) => this.stop(outcome),
+        (message) => this.bridge.send(message),
+      );
     }
     return config;
   }
@@ -143,7 +126,7 @@ export class ProgramRun {
     if (this.command.batch == null && !config.profiles.get(config.forcedProfile ?? config.defaultProfile)?.batch.enabled) return undefined;
     const { runBatch } = await import("./batch-wiring.js");
     this.batch = runBatch(this.command, config, this.observers?.session ?? null, (message, status) => {
-      if (status === BATCH_WAIT_STATUS) this.cutShort ??= "batch_wait";
+      if (status === ExitStatus.batchWait) this.cutShort ??= "batch_wait";
       this.stop({ kind: "status", status, message });
     });
     return this.batch;
@@ -193,20 +176,13 @@ export class ProgramRun {
    */
   private timeUp(limit: NonNullable<RunLimits["time"]>): void {
     this.cutShort ??= "time_limit";
-    this.problem ??= { kind: "status", status: TIME_LIMIT_STATUS, message: timeLimitMessage(limit) };
-    const tree = this.bridge.tree();
-    if (!tree) return;
-    tree.signal("SIGTERM");
-    this.ending = (async () => {
-      const until = Date.now() + KILL_GRACE_MS;
-      while (tree.alive() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-      tree.signal("SIGKILL");
-    })();
+    this.problem ??= { kind: "status", status: ExitStatus.timeLimit, message: timeLimitMessage(limit) };
+    this.ending = this.bridge.tree()?.end(KILL_GRACE_MS) ?? null;
   }
 
   private onMessage(message: BridgeMessage): void {
     if (message.type === "pause" && message.modules) this.observers?.sourceFiles(message.modules);
-    if (this.coordinator?.handle(message)) return;
+    if (this.pauses?.main.handle(message)) return;
     if (this.serve(this.bridge, message, true)) return;
     this.stop(internalOutcome(`unexpected ${message.type} message from the bridge`));
   }
@@ -224,7 +200,7 @@ export class ProgramRun {
         void this.answerMail(link, message);
         return true;
       case "blocks_ahead":
-        this.warmUp?.(); // a prepared source with blocks, from the cache: no plan said so
+        this.pauses?.warmUp(); // a prepared source with blocks, from the cache: no plan said so
         return true;
       default:
         return false;
@@ -233,7 +209,7 @@ export class ProgramRun {
 
   /** A child process of the run (SPEC §8): its own pauses on the run's one invocation runner. */
   private serveChild(link: ChildLink): { ended(): void } {
-    const coordinator = this.coordinatorFor?.((message) => link.send(message)) ?? null;
+    const coordinator = this.pauses?.coordinatorFor((message) => link.send(message)) ?? null;
     link.onMessage = (message) => {
       if (message.type === "pause" && message.modules) this.observers?.sourceFiles(message.modules);
       if (!coordinator?.handle(message)) this.serve(link, message, false);
@@ -256,29 +232,14 @@ export class ProgramRun {
     this.timeLimit?.dispose();
     this.batch?.offload.close();
     await this.ending;
-    const inTool = this.coordinator?.bridgeEnded() ?? null;
+    const inTool = this.pauses?.main.bridgeEnded() ?? null;
     this.mailbox.close();
     await this.children.close();
-    await Promise.all([...this.coordinators].map((coordinator) => coordinator.settled()));
-    const outcome = this.problem ?? this.budgetOutcome(end) ?? this.plans.refusedOutcome(end.code) ?? endedInTool(inTool, end, relayed) ?? outcomeOf(end, relayed);
+    await this.pauses?.settled();
+    const budget = this.problem === null ? budgetOutcome(end, this.observers?.budget ?? null) : null;
+    const outcome = this.problem ?? budget ?? this.plans.refusedOutcome(end.code) ?? endedInTool(inTool, end, relayed) ?? outcomeOf(end, relayed);
     const exit = { status: outcome.kind === "status" ? outcome.status : null, signal: outcome.kind === "signal" ? outcome.signal : null };
-    await this.observers?.finish({ ...exit, how: this.endedHow(outcome, end) }, this.clock.timings());
+    await this.observers?.finish({ ...exit, how: endedHow(outcome, end, this.cutShort, this.problem, budget !== null) }, this.clock.timings());
     return outcome;
-  }
-
-  /** Whether the program ended the run itself (its exit status, uncaught exceptions included), or how it was cut short. */
-  private endedHow(outcome: RunOutcome, end: BridgeEnd): EndedHow {
-    if (this.cutShort) return this.cutShort;
-    if (outcome.kind === "signal") return "signal";
-    if (end.fatal || end.protocolError || (this.problem?.kind === "status" && this.problem.status === ExitStatus.internal)) return "internal";
-    if (this.problem === null && this.budgetOutcome(end)) return "budget";
-    if (end.signal) return "lost"; // the interpreter died of a signal nobody relayed to it
-    return "exit";
-  }
-
-  /** The program ended with an uncaught AIBudgetError: exit 75 and what was spent (SPEC §13). */
-  private budgetOutcome(end: BridgeEnd): RunOutcome | null {
-    if (!end.budgetExhausted || end.code !== ExitStatus.uncaughtException || !this.observers) return null;
-    return { kind: "status", status: ExitStatus.budget, message: this.observers.budget.summary() };
   }
 }

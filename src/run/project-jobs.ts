@@ -7,7 +7,7 @@ import fs from "node:fs";
 import type { JobSummary, StepOutcome } from "../capability-port.js";
 import { capabilitySession, summary } from "../capabilities/plan/plan-session.js";
 import { loadConfig, profileFor } from "../config/index.js";
-import { PLAN_DEFAULTS } from "../defaults.js";
+import { PLAN_DEFAULTS } from "../host-tool-defaults.js";
 import { UsageError } from "../errors.js";
 import { journalPath, openCapabilityStore } from "../journal/index.js";
 

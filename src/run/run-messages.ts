@@ -3,7 +3,8 @@
 // preparation cache's place and bounds included, SPEC §4.1), and the RunOutcome made of how the
 // interpreter ended (SPEC §2): its exit status, a signal it died of (relayed from the user, quiet,
 // or unexpected: 128+n with a message), or a fault (a protocol violation, a fatal host error),
-// and the end of an interpreter that ended while a model's tool ran (SPEC §9).
+// and the end of an interpreter that ended while a model's tool ran (SPEC §9); and how the run
+// ended, as the journal keeps it (SPEC §11.2).
 
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { profileFor, type ResolvedConfig } from "../config/index.js";
 import { ENV_NO_CACHE, PREPARATION_CACHE_DIR, PREPARATION_CACHE_MAX_BYTES, QUIET_SIGNALS } from "../defaults.js";
 import { ExitStatus, InternalError, type RunOutcome } from "../errors.js";
 import type { BridgeEnd } from "../bridge/bridge-process.js";
+import type { EndedHow } from "../journal/index.js";
 import type { PreparationCacheOptions, RunOptions } from "../bridge/protocol.js";
 import { CACHE_VERSION } from "../version.js";
 import type { RunLimits } from "./run-limits.js";
@@ -67,4 +69,24 @@ export function endedInTool(inTool: string | null, end: BridgeEnd, relayed: Node
   const message = `${inTool} was running when the Python process ended (${how}); the rest of the program did not run`;
   if (end.signal) return { ...outcomeOf(end, relayed), message };
   return { kind: "status", status: end.code ? end.code : ExitStatus.uncaughtException, message };
+}
+
+/** The program ended with an uncaught AIBudgetError: exit 75 and what was spent (SPEC §13); `budget` null: nothing counted. */
+export function budgetOutcome(end: BridgeEnd, budget: { summary(): string } | null): RunOutcome | null {
+  if (!end.budgetExhausted || end.code !== ExitStatus.uncaughtException || !budget) return null;
+  return { kind: "status", status: ExitStatus.budget, message: budget.summary() };
+}
+
+/**
+ * Whether the program ended the run itself (its exit status, uncaught exceptions included), or how
+ * it was cut short: `cutShort` as the run knew it, `problem` the outcome that stopped the run (if
+ * one did), `budgetEnded` whether budgetOutcome gave the outcome.
+ */
+export function endedHow(outcome: RunOutcome, end: BridgeEnd, cutShort: EndedHow | null, problem: RunOutcome | null, budgetEnded: boolean): EndedHow {
+  if (cutShort) return cutShort;
+  if (outcome.kind === "signal") return "signal";
+  if (end.fatal || end.protocolError || (problem?.kind === "status" && problem.status === ExitStatus.internal)) return "internal";
+  if (problem === null && budgetEnded) return "budget";
+  if (end.signal) return "lost"; // the interpreter died of a signal nobody relayed to it
+  return "exit";
 }

@@ -15,16 +15,17 @@ bounds are in bounds.py.
 
 Every reader of program state for a description lives in this package, so the no-hook rule
 above can be checked in one folder, split by job: reading (type names, an object's own fields,
-signatures), descriptors (handle descriptors and `inspect`), content (request content: summaries,
-related objects, frame objects).
+signatures), descriptors (handle descriptors and `inspect`), summary (request content's structural
+summaries), content (request content: related objects, frame objects).
 """
 
 from .bounds import (CHILD_STR_LIMIT, FIELDS_LIMIT, FRAME_OBJECTS_LIMIT, INLINE_ITEM_STR_LIMIT, INLINE_ITEMS,
                      INLINE_STR_LIMIT, INLINE_TOTAL_CHARS, INSPECT_CHAR_BUDGET, INSPECT_NODE_BUDGET, INT_TEXT_BITS,
                      LISTING_STR_LIMIT, PREVIEW_CHARS, RELATED_LIMIT, SAFE_INT, STR_VALUE_LIMIT)
-from .content import UNBOUND, describe_names, frame_objects, frame_scopes, related_objects, statement_words, summarize
+from .content import UNBOUND, describe_names, frame_objects, frame_scopes, related_objects, statement_words
 from .descriptors import descriptor, inspect_object
 from .reading import annotation_text, function_signature, instance_fields, known_from_code, type_label, type_names
+from .summary import summarize
 
 __all__ = [
     "CHILD_STR_LIMIT", "FIELDS_LIMIT", "FRAME_OBJECTS_LIMIT", "INLINE_ITEM_STR_LIMIT", "INLINE_ITEMS",

@@ -1,9 +1,9 @@
 """Frame operations behind the model's tools (SPEC §5.2), run on the paused frame's own thread.
 
 The public face of the package, split by job:
-- invocation.py: the Invocation, the state of one AI invocation against one paused frame (handles,
-  remembered values, bindings, request content); frame_listing.py: its `frames` and
-  `get_frame_code` tools;
+- invocation.py: the Invocation, the state of one AI invocation against one paused frame
+  (bindings, request content); handles.py: its handles and remembered values; frame_listing.py:
+  its `frames` and `get_frame_code` tools;
 - scope.py: running `evaluate` / `execute` code inside the frame, and writing changed locals back;
 - context.py: the source around a frame's line (request content and `get_frame_code`);
 - tool_error.py: ToolError, a failed tool call as data, and how program exceptions become one;

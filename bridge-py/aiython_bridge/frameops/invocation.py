@@ -1,7 +1,7 @@
 """Invocation (SPEC §5.2): the state of one AI invocation against one paused frame, and its tools.
 
-One ``Invocation`` holds the handle table (``object-N`` by identity, strong references kept so ids
-are never reused), the values of earlier calls by result id, and an overlay of names that
+One ``Invocation`` holds the handle table and the values of earlier calls by result id
+(handles.py), and an overlay of names that
 ``execute`` created in a function frame (scope.py runs the code and keeps the overlay). Threading
 and the wire belong to the runner; every method here is a plain call that returns a JSON-able dict
 or raises ``ToolError`` (the tool result ``{"status":"error","error","message"}``). The frame
@@ -14,6 +14,7 @@ from .. import contracts, describe, paths, pycompat
 from ..errors import TypeContractError
 from .context import code_context
 from .frame_listing import FrameListing
+from .handles import Handles
 from .interrupt import ToolInterrupted
 from .scope import run_code, write_locals
 from .tool_error import ToolError
@@ -30,7 +31,7 @@ def _check_name(name) -> str:
     return name
 
 
-class Invocation(FrameListing):
+class Invocation(Handles, FrameListing):
     """State of one AI invocation against one paused frame (see the module docstring).
 
     ``line``: the line of the block or failing statement (default ``frame.f_lineno``).
@@ -57,49 +58,14 @@ class Invocation(FrameListing):
                 self.origin_frame, self.origin_line = tb.tb_frame, tb.tb_lineno
             tb = tb.tb_next
         self.context_values = context_values
-        self._handle_by_id: dict[int, str] = {}
-        self._objects: dict[str, object] = {}
-        self._results: dict[str, object] = {}
+        super().__init__()
         self._overlay: dict[str, object] = {}
         self._frame_globals: frozenset[str] | None = None
         self._typed_names: TypedNames | None = None
 
-    # ---- handles and remembered values ----
-
-    def handle(self, obj) -> str:
-        """The ``object-N`` handle of ``obj``, assigned on first sight, stable by identity."""
-        handle = self._handle_by_id.get(id(obj))
-        if handle is None:
-            handle = f"object-{len(self._objects) + 1}"
-            self._handle_by_id[id(obj)] = handle
-            self._objects[handle] = obj
-        return handle
-
-    def descriptor(self, obj) -> dict:
-        return describe.descriptor(obj, self.handle(obj))
-
-    def lookup_handle(self, handle: str) -> object:
-        if type(handle) is str and handle in self._objects:
-            return self._objects[handle]
-        known = f"object-1 … object-{len(self._objects)}" if self._objects else "none yet"
-        raise ToolError("UnknownHandle", f"no object {handle!r} in this invocation (known: {known}); "
-                        "use a handle from the request or from evaluate, get_binding, inspect or frames")
-
-    def remember(self, result_id: str, value) -> None:
-        self._results[result_id] = value
-
-    def recall(self, result_id: str) -> object:
-        try:
-            return self._results[result_id]
-        except (KeyError, TypeError):
-            raise ToolError("UnknownResult", f"no value was produced under {result_id!r}; reference the "
-                            "result_id or tool-call id of an earlier evaluate or get_binding call") from None
-
     def close(self) -> None:
         """Drop every reference the invocation holds (frames, handles, values)."""
-        self._handle_by_id.clear()
-        self._objects.clear()
-        self._results.clear()
+        self.forget_handles()
         self._overlay.clear()
         self._typed_names = None
         self.frame = self.origin_frame = self.traceback = None

@@ -7,7 +7,8 @@ callbacks for coroutines, so the event loop keeps running) until a terminal op s
 line). Recovery pauses (recovery/pause.py, SPEC §4.2) reuse this machinery through
 serve()/serve_async() with mode "recovery" and the terminal `recover`. Several pauses may be in
 flight at once; each has its own id and inbox, and the reader thread routes messages by that id
-(docs/protocol.md). Running and answering one op is ops.py's.
+(docs/protocol.md). Running and answering one op is ops.py's; what the request says of a block,
+block_request.py's.
 
 A pause whose program may write while it waits — other threads of the program are alive, or it
 is a coroutine's, whose event loop runs other tasks — says so (`concurrent`), and the host then
@@ -21,11 +22,11 @@ import itertools
 import sys
 from queue import Empty, SimpleQueue
 
-from aiython_bridge import contracts, modules, protocol
-from aiython_bridge.errors import AIError, UnsupportedAnnotation
+from aiython_bridge import modules, protocol
+from aiython_bridge.errors import AIError
 from aiython_bridge.frameops import Invocation, interrupt
-from aiython_bridge.paths import display_path
-from aiython_bridge.pauses.ops import NO_TYPE, Failed, PauseOps
+from aiython_bridge.pauses.block_request import block_request, expected_type
+from aiython_bridge.pauses.ops import Failed, PauseOps
 
 __all__ = [
     "POLL_SECONDS", "Pause", "after_fork_in_child", "end_all", "new_pause_id", "pause_for_block",
@@ -73,43 +74,14 @@ class Pause(PauseOps):
             frame, line=info["span"]["line"], project_root=options.get("project_root"),
             context_values=options.get("context_values", True),
         )
-        self.expected = NO_TYPE
-        text = info.get("output_type")
-        if text:
-            try:
-                self.expected, self.schema = contracts.resolve_with_schema(text, frame.f_globals, frame.f_locals)
-            except UnsupportedAnnotation as exc:
-                self.invocation.close()
-                raise AIError("%s: the annotation %s of this block cannot be used: %s" % (info["id"], text, exc)) from None
-        else:
-            self.schema = None
+        try:
+            self.expected, self.schema = expected_type(info, frame)
+        except AIError:
+            self.invocation.close()
+            raise
 
     def request(self):
-        info = self.info
-        inv = self.invocation
-        span = info["span"]
-        related, frame_objects = inv.request_objects(info["statement"])
-        return {
-            "mode": "syntax",
-            "block_id": info["id"],
-            "statement": info["statement"],
-            "location": {
-                # Project-relative: stable across checkouts (journal keys) and no folder layout sent.
-                "file": display_path(inv.frame.f_code.co_filename, inv.project_root),
-                "line": span["line"], "column": span["column"],
-                "end_line": span["end_line"], "end_column": span["end_column"],
-                "function": info.get("function"),
-            },
-            "target": self.target,
-            "output_type": contracts.type_repr(self.expected) if self.expected is not NO_TYPE else None,
-            "output_schema": self.schema,
-            "requires_result": bool(info.get("requires_result")),
-            "code_context": inv.code_context(),
-            "related_objects": related,
-            "frame_objects": frame_objects,
-            "hints": {"prompts": list((info.get("directive") or {}).get("prompts") or [])},
-            "directive": info.get("directive") or {},
-        }
+        return block_request(self)
 
     def close(self):
         with _registry_lock:

@@ -38,9 +38,8 @@ from aiython_bridge.preparation.cache import PreparationCache
 from aiython_bridge.preparation.collector import without_collections
 from aiython_bridge.program import source_bytes
 
-__all__ = ["FORMAT", "cache_for", "cached_module_code", "contracts_on", "entry_code", "indexed_module_code", "module_code", "save_indexes"]
+__all__ = ["cache_for", "cached_module_code", "contracts_on", "entry_code", "indexed_module_code", "module_code", "save_indexes"]
 
-FORMAT = 6  # the payload's shape; a new shape needs a new number (or cache.FORMAT)
 _caches: dict[tuple, PreparationCache] = {}
 
 
@@ -84,7 +83,7 @@ def indexed_module_code(server, options: dict, path: str, stat):
     if cache is None:
         return None
     key = cache.source_key(path, _variant(False, options), stat)
-    compiled = _from_record(cache.load(key)) if key is not None else None
+    compiled = program_code.Compiled.from_record(cache.load(key)) if key is not None else None
     if compiled is None or compiled.warns:
         return None
     if compiled.blocks:
@@ -106,7 +105,7 @@ def cached_module_code(server, options: dict, data: bytes, path: str, stat=None)
     cache = cache_for(options)
     if cache is None:
         return None
-    compiled = _from_record(cache.load(cache.key(data, path, _variant(False, options), stat)))
+    compiled = program_code.Compiled.from_record(cache.load(cache.key(data, path, _variant(False, options), stat)))
     if compiled is None or (compiled.warns and not _compiles(data, path)):
         return None
     if compiled.blocks:
@@ -117,7 +116,7 @@ def cached_module_code(server, options: dict, data: bytes, path: str, stat=None)
 def _code(server, options, raw, filename, *, entry, build, text_of, stat=None):
     cache = cache_for(options)
     key = cache.key(raw, filename, _variant(entry, options), stat) if cache is not None else None
-    compiled = _from_record(cache.load(key)) if cache is not None else None
+    compiled = program_code.Compiled.from_record(cache.load(key)) if cache is not None else None
     if compiled is not None and entry and compiled.warns:
         compiled = compiled if _compiles(text_of(), filename) else None  # CPython's own warnings, shown
     if compiled is not None and compiled.blocks:
@@ -130,7 +129,7 @@ def _code(server, options, raw, filename, *, entry, build, text_of, stat=None):
         if compiled is None:
             return None
         if cache is not None:
-            cache.store(key, _record(compiled))
+            cache.store(key, compiled.record())
     return _bind(server, options, compiled, filename)
 
 
@@ -210,33 +209,11 @@ def _compiles(text, filename) -> bool:
 
 def _variant(entry: bool, options: dict) -> str:
     """What else a prepared source depends on: entry or module, checkpoints (a model configured)
-    or not, the optimization level, FORMAT, and `:contracts` for `type_contracts = "all"` only,
+    or not, the optimization level, the payload's FORMAT (program_code.py), and `:contracts` for `type_contracts = "all"` only,
     so that "ai" keys every source exactly as a run without the setting."""
     configured = bool(options.get("model_configured"))
-    variant = "%s:%s:O%d:%d" % ("entry" if entry else "module", "checkpoints" if configured else "plain", sys.flags.optimize, FORMAT)
+    variant = "%s:%s:O%d:%d" % ("entry" if entry else "module", "checkpoints" if configured else "plain", sys.flags.optimize, program_code.FORMAT)
     return variant + ":contracts" if contracts_on(options) else variant
-
-
-def _record(compiled):
-    return (compiled.code, compiled.packed_checkpoints(), compiled.ranges, compiled.blocks, compiled.warns, compiled.rewritten,
-            compiled.placeholder_slots())
-
-
-def _from_record(record):
-    """A Compiled from a payload, or None unless it has exactly the shape _record gives."""
-    if type(record) is not tuple or len(record) != 7:
-        return None
-    code, checkpoints, ranges, blocks, warns, rewritten, slots = record
-    if type(code) is not _CODE or type(checkpoints) is not bytes or type(ranges) is not list:
-        return None
-    if type(blocks) is not list or type(warns) is not bool or not (rewritten is None or type(rewritten) is str):
-        return None
-    if not all(type(item) is dict for item in blocks) or not (slots is None or type(slots) is tuple):
-        return None
-    return program_code.Compiled(code, checkpoints, ranges, blocks, warns, rewritten, slots)
-
-
-_CODE = type(_compiles.__code__)
 
 
 def _decode(data: bytes):

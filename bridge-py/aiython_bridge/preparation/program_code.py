@@ -18,14 +18,16 @@ from aiython_bridge.preparation import code_constants
 from aiython_bridge.preparation.compiler_warnings import held_back
 
 __all__ = [
-    "BLOCKS", "Compiled", "REWRITTEN", "compile_plan", "compile_selected_quietly", "compile_unbound",
+    "BLOCKS", "FORMAT", "Compiled", "REWRITTEN", "compile_plan", "compile_selected_quietly", "compile_unbound",
     "compile_unbound_quietly", "display_name", "parse_quietly",
 ]
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
+FORMAT = 6  # the shape of Compiled.record(), the cache's payload, and of the handlers' code in it; a new shape needs a new number (or cache.FORMAT)
 # file name -> the rewritten source it runs (files with AI blocks): their original text does not
 # parse, and frameops/typed_names.py reads annotations from the text that does.
 REWRITTEN = {}
+_CODE = type((lambda: None).__code__)
 
 
 class Compiled:
@@ -58,6 +60,24 @@ class Compiled:
         if type(self.checkpoints) is bytes:
             return self.checkpoints
         return marshal.dumps(self.checkpoints) if self.checkpoints else b""
+
+    def record(self):
+        """What the preparation cache stores of this Compiled (prepare.py): a tuple marshal writes."""
+        return (self.code, self.packed_checkpoints(), self.ranges, self.blocks, self.warns, self.rewritten, self.placeholder_slots())
+
+    @classmethod
+    def from_record(cls, record):
+        """A Compiled from a payload, or None unless it has exactly the shape record() gives."""
+        if type(record) is not tuple or len(record) != 7:
+            return None
+        code, checkpoints, ranges, blocks, warns, rewritten, slots = record
+        if type(code) is not _CODE or type(checkpoints) is not bytes or type(ranges) is not list:
+            return None
+        if type(blocks) is not list or type(warns) is not bool or not (rewritten is None or type(rewritten) is str):
+            return None
+        if not all(type(item) is dict for item in blocks) or not (slots is None or type(slots) is tuple):
+            return None
+        return cls(code, checkpoints, ranges, blocks, warns, rewritten, slots)
 
     def bind(self, *, blocks=None, checkpoints=None, contracts=None, filename):
         """The runnable code: `blocks` (a runtime.Runtime), `checkpoints` (the process's

@@ -11,10 +11,10 @@ SIGINT, "Error in sys.excepthook"); tracebacks.py only hides the bridge's frames
 import os
 import sys
 
-from aiython_bridge import modules, protocol
+from aiython_bridge import modules
 from aiython_bridge.program import frame_floor, process_view, source_bytes, tracebacks
 
-__all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "report_exit_at_end", "start_program"]
+__all__ = ["Prepared", "ProgramContext", "prepare_code", "prepare_run", "start_program"]
 
 
 class Prepared:
@@ -25,50 +25,6 @@ class Prepared:
         self.refused = None  # what CPython raises before the program runs (a SyntaxError…)
         self.compiled = False  # a .pyc file
         self.options = {}
-
-
-_source_cache = {}  # stdin programs can be read only once
-
-
-def _read_source(kind, target):
-    if kind == "file":
-        with open(target["path"], "rb") as f:
-            return f.read()
-    if kind == "stdin":
-        if "stdin" not in _source_cache:
-            _source_cache["stdin"] = sys.stdin.buffer.read()
-        return _source_cache["stdin"]
-    return target["code"]
-
-
-def _seekable(kind):
-    if kind != "stdin":
-        return True
-    try:
-        os.lseek(0, 0, os.SEEK_CUR)
-        return True
-    except OSError:
-        return False
-
-
-def _ask_for_plan(server, source, filename):
-    """The host's plan for the entry program (docs/protocol.md `plan`), or None. A program that
-    does not compile most likely holds AI blocks: with a model configured, the code that serves
-    their pauses is imported while the host plans (its frontend takes longer than the import),
-    so the first block does not wait for it."""
-    meanwhile = _load_pauses if server.options.get("model_configured") else None
-    reply = server.request({"type": protocol.PLAN, "path": filename, "source": source, "module": "__main__", "entry": True}, meanwhile)
-    if not reply.get("ok"):
-        raise protocol.ProtocolViolation("the host did not plan the program: %s" % (reply.get("error") or {}).get("message"))
-    plan = reply.get("value")
-    return plan if isinstance(plan, dict) else None
-
-
-def _load_pauses():
-    try:
-        modules.load("aiython_bridge.pauses.pause")
-    except Exception:  # noqa: BLE001 - the first block imports it again and reports what fails
-        pass
 
 
 def prepare_run(server, message):
@@ -94,7 +50,7 @@ def prepare_run(server, message):
 def _prepare_source(server, prepared, target):
     """A file, stdin or -c program: its code, or the error CPython raises before running it."""
     kind = prepared.kind
-    source = _read_source(kind, target)
+    source = source_bytes.read_source(kind, target)
     if kind == "file":
         skip = prepared.options.get("skip_first_line", False)
         if source_bytes.is_compiled(target["path"], source, skip):
@@ -126,7 +82,7 @@ def prepare_code(server, prepared, source, filename):
     Python, for the one line it prints after CPython's SyntaxError. With `type_contracts =
     "all"` and no model, a source that compiles is prepared for its type-contract checks."""
     options = prepared.options
-    seekable = _seekable(prepared.kind)
+    seekable = source_bytes.seekable(prepared.kind)
     if prepared.kind != "code":
         source_bytes.as_opened(source, filename, seekable)
     if not options.get("model_configured"):
@@ -140,12 +96,12 @@ def prepare_code(server, prepared, source, filename):
             refusal = exc
         # Bytes CPython refuses before parsing (a NUL, a bad encoding) raise its own words here.
         text = source if isinstance(source, str) else source_bytes.decoded(source, filename, seekable)
-        _count_blocks(server, text, filename)
+        _host().count_blocks(server, text, filename)
         raise refusal
     text = source if isinstance(source, str) else source_bytes.decoded(source, filename, seekable)
     from aiython_bridge.preparation import prepare
 
-    code = prepare.entry_code(server, options, text, filename, lambda planned: _ask_for_plan(server, planned, filename))
+    code = prepare.entry_code(server, options, text, filename, lambda planned: _host().ask_for_plan(server, planned, filename))
     return code if code is not None else compile(text, filename, "exec", dont_inherit=True)  # CPython's own error
 
 
@@ -158,15 +114,6 @@ def _checked_without_model(server, options, source, filename, seekable):
     return prepare.entry_code(server, options, text, filename, lambda planned: None)
 
 
-def _count_blocks(server, text, filename):
-    """Has the host plan a source that will not run (no model configured): the answer is only
-    for the host's count of its spans that are not Python."""
-    try:
-        server.request({"type": protocol.PLAN, "path": filename, "source": text, "module": "__main__", "entry": True})
-    except Exception:  # noqa: BLE001 - CPython's own error is what the program gets, whatever happens here
-        pass
-
-
 def start_program(server, prepared):
     """Everything the run needs around the program, then the callable that runs it.
 
@@ -175,7 +122,7 @@ def start_program(server, prepared):
     from _functools import partial  # functools.partial itself, without functools and what it imports
 
     if server.reading:  # else at the first request of the host, if one comes (server.start_reader)
-        report_exit_at_end(server)
+        _host().report_exit_at_end(server)
     _install_public_module()
     modules.load("aiython_bridge.processes").install(server, prepared.options)  # SPEC §8: the program's processes
     if prepared.options.get("model_configured") or prepared.options.get("type_contracts") == "all":
@@ -261,33 +208,6 @@ def _exit_status(exc):
     return 1
 
 
-def report_exit_at_end(server):
-    """The host hears how the program ended (`exit`) and the end-of-stream, after the program's
-    atexit handlers: registered at the start of a run that speaks with the host (before the
-    program's own, so it runs after them), or at its first request if it comes later."""
-    import atexit
-
-    atexit.register(_report_exit, server)
-
-
-def _report_exit(server):
-    if os.getpid() != server.pid:
-        return  # a forked child of the program: the channel is the parent's
-    server.exiting = True
-    if server.role == "child":  # one of the run's processes: only its end of stream
-        if getattr(server.channel, "connected", True) and not server.gone:
-            try:
-                server.channel.send_end_of_stream()
-            except OSError:
-                pass
-        return
-    try:
-        server.channel.send(dict(ProgramContext.ending or {"status": 0, "interrupted": False}, type=protocol.EXIT))
-        server.channel.send_end_of_stream()
-    except OSError:
-        pass
-
-
 def _save_cache_indexes():
     """What the preparation cache learned while the program ran (its index), kept for the next run."""
     prepare = modules.loaded("aiython_bridge.preparation.prepare")
@@ -302,3 +222,8 @@ def _save_cache_indexes():
 def _install_public_module():
     """`import aiython` works in the program, with nothing of aiython's in the way of other imports."""
     modules.load("aiython_bridge.program.public_module").install()
+
+
+def _host():
+    """host_messages.py: loaded when the run first asks or tells the host something."""
+    return modules.load("aiython_bridge.program.host_messages")

@@ -20,6 +20,8 @@ A compiled file (`.pyc`, or CPython's magic number in its first two bytes, not l
 import _io
 import codecs
 import marshal
+import os
+import sys
 # importlib.util's own two, from where it takes them: importlib.util (and re, for the cookie:
 # coding_cookie.py) would cost a start on an interpreter whose site imports neither, and show in the
 # program's sys.modules
@@ -28,8 +30,8 @@ from _frozen_importlib_external import MAGIC_NUMBER, decode_source as _importlib
 from aiython_bridge.program import coding_cookie
 
 __all__ = [
-    "as_opened", "check", "compiled_code", "decode_source", "decoded", "is_compiled",
-    "without_first_line",
+    "as_opened", "check", "compiled_code", "decode_source", "decoded", "is_compiled", "read_source",
+    "seekable", "without_first_line",
 ]
 
 _BOM = codecs.BOM_UTF8
@@ -39,6 +41,32 @@ _NON_UTF8 = (
     "see https://peps.python.org/pep-0263/ for details"
 )
 _NULL_BYTES = "source code cannot contain null bytes"
+
+
+_source_cache = {}  # stdin programs can be read only once
+
+
+def read_source(kind, target):
+    """The entry program's bytes (a file, stdin), or the text of -c (`kind` "code")."""
+    if kind == "file":
+        with open(target["path"], "rb") as f:
+            return f.read()
+    if kind == "stdin":
+        if "stdin" not in _source_cache:
+            _source_cache["stdin"] = sys.stdin.buffer.read()
+        return _source_cache["stdin"]
+    return target["code"]
+
+
+def seekable(kind):
+    """Whether the entry program's input can be read again (CPython reopens a file with its codec)."""
+    if kind != "stdin":
+        return True
+    try:
+        os.lseek(0, 0, os.SEEK_CUR)
+        return True
+    except OSError:
+        return False
 
 
 def without_first_line(data):

@@ -4,7 +4,7 @@
 // model answers it from the document's text (at most PLAN_DEFAULTS.maxDocumentPromptChars of it)
 // and the result is the answer's text. Pure; a question is cached.
 
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import type { CapabilityHandler, StepContext } from "../handler.js";
 import { StepError } from "../step-error.js";
 import { asset, integer, params, text } from "../plan/schema-parts.js";

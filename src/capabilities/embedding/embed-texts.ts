@@ -4,7 +4,7 @@
 // of two models live in different spaces, and an index is tied to one model (`modelId`).
 
 import type { Route } from "../../config/index.js";
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import type { StepContext } from "../handler.js";
 import { malformed, viaOpenAI } from "../service/transport.js";
 

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ARTIFACTS_DIR, PLAN_DEFAULTS } from "../../defaults.js";
+import { ARTIFACTS_DIR, PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import { StepError } from "../step-error.js";
 
 export interface Asset {

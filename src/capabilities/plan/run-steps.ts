@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { StepOutcome } from "../../capability-port.js";
 import { canonicalJson } from "../../canonical-json.js";
 import type { Route } from "../../config/index.js";
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import type { StepContext } from "../handler.js";
 import { StepError } from "../step-error.js";
 import { HANDLERS } from "../registry.js";

@@ -7,7 +7,7 @@
 
 import type { PlanFrame, PlanValueRef } from "../../capability-port.js";
 import type { CapabilitySettings, Route } from "../../config/index.js";
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import { isCapabilityName, CAPABILITY_NAMES, type CapabilityName } from "../names.js";
 import { HANDLERS } from "../registry.js";
 import type { Assets } from "./assets.js";

@@ -6,7 +6,7 @@
 // left it. Not pure (it writes the index), so it runs alone; its embedding calls are still cached.
 
 import { createHash } from "node:crypto";
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import { chunkPages, type Chunk } from "../document/chunk-text.js";
 import { extractText, isDocumentName } from "../document/extract-text.js";
 import { embedTexts, embeddingModelId } from "../embedding/embed-texts.js";

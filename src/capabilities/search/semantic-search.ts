@@ -3,7 +3,7 @@
 // every stored vector of that index for the same embedding model. The result lists the best `k`
 // hits, best first: [{source, chunk, text, score, page, heading}]. Reads only: pure.
 
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import { embedTexts, embeddingModelId } from "../embedding/embed-texts.js";
 import type { CapabilityHandler } from "../handler.js";
 import { StepError } from "../step-error.js";

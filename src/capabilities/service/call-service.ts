@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../../canonical-json.js";
 import type { Route } from "../../config/index.js";
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import type { StoreOpener } from "../store.js";
 import {
   AttemptError,

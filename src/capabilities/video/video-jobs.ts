@@ -7,7 +7,7 @@
 // the provider knows whether it made (and billed) the video.
 
 import type { Route } from "../../config/index.js";
-import { PLAN_DEFAULTS } from "../../defaults.js";
+import { PLAN_DEFAULTS } from "../../host-tool-defaults.js";
 import { AttemptError, ServiceError } from "../service/service-error.js";
 import { jsonObject, malformed, viaFetch, type AttemptEnv } from "../service/transport.js";
 import type { CapabilityStore, JobRow, JobStatus } from "../store.js";

@@ -8,7 +8,7 @@
 // process nothing (its memory limit, its thread), and needs no round trip to the bridge.
 
 import fs from "node:fs/promises";
-import { CODE_READING_LIMITS as LIMITS } from "../../defaults.js";
+import { CODE_READING_LIMITS as LIMITS } from "../../host-tool-defaults.js";
 import type { FrameOpResult } from "../../bridge/protocol.js";
 import { PathRefused, ProjectFiles } from "./project-files.js";
 import { walkFiles } from "./walk.js";

@@ -6,7 +6,7 @@
 import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { CODE_READING_LIMITS } from "../../defaults.js";
+import { CODE_READING_LIMITS } from "../../host-tool-defaults.js";
 import type { ProjectFiles } from "./project-files.js";
 
 export interface WalkedFile {

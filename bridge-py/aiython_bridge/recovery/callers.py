@@ -76,7 +76,7 @@ class Callers:
 
     def _verdict(self, frame, exc) -> str:
         code = frame.f_code
-        if code in self.top_codes:
+        if self.top_codes and code in self.top_codes:  # a set hashes the code first (3.12+: its whole bytecode)
             return _UNHANDLED
         filename = code.co_filename
         kind = self.kind(filename)

@@ -20,7 +20,7 @@ from ..preparation.code_constants import CALLS, KEY_OFFSET
 from .shipped import answer_of
 from .unseen import handler_calls
 
-__all__ = ["CALL_OBJECTS", "PROPAGATING", "FileExceptions", "owner_of"]
+__all__ = ["CALL_OBJECTS", "PROPAGATING", "FileExceptions", "forget_owners", "owner_of"]
 
 
 class FileExceptions(tuple):
@@ -66,30 +66,46 @@ class _Propagating:
 PROPAGATING = _Propagating()
 
 
-_OWNERS: dict = {}  # code object -> handler object, for the code objects whose handlers ran
+# id(code object) -> (code object, handler object), for the code objects whose handlers ran: by
+# id, since hashing a code object reads its whole bytecode on 3.12+ (the object is kept, so the
+# id stays its own).
+_OWNERS: dict = {}
 _MOST_OWNERS = 4096  # then forgotten: a program that makes code again and again (reloads) keeps none of it
 
 
 def owner_of(frame):
-    """The handler object of the file whose handler runs in `frame`; PROPAGATING for code whose
+    """The handler object of the file whose handler runs in `frame` (its real FileCheckpoints once
+    the runtime is made: sources.DeferredCheckpoints.target); PROPAGATING for code whose
     constants hold none (a copy of project code made by `code.replace`)."""
     code = frame.f_code
-    owner = _OWNERS.get(code)
-    if owner is None:
-        owner = next((c.owner for c in code.co_consts if type(c) is FileExceptions), PROPAGATING)
-        if len(_OWNERS) >= _MOST_OWNERS:
-            _OWNERS.clear()
-        _OWNERS[code] = owner
+    entry = _OWNERS.get(id(code))
+    return entry[1] if entry is not None and entry[0] is code else _found(code)
+
+
+def _found(code):
+    owner = next((c.owner for c in code.co_consts if type(c) is FileExceptions), PROPAGATING)
+    owner = getattr(owner, "target", None) or owner
+    if len(_OWNERS) >= _MOST_OWNERS:
+        _OWNERS.clear()
+    _OWNERS[id(code)] = (code, owner)
     return owner
+
+
+def forget_owners() -> None:
+    """The runtime is made: the code objects' handler objects are found again, the real ones."""
+    _OWNERS.clear()
 
 
 def _work(name: str):
     method = "_" + name
 
-    def work(key, frame=None):
+    def work(key, frame=None, _getframe=sys._getframe, _owners=_OWNERS):
         if frame is None:  # called from C by the handler itself: nothing watches
-            frame = sys._getframe(1)
-        return getattr(owner_of(frame), method)(key - KEY_OFFSET, frame)
+            frame = _getframe(1)
+        code = frame.f_code
+        entry = _owners.get(id(code))
+        owner = entry[1] if entry is not None and entry[0] is code else _found(code)
+        return getattr(owner, method)(key - KEY_OFFSET, frame)
 
     work.__name__ = work.__qualname__ = name
     return work

@@ -39,7 +39,9 @@ class HandlerIndex:
     """The exception tables, `try`/`with` statements and `__exit__` verdicts read so far."""
 
     def __init__(self):
-        self._tables: dict = {}  # code object -> [(start, end)] in code units
+        # id(code object) -> (code object, [(start, end)] in code units): by id, since hashing a
+        # code object reads its whole bytecode on 3.12+ (and the object is kept, so its id is its own).
+        self._tables: dict = {}
         self._statements: dict[str, list | None] = {}  # file -> [(body start, body end, node)]
         self._exits: dict = {}  # __exit__ code object -> suppresses?
 
@@ -58,10 +60,10 @@ class HandlerIndex:
     # ---- 1. the exception table ----
 
     def _covered(self, code, unit: int) -> bool:
-        ranges = self._tables.get(code)
-        if ranges is None:
-            ranges = self._tables[code] = _exception_table(code)
-        return any(start <= unit < end for start, end in ranges)
+        entry = self._tables.get(id(code))
+        if entry is None or entry[0] is not code:
+            entry = self._tables[id(code)] = (code, _exception_table(code))
+        return any(start <= unit < end for start, end in entry[1])
 
     # ---- 2. the source ----
 

@@ -24,7 +24,7 @@ import _thread
 import sys
 
 from .. import modules
-from .calls import PROPAGATING, FileExceptions
+from .calls import PROPAGATING, FileExceptions, forget_owners
 from .table import CheckpointTable
 
 __all__ = ["DeferredCheckpoints", "DeferredRuntime", "HostDecisions", "runtime_for"]
@@ -98,6 +98,7 @@ class DeferredRuntime:
                         deferred.target = runtime.adopt(deferred._table, deferred._ranges)
                     self._files = []
                     self._real = runtime
+                    forget_owners()
         return self._real
 
     def checkpoints(self):

@@ -25,7 +25,7 @@ runs no Python frame and reports nothing until it has chosen:
 
 import sys
 from _functools import partial  # C modules only: what they bring is out of sys.modules at the start (modules.py)
-from _operator import and_, call, getitem, is_, itemgetter, methodcaller, not_
+from _operator import add, and_, call, getitem, is_, is_not, itemgetter, methodcaller, mul, not_
 from _thread import get_ident
 from itertools import repeat
 
@@ -63,8 +63,19 @@ def _setting_aside():
     else:
         events, pause = repeat(()), []
     record = map(_SET_ASIDE.append, zip(_each(get_ident), _each(sys.gettrace), _each(sys.getprofile), events))
-    steps = zip(record, _each(sys.settrace, None), _each(sys.setprofile, _hook), *pause)
+    # The choice is read again for the profile function: putting in a trace function where one was
+    # set, or none where none was, leaves it the same.
+    set_trace = map(sys.settrace, map(itemgetter(0), _put_in()))
+    set_profile = map(sys.setprofile, map(itemgetter(1), _put_in()))
+    steps = zip(record, set_trace, set_profile, *pause)
     return map(bool, map(itemgetter(1), steps))
+
+
+def _put_in():
+    """At each step: what goes in, from _PUT_IN by what this thread has set now."""
+    watching = map(add, map(mul, map(is_not, _each(sys.getprofile), repeat(None)), repeat(2)),
+                   map(is_not, _each(sys.gettrace), repeat(None)))
+    return map(getitem, repeat(_PUT_IN), watching)
 
 
 def _put_back() -> None:
@@ -99,6 +110,30 @@ def _hook(frame, event, arg):
             slots["error"] = error
     elif event == "return":
         _put_back()
+
+
+def _trace_hook(frame, event, arg):
+    """The trace function while a handler call runs where no profile function was set: as _hook,
+    the work at the nudge's call, and the put-back at its return (the nudge's own trace function)."""
+    if frame.f_code is not _NUDGE:
+        return None
+    _hook(frame, event, arg)
+    return _trace_hook
+
+
+def _quiet(frame, event, arg):
+    """The trace function while a handler call runs under a profile function (_hook does the work)."""
+    return None
+
+
+# What is put in while a handler call runs, (trace, profile), by 2 × (a profile function was set)
+# + (a trace function was set). On 3.12+ each one that was set is replaced, never cleared, and
+# none is added where there was none but for the hook itself: there a change between none and
+# some makes CPython instrument every code object again (sys.monitoring), a few hundred µs each
+# time. On 3.11 the profile hook alone is cheapest (the trace hook would also hear the nudge's
+# lines). With only sys.monitoring tools watching, the profile hook goes in and the tools' events pause.
+_PUT_IN = ((None, _hook), (_trace_hook if _monitoring else None, None if _monitoring else _hook), (None, _hook),
+           (_quiet if _monitoring else None, _hook))
 
 
 def _nudge(key, work, done=False, result=None, error=None):

@@ -5,7 +5,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { readResults, type LineResult } from "./batch-lines.js";
+import type { LineResult } from "./batch-lines.js";
+import { readResultFile } from "./result-stream.js";
 
 /** Exit status of a run that stopped to wait for batch results (SPEC §2). */
 export const BATCH_WAIT_STATUS = 76;
@@ -36,15 +37,13 @@ export function moveRequests(spool: string, file: string): string | null {
   }
 }
 
-/** The answers in the results file of `requests`, or null when it is not there (yet). */
+/** The answers in the results file of `requests` (read a megabyte at a time), or null when it is not there (yet). */
 export function readDirResults(requests: string): Map<string, LineResult> | null {
-  let text: string;
   try {
-    text = fs.readFileSync(resultsFileOf(requests), "utf8");
+    return readResultFile(resultsFileOf(requests));
   } catch {
     return null;
   }
-  return readResults(text);
 }
 
 /** What the run says when it stops to wait (the CLI prefixes `aiython: `). */

@@ -27,7 +27,7 @@ const root = path.resolve(here, "..");
 const args = process.argv.slice(2);
 const countAt = args.indexOf("--n");
 const n = countAt >= 0 ? Number(args[countAt + 1]) : 2000;
-const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && i !== countAt + 1) ?? 4);
+const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && (countAt < 0 || i !== countAt + 1)) ?? 4);
 const PENDING = 50_000;
 
 async function server(script: string, ...flags: string[]): Promise<{ url: string; stop(): void }> {

@@ -1,6 +1,7 @@
 // Durable waiting (SPEC §14): a batch and the requests it carries are journaled before it is
 // submitted, so a run killed while it waits is continued by `aiython resume`, which re-attaches to
-// the batch instead of submitting the same requests again. Through the built CLI.
+// the batch instead of submitting the same requests again — also a batch whose POST /batches was
+// answered by no one, or never reached the provider. Through the built CLI.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -67,7 +68,7 @@ async function killedWhileCreating(project: BatchProject, args: string[]): Promi
   const child = spawn(CLI, args, { cwd: project.root, detached: true, stdio: "ignore", env: cleanEnv({ BATCH_KEY }) });
   const exited = new Promise((resolve) => child.on("exit", resolve));
   const deadline = Date.now() + 30_000;
-  while (project.server.batches.length === 0) {
+  while (!project.server.requests.some((r) => r.method === "POST" && r.path === "/v1/batches")) {
     if (Date.now() > deadline) throw new Error("POST /batches never came");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -96,6 +97,44 @@ test("a run killed before the provider answered POST /batches resumes on the bat
     assert.equal(project.server.batches.length, 1, "the resumed run found the provider's batch by its token; it created none");
     assert.equal(project.server.requests.filter((r) => r.path === "/v1/files" && r.method === "POST").length, 1, "one upload in all");
     assert.equal(project.server.requests.filter((r) => r.path === "/v1/batches" && r.method === "GET").length, 1, "one listing found it");
+    assert.equal(project.server.liveChats().length, chats, "nothing went live");
+    assert.deepEqual(
+      project.query<{ provider_id: string; status: string }>("SELECT provider_id, status FROM batches").map((b) => ({ ...b })),
+      [{ provider_id: project.server.batches[0].id, status: "completed" }],
+    );
+  } finally {
+    await project.close();
+  }
+});
+
+test("a run killed before its POST /batches reached the provider resumes by creating the batch from the uploaded file", async () => {
+  const project = await batchProject();
+  try {
+    const live = await project.run(["--no-journal", "five.py"]);
+    assert.equal(live.exitCode, 0, live.stderr);
+    const chats = project.server.liveChats().length;
+
+    project.server.dropCreate(true);
+    await killedWhileCreating(project, ["--batch", "five.py"]);
+    assert.equal(project.server.batches.length, 0, "the provider never created the batch");
+    const [journaled] = project.query<{ provider_id: string | null; status: string; token: string; file_id: string | null }>(
+      "SELECT provider_id, status, token, file_id FROM batches",
+    );
+    assert.deepEqual({ provider_id: journaled.provider_id, status: journaled.status }, { provider_id: null, status: "submitting" });
+    assert.match(journaled.file_id ?? "", /^file-loop-/, "the upload was journaled before POST /batches");
+
+    project.server.dropCreate(false);
+    const resumed = await project.run(["resume"]);
+    assert.equal(resumed.exitCode, 0, resumed.stderr);
+    assert.equal(resumed.stdout, live.stdout);
+    const posted = (path: string) => project.server.requests.filter((r) => r.path === path && r.method === "POST").length;
+    assert.equal(project.server.batches.length, 1, "exactly one batch on the server");
+    assert.equal(posted("/v1/files"), 1, "the uploaded file was reused: one upload in all");
+    assert.equal(posted("/v1/batches"), 2, "the lost POST /batches and the resumed run's one");
+    assert.equal(project.server.requests.filter((r) => r.path === "/v1/batches" && r.method === "GET").length, 1, "it looked for the batch first");
+    assert.equal(project.server.batches[0].input_file_id, journaled.file_id);
+    assert.deepEqual(project.server.batches[0].metadata, { aiython_run: "1", aiython_batch: "1", aiython_token: journaled.token });
+    assert.equal(project.server.batches[0].lines.length, 5);
     assert.equal(project.server.liveChats().length, chats, "nothing went live");
     assert.deepEqual(
       project.query<{ provider_id: string; status: string }>("SELECT provider_id, status FROM batches").map((b) => ({ ...b })),

@@ -1,15 +1,15 @@
 // The OpenAI Batch API on a route's api_base (SPEC §14): upload the requests as a JSONL file
 // (`POST /files`, purpose=batch), create the batch (`POST /batches`, completion_window 24h), read
-// its status (`GET /batches/{id}`), find one by its metadata (`GET /batches`, paged) and its output and error files (`GET /files/{id}/content`).
+// its status (`GET /batches/{id}`), find one by its metadata (`GET /batches`, paged) and stream
+// its output and error files (`GET /files/{id}/content`, batch-http.ts).
 // OpenAI, Azure OpenAI, Together and LiteLLM's proxy speak it. A server that answers 404 to
 // /files or /batches has no Batch API: one BatchUnsupportedError names the fixes. Messages never
 // hold the key, the Authorization header or the provider's error body (SPEC §9).
 
 import fs from "node:fs";
-import http from "node:http";
-import https from "node:https";
+import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { decoded, exchange, HTTP_TIMEOUT_MS, streamed } from "./batch-http.js";
 import { CHAT_ENDPOINT } from "./batch-lines.js";
 
 /** Where a route's batches go. */
@@ -45,7 +45,6 @@ export class BatchApiError extends Error {
   }
 }
 
-const HTTP_TIMEOUT_MS = 120_000;
 /** GET /batches: batches per page (the API's most), and how many pages a search reads. */
 const PAGE_SIZE = 100;
 const FIND_PAGES = 10;
@@ -55,27 +54,6 @@ interface Streamed {
   stream: () => Readable;
   length: number;
   type: string;
-}
-
-/**
- * POSTs a stream with node:http(s), as a Response. fetch (undici) keeps a streamed body's chunks
- * until the request is done, so a 200 MB upload would cost 200 MB of memory.
- */
-function streamed(url: string, headers: Record<string, string>, body: Readable): Promise<Response> {
-  const send = url.startsWith("https:") ? https.request : http.request;
-  return new Promise((resolve, reject) => {
-    const request = send(url, { method: "POST", headers, timeout: HTTP_TIMEOUT_MS }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-      answer.on("end", () =>
-        resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode ?? 500, headers: { "content-type": String(answer.headers["content-type"] ?? "") } })),
-      );
-      answer.on("error", reject);
-    });
-    request.on("timeout", () => request.destroy(Object.assign(new Error("timeout"), { cause: { code: "ETIMEDOUT" } })));
-    request.on("error", (error) => reject(Object.assign(new Error(error.message), { cause: error })));
-    pipeline(body, request).catch(() => undefined); // a failed request reports through its own error
-  });
 }
 
 export class BatchApi {
@@ -140,8 +118,29 @@ export class BatchApi {
     };
   }
 
-  async content(fileId: string): Promise<string> {
-    return (await this.send("GET", `/files/${encodeURIComponent(fileId)}/content`)).text();
+  /**
+   * An output or error file's bytes as they arrive, never held whole (a file may be 200 MB):
+   * node:http(s) streams the body with backpressure. A transfer that breaks off throws a
+   * BatchApiError while it is read.
+   */
+  async *content(fileId: string): AsyncGenerator<Buffer> {
+    const path = `/files/${encodeURIComponent(fileId)}/content`;
+    let answer: IncomingMessage;
+    try {
+      answer = await exchange(this.url(path), "GET", { ...this.auth(), "accept-encoding": "gzip, deflate, br" });
+    } catch (error) {
+      throw this.unreachable("GET", path, error);
+    }
+    const status = answer.statusCode ?? 500;
+    if (status < 200 || status > 299) {
+      answer.resume(); // the provider's error body is never shown
+      throw this.refused(status, "GET", path);
+    }
+    try {
+      for await (const chunk of decoded(answer)) yield chunk as Buffer;
+    } catch (error) {
+      throw this.unreachable("GET", path, error);
+    }
   }
 
   private async json(method: string, path: string, body?: string | Streamed): Promise<unknown> {
@@ -155,8 +154,8 @@ export class BatchApi {
 
   private async send(method: string, path: string, body?: string | Streamed): Promise<Response> {
     const headers: Record<string, string> = body === undefined ? {} : { "content-type": typeof body === "string" ? "application/json" : body.type };
-    if (this.route.apiKey) headers.authorization = `Bearer ${this.route.apiKey}`;
-    const url = `${this.route.apiBase.replace(/\/+$/, "")}${path}`;
+    Object.assign(headers, this.auth());
+    const url = this.url(path);
     let response: Response;
     try {
       response =
@@ -164,16 +163,36 @@ export class BatchApi {
           ? await streamed(url, { ...headers, "content-length": String(body.length) }, body.stream())
           : await fetch(url, { method, headers, body, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
     } catch (error) {
-      throw new BatchApiError(`${method} ${path} at ${this.route.apiBase} failed (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name})`, null);
+      throw this.unreachable(method, path, error);
     }
     if (response.ok) return response;
     await response.body?.cancel(); // the provider's error body is never shown
-    if (response.status === 404 && (path === "/files" || path === "/batches")) throw new BatchUnsupportedError(unsupported(this.route.apiBase, `${method} ${path}`));
-    if (response.status === 401 || response.status === 403) {
+    throw this.refused(response.status, method, path);
+  }
+
+  private url(path: string): string {
+    return `${this.route.apiBase.replace(/\/+$/, "")}${path}`;
+  }
+
+  /** The Authorization header, when the route has a key (never printed). */
+  private auth(): Record<string, string> {
+    return this.route.apiKey ? { authorization: `Bearer ${this.route.apiKey}` } : {};
+  }
+
+  /** No answer, or an answer broken off: named by its cause's code. */
+  private unreachable(method: string, path: string, error: unknown): BatchApiError {
+    const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code ?? (error as Error).name;
+    return new BatchApiError(`${method} ${path} at ${this.route.apiBase} failed (${code})`, null);
+  }
+
+  /** An answer that is not 2xx. */
+  private refused(status: number, method: string, path: string): Error {
+    if (status === 404 && (path === "/files" || path === "/batches")) return new BatchUnsupportedError(unsupported(this.route.apiBase, `${method} ${path}`));
+    if (status === 401 || status === 403) {
       const env = this.route.apiKeyEnv ? ` (check ${this.route.apiKeyEnv})` : "";
-      throw new BatchApiError(`the server at ${this.route.apiBase} refused the key${env}: HTTP ${response.status} to ${method} ${path}`, response.status);
+      return new BatchApiError(`the server at ${this.route.apiBase} refused the key${env}: HTTP ${status} to ${method} ${path}`, status);
     }
-    throw new BatchApiError(`${method} ${path} at ${this.route.apiBase} answered HTTP ${response.status}`, response.status);
+    return new BatchApiError(`${method} ${path} at ${this.route.apiBase} answered HTTP ${status}`, status);
   }
 }
 

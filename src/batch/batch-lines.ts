@@ -1,9 +1,10 @@
 // The JSONL of SPEC §14, in OpenAI's batch formats (which `vllm run-batch` reads and writes too):
 // one request line per model request — `{custom_id, method: "POST", url: "/v1/chat/completions",
 // body}`, the body exactly as the live client would post it — and the output and error files'
-// lines read back into answers by custom_id. A line that is not JSON, lacks a custom_id, or holds
-// no usable completion is a failed line, never an error of the run; a request with no line at all
-// in the files failed too (the caller says why).
+// lines read back into answers by custom_id, one line at a time (result-stream.ts streams the
+// files). A line that is not JSON, lacks a custom_id, or holds no usable completion is a failed
+// line, never an error of the run; a request with no line at all in the files failed too (the
+// caller says why).
 
 import type { ModelRequest, TokenUsage, ToolCall } from "../model-port.js";
 import { normaliseCompletion } from "../model/normalise-response.js";
@@ -24,16 +25,19 @@ export function requestLine(customId: string, body: string): string {
   return `{"custom_id":${JSON.stringify(customId)},"method":"POST","url":"${CHAT_ENDPOINT}","body":${body}}`;
 }
 
-/** The answers an output or error file holds, by custom_id; later lines of one id win over earlier ones. */
+/** The answers an output or error file holds, by custom_id; later lines of one id win over earlier ones. Files of a batch are streamed instead (result-stream.ts). */
 export function readResults(text: string, into: Map<string, LineResult> = new Map()): Map<string, LineResult> {
-  for (const raw of text.split("\n")) {
-    if (raw.trim() === "") continue;
-    const parsed = parseLine(raw);
-    if (parsed === null) continue; // nothing says whose line it was: its request gets "no answer"
-    if (into.get(parsed.customId)?.ok && !parsed.result.ok) continue; // an answer is not undone by an error line
-    into.set(parsed.customId, parsed.result);
-  }
+  for (const raw of text.split("\n")) readLine(raw, into);
   return into;
+}
+
+/** One line of an output or error file (its "\n" taken off) added to the answers by custom_id. */
+export function readLine(raw: string, into: Map<string, LineResult>): void {
+  if (raw.trim() === "") return;
+  const parsed = parseLine(raw);
+  if (parsed === null) return; // nothing says whose line it was: its request gets "no answer"
+  if (into.get(parsed.customId)?.ok && !parsed.result.ok) return; // an answer is not undone by an error line
+  into.set(parsed.customId, parsed.result);
 }
 
 function parseLine(raw: string): { customId: string; result: LineResult } | null {

@@ -5,7 +5,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { readResults, type LineResult } from "./batch-lines.js";
+import type { LineResult } from "./batch-lines.js";
+import { readResultFile } from "./result-stream.js";
 
 export function requestsFile(dir: string, runId: number, number: number): string {
   return path.join(dir, `requests-${runId}-${number}.jsonl`);
@@ -33,15 +34,13 @@ export function moveRequests(spool: string, file: string): string | null {
   }
 }
 
-/** The answers in the results file of `requests`, or null when it is not there (yet). */
+/** The answers in the results file of `requests` (read a megabyte at a time), or null when it is not there (yet). */
 export function readDirResults(requests: string): Map<string, LineResult> | null {
-  let text: string;
   try {
-    text = fs.readFileSync(resultsFileOf(requests), "utf8");
+    return readResultFile(resultsFileOf(requests));
   } catch {
     return null;
   }
-  return readResults(text);
 }
 
 /** What the run says when it stops to wait (the CLI prefixes `aiython: `). */

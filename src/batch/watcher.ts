@@ -1,11 +1,13 @@
 // One submitted batch, watched until it ends (SPEC §14): its status is polled every `poll`
-// seconds, and once it is final its output and error files are read and each request waiting
-// on it gets its line. A request that claims a line after the batch ended (a resumed run reaches
-// its blocks one by one) gets it from what was read. A poll that fails is said and tried again at
-// the next poll: a batch may take hours, and a network that drops for a while loses nothing.
+// seconds, and once it is final its output and error files are read, streamed line by line, and
+// each request waiting on it gets its line. A request that claims a line after the batch ended (a
+// resumed run reaches its blocks one by one) gets it from what was read. A poll that fails is
+// said and tried again at the next poll: a batch may take hours, and a network that drops for a
+// while loses nothing.
 
 import { BatchApiError, FINAL_STATUSES, type BatchApi } from "./batch-api.js";
-import { readResults, type LineResult } from "./batch-lines.js";
+import type { LineResult } from "./batch-lines.js";
+import { readResultStream } from "./result-stream.js";
 import type { BatchProgress } from "./progress.js";
 
 export interface WatchedBatch {
@@ -57,7 +59,7 @@ export class Watcher {
       this.progress.status(this.batch.providerId, state.status, state.counts);
       if (!FINAL_STATUSES.has(state.status)) return this.schedule();
       const results = new Map<string, LineResult>();
-      for (const file of [state.errorFileId, state.outputFileId]) if (file) readResults(await this.api.content(file), results);
+      for (const file of [state.errorFileId, state.outputFileId]) if (file) await readResultStream(this.api.content(file), results);
       this.finish(state.status, results);
     } catch (error) {
       if (error instanceof BatchApiError && error.status === 404) return this.finish("gone", new Map());

@@ -7,7 +7,8 @@
 // with output and error files, failed and malformed lines and expired batches as the test asks
 // (loopback-batch-jobs.ts), and live chat completions too (POST /v1/chat/completions), answered
 // by the same responder, so a test can count what went live. `noBatchApi` answers 404 on /files
-// and /batches, as a plain chat server does. Every response is one write.
+// and /batches, as a plain chat server does. `unanswered` and `dropCreate` lose a POST /batches
+// after or before it creates the batch. Every response is one write.
 //
 // Also a standalone process for benchmarks and manual tries:
 //   node --import tsx test/support/loopback-batch.ts --echo-finish [--hold]
@@ -43,6 +44,8 @@ export interface LoopbackBatch {
   hold(on: boolean): void;
   /** Create the batch of a POST /batches but never answer it (`true`), as a provider whose answer is lost. */
   unanswered(on: boolean): void;
+  /** Neither create the batch of a POST /batches nor answer it (`true`), as a request lost on its way to the provider. */
+  dropCreate(on: boolean): void;
   problems: string[];
   close(): Promise<void>;
 }
@@ -60,6 +63,7 @@ export async function startLoopbackBatch(options: LoopbackBatchOptions): Promise
   const sockets = new Set<Socket>();
   let live = 0;
   let unanswered = false;
+  let dropCreate = false;
 
   const send = (res: ServerResponse, status: number, body: string | object, type = "application/json"): void => {
     const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -99,6 +103,7 @@ export async function startLoopbackBatch(options: LoopbackBatchOptions): Promise
       const text = files.get(content[1]);
       return text === undefined ? send(res, 404, errorBody(404, "no such file")) : send(res, 200, text, "application/octet-stream");
     }
+    if (method === "POST" && path === "/v1/batches" && dropCreate) return;
     if (method === "POST" && path === "/v1/batches") {
       const text = files.get(body?.input_file_id);
       if (text === undefined || body?.endpoint !== "/v1/chat/completions" || body?.completion_window !== "24h") {
@@ -140,6 +145,7 @@ export async function startLoopbackBatch(options: LoopbackBatchOptions): Promise
     liveChats: () => requests.filter((r) => r.path === "/v1/chat/completions"),
     hold: (on) => void (jobs.holding = on),
     unanswered: (on) => void (unanswered = on),
+    dropCreate: (on) => void (dropCreate = on),
     problems,
     close() {
       for (const socket of sockets) socket.destroy();

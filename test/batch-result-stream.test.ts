@@ -15,6 +15,7 @@ import { BatchProgress } from "../src/batch/progress.js";
 import { LineSplitter, readResultStream } from "../src/batch/result-stream.js";
 import { finishCall } from "./support/loopback-model.js";
 import { startLoopbackBatch } from "./support/loopback-batch.js";
+import { NO_JOURNAL } from "./support/batch-no-journal.js";
 
 const answerLine = (id: string, value: string) =>
   JSON.stringify({
@@ -74,14 +75,7 @@ test("every answer of a multi-chunk output file reaches its request", async () =
   const offload = new BatchOffload(
     { windowMs: 20, pollMs: 5, maxRequests: 50_000, dir: null, attach: false },
     {
-      journal: {
-        add: async () => null,
-        uploaded: async () => undefined,
-        submitted: async () => undefined,
-        ended: () => undefined,
-        carrying: async () => null,
-        runId: async () => null,
-      },
+      journal: NO_JOURNAL,
       progress: new BatchProgress(() => undefined, false),
       stop: (message) => assert.fail(message),
       shown: (file) => file,

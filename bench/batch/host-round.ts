@@ -13,6 +13,7 @@ import { BatchProgress } from "../../src/batch/progress.js";
 import { createModelClient } from "../../src/model/model-client.js";
 import type { ModelPort, ModelRequest } from "../../src/model-port.js";
 import { InFlightLimit, limitedPort } from "../../src/run/in-flight-limit.js";
+import { NO_JOURNAL } from "../../test/support/batch-no-journal.js";
 
 const [mode, url, count] = process.argv.slice(2);
 const n = Number(count);
@@ -44,14 +45,7 @@ function port(): { model: ModelPort; offload: BatchOffload | null } {
   const offload = new BatchOffload(
     { windowMs: 50, pollMs: 10, maxRequests: 50_000, dir: null, attach: false },
     {
-      journal: {
-        add: async () => null,
-        uploaded: async () => undefined,
-        submitted: async () => undefined,
-        ended: () => undefined,
-        carrying: async () => null,
-        runId: async () => null,
-      },
+      journal: NO_JOURNAL,
       progress: new BatchProgress(() => undefined, false),
       stop: (message) => {
         throw new Error(message);

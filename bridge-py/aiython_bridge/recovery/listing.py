@@ -14,7 +14,7 @@ backslash, a decorator) does not parse, and then grows until it does.
 Ahead: while the frontend plans a large file, the bridge is mostly idle, and most of the file
 will run as it is. So `--explain` sends the frontend's windows that compile as they stand (whole
 top-level statements, no block in them) as soon as the frontend knows them, and the bridge lists
-them, a group at a time, between the compile requests it answers first (Ahead, server.py); the
+them, a group at a time, between the compile requests it answers first (Ahead, pre_run_requests.py); the
 request with the plan then lists only what is left, or what the program has otherwise than the
 source, and numbers the lot.
 

@@ -49,6 +49,14 @@ test("npm run demo: tickets.py (the default) and parallel.py", async () => {
   assert.equal(parallel.stdout, "billing 10, bug 10\n");
 });
 
+test("npm run demo -- --batch examples/batch_classify.py: the stand-in speaks the Batch API and every request goes in one batch", async () => {
+  const ran = await demo("--batch", "examples/batch_classify.py");
+  assert.equal(ran.exitCode, 0, ran.stderr);
+  assert.equal(ran.stdout, "billing 100, bug 100\n");
+  assert.match(ran.stderr, /demo: stand-in model at http:\/\/127\.0\.0\.1:\d+\/v1 \(with a Batch API\)\n/);
+  assert.match(ran.stderr, /demo: 200 model requests in 1 batch, 0 live\n$/);
+});
+
 test("npm run demo -- --stats X: aiython's options go to aiython; the program's arguments to the program", async () => {
   const ran = await demo("--stats", "examples/tickets.py");
   assert.equal(ran.exitCode, 0, ran.stderr);

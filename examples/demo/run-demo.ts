@@ -9,13 +9,17 @@
 // aiython.toml that routes every capability to loopback fakes of the endpoints
 // (demo-project.ts). `npm run demo -- --serve` only serves the model, until Ctrl-C, printing the
 // `aiython setup` line that points a project at it (to try setup and the console by hand).
+// With `--batch` among aiython's options the stand-in also speaks the OpenAI Batch API, and the
+// run is given a configuration that looks at a batch each second instead of each 30
+// (`npm run demo -- --batch examples/batch_classify.py`).
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import os from "node:os";
 import { capabilityProject } from "./demo-project.js";
-import { startStandInModel } from "./stand-in-model.js";
+import { startStandInBatch, startStandInModel } from "./stand-in-model.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = demoArguments(process.argv.slice(2));
@@ -23,8 +27,9 @@ if (args.script !== null && !fs.existsSync(args.script)) {
   process.stderr.write(`demo: no such script: ${args.script} (npm run demo -- [AIYTHON OPTIONS] [SCRIPT [ARGS...]])\n`);
   process.exit(2);
 }
-const model = await startStandInModel(args.latencyMs);
-process.stderr.write(`demo: stand-in model at ${model.url}\n`);
+const batched = args.options.some((option) => option === "--batch" || option.startsWith("--batch="));
+const model = batched ? await startStandInBatch(args.latencyMs) : await startStandInModel(args.latencyMs);
+process.stderr.write(`demo: stand-in model at ${model.url}${batched ? " (with a Batch API)" : ""}\n`);
 
 if (args.serve) serve();
 else await runScript(path.resolve(args.script ?? path.join(root, "examples", "tickets.py")));
@@ -54,7 +59,7 @@ function serve(): void {
   ] as const) {
     process.once(signal, async () => {
       await model.close();
-      process.stderr.write(`demo: ${plural(model.requests.length, "model request")}\n`);
+      process.stderr.write(`demo: ${modelRequests()}\n`);
       process.exit(128 + n);
     });
   }
@@ -70,18 +75,36 @@ async function runScript(script: string): Promise<void> {
     delete env.OPENAI_BASE_URL;
     process.stderr.write(`demo: capability fakes at ${project.fakesUrl}; project ${project.dir} (its aiython.toml routes to them)\n`);
   }
-  const cliArgs = [...args.options, project ? path.basename(script) : script, ...args.programArgs];
+  const batchConfig = batched && !project ? batchConfiguration(env) : [];
+  const cliArgs = [...batchConfig, ...args.options, project ? path.basename(script) : script, ...args.programArgs];
   const shown = [...args.options, project ? path.basename(script) : (args.script ?? "examples/tickets.py"), ...args.programArgs];
   process.stderr.write(`demo: bin/aiython ${shown.join(" ")}\n`);
   const child = spawn(path.join(root, "bin", "aiython"), cliArgs, { stdio: "inherit", env, cwd: project?.dir ?? process.cwd() });
   child.on("close", async (code, signal) => {
     await model.close();
     await project?.close();
-    process.stderr.write(`demo: ${plural(model.requests.length, "model request")}${project ? `, ${plural(project.requests(), "capability request")}` : ""}\n`);
+    process.stderr.write(`demo: ${modelRequests()}${project ? `, ${plural(project.requests(), "capability request")}` : ""}\n`);
     process.exitCode = code ?? (signal ? 1 : 0);
   });
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+/** What the stand-in answered: its requests, or with a Batch API those it answered in batches and live. */
+function modelRequests(): string {
+  if (!("batches" in model)) return plural(model.requests.length, "model request");
+  const inBatches = model.batches.reduce((sum, batch) => sum + batch.lines.length, 0);
+  return `${plural(inBatches, "model request")} in ${plural(model.batches.length, "batch", "batches")}, ${model.liveChats().length} live`;
+}
+
+/** `--config FILE` routing the model to the stand-in with quick batches (`env` loses the variables the file replaces). */
+function batchConfiguration(env: NodeJS.ProcessEnv): string[] {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "aiython-demo-")), "aiython.toml");
+  const toml = [`version = 3`, `model = { model = "openai/stand-in", api_base = "${model.url}" }`, "", "[batch]", "window = 0.5", "poll = 1", ""];
+  fs.writeFileSync(file, toml.join("\n"));
+  delete env.AIYTHON_MODEL;
+  delete env.OPENAI_BASE_URL;
+  return ["--config", file];
+}
+
+function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
 }

@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptedModel } from "../../src/scripted-model/index.js";
 import type { ChatMessage, ToolSpec } from "../../src/model-port.js";
+import { startLoopbackBatch } from "../../test/support/loopback-batch.js";
 import { finishCall, startLoopbackModel, toolCall, type ScriptedReply } from "../../test/support/loopback-model.js";
 import { planReply } from "./stand-in-plans.js";
 
@@ -70,4 +71,11 @@ function shortened(text: string): string {
 
 export async function startStandInModel(latencyMs = 0) {
   return startLoopbackModel({ responder: async (req) => ({ ...(await standInReply(req.body)), ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) }) });
+}
+
+/** The stand-in behind an OpenAI Batch API too (`npm run demo -- --batch …`): each batch is
+ * validating, then in progress, then completed, one poll each, its lines answered as live. */
+export async function startStandInBatch(latencyMs = 0) {
+  const server = await startLoopbackBatch({ responder: async (req) => ({ ...(await standInReply(req.body as Body)), ...(latencyMs > 0 ? { delayMs: latencyMs } : {}) }) });
+  return { url: server.url, batches: server.batches, liveChats: () => server.liveChats(), close: () => server.close() };
 }

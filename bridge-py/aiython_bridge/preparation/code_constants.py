@@ -18,7 +18,7 @@ A placeholder is a string a program would not write (a NUL byte and a fixed rand
 program that did write one would have its string replaced, which is the price of this design.
 """
 
-__all__ = ["CALLS", "CONTRACTS", "EXCEPTION", "KEY_OFFSET", "PREFIX", "RECURSION_ERROR", "bind", "bind_slots", "slots"]
+__all__ = ["ASKED", "CALLS", "CONTRACTS", "EXCEPTION", "KEY_OFFSET", "PREFIX", "RECURSION_ERROR", "bind", "bind_slots", "slots"]
 
 _CODE = type(compile("", "", "exec"))
 PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program_code.BLOCKS)
@@ -31,6 +31,11 @@ PREFIX = "\x00aiython:"  # every placeholder starts so (instrument.py's, program
 CALLS = {name: f"\x00aiython:{name}:7f3c2a"
          for name in ("retry", "raising", "binding", "value", "returned", "forget", "settle", "keep")}
 KEY_OFFSET = 4096
+# The calls whose answer is only true or false are asked as `K + KEY_OFFSET in CALLS[name]`
+# instead: CONTAINS_OP has no inline cache, where BINARY_SUBSCR has four code units on 3.11.
+# (`forget`, on the rare way out of a retry, stays a subscript: recovery/handler_lines.py knows a
+# handler of ours by its load right after the exception's POP_TOP.)
+ASKED = frozenset(("retry", "raising", "binding", "settle"))
 EXCEPTION = "\x00aiython:Exception:7f3c2a"
 RECURSION_ERROR = "\x00aiython:RecursionError:7f3c2a"
 # The type-contract checks of `type_contracts = "all"` (typed_code/sites.py generates them).

@@ -23,7 +23,7 @@ __all__ = [
 ]
 
 BLOCKS = "\x00aiython:blocks:7f3c2a"
-FORMAT = 6  # the shape of Compiled.record(), the cache's payload, and of the handlers' code in it; a new shape needs a new number (or cache.FORMAT)
+FORMAT = 7  # the shape of Compiled.record(), the cache's payload, and of the handlers' code in it; a new shape needs a new number (or cache.FORMAT)
 # file name -> the rewritten source it runs (files with AI blocks): their original text does not
 # parse, and frameops/typed_names.py reads annotations from the text that does.
 REWRITTEN = {}

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from ..preparation import syntax_tree as ast  # ast's functions over _ast's classes, without importing ast.py
 # Placeholder constants of the generated handlers; code_constants.bind replaces them.
-from ..preparation.code_constants import CALLS, EXCEPTION, KEY_OFFSET, RECURSION_ERROR
+from ..preparation.code_constants import ASKED, CALLS, EXCEPTION, KEY_OFFSET, RECURSION_ERROR
 from .selection import merged_ranges, selected_sites
 from .statement_index import index_statements
 
@@ -99,14 +99,16 @@ def instrument_selected(tree: ast.Module, *, source: str, entry: bool, name: str
 
 _LOAD = ast.Load()  # one context node for every load, as ast.parse shares its own
 _STORE = ast.Store()
+_IN = ast.In()
 _NEW = ast.AST.__new__
 
 
 class _Handler:
     """Builds the generated statements for one checkpoint, all at the statement's position.
 
-    Nodes that recur (K, the exception class, the bare `raise`, the call `R.retry(K)`) are made once per checkpoint and shared: compile() reads each occurrence on
-    its own, and building nodes is most of the transform's cost."""
+    Nodes that recur (K, the exception class, the bare `raise`, the call `R.retry(K)`) are made
+    once per checkpoint and shared: compile() reads each occurrence on its own, and building
+    nodes is most of the transform's cost."""
 
     def __init__(self, stmt, index):
         self.stmt, self.index = stmt, index
@@ -180,8 +182,11 @@ class _Handler:
         return self.node(ast.Constant, {"value": value, "kind": None})
 
     def call(self, method: str):
-        """`CALLS[method][K + KEY_OFFSET]`."""
-        return self.node(ast.Subscript, {"value": self.const(CALLS[method]), "slice": self._key, "ctx": _LOAD})
+        """`K + KEY_OFFSET in CALLS[method]` for a true-or-false answer, else `CALLS[method][K + KEY_OFFSET]`."""
+        calls = self.const(CALLS[method])
+        if method in ASKED:
+            return self.node(ast.Compare, {"left": self._key, "ops": [_IN], "comparators": [calls]})
+        return self.node(ast.Subscript, {"value": calls, "slice": self._key, "ctx": _LOAD})
 
     def handler(self, body):
         return self.node(ast.ExceptHandler, {"type": self._exception, "name": None, "body": body})

@@ -165,12 +165,13 @@ def _direct_call(work, key):
 
 
 class HandlerCall:
-    """One call of the checkpoint handlers: `call[key]` is `work(key, handler's frame)`, chosen
-    from C (see the module docstring); `work(key)` alone must find the frame as
-    `sys._getframe(1)`. `name` says which call it is (shipped.py pickles by it)."""
+    """One call of the checkpoint handlers: `call[key]` (and `key in call`, its truth) is
+    `work(key, handler's frame)`, chosen from C (see the module docstring); `work(key)` alone
+    must find the frame as `sys._getframe(1)`. `name` says which call it is (shipped.py pickles
+    by it)."""
 
     __slots__ = ("name", "work", "_next")
-    __getitem__ = property(methodcaller("_next"))
+    __getitem__ = __contains__ = property(methodcaller("_next"))  # NAME[K], K in NAME
 
     def __init__(self, name: str, work):
         self.name, self.work, self._next = name, work, _choices(work, name, work)

@@ -29,7 +29,7 @@ of `returned[K]` to the statement's own unwinding and RETURN_VALUE.
 
 from __future__ import annotations
 
-from ...preparation.code_constants import KEY_OFFSET
+from ...preparation.code_constants import ASKED, KEY_OFFSET
 from .assembly import OUTER, Assembler, Label, Region, jump_to_unit
 
 __all__ = ["Checkpoint", "Constants", "write_handler"]
@@ -78,7 +78,12 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
     key = table.const(point.index + KEY_OFFSET)
     depth = point.depth
 
-    def call(method, head_only=False):  # NAME[K]; head only: the constant and the key
+    def call(method, head_only=False):  # K in NAME, or NAME[K]; head only: the constant and the key
+        if method in ASKED:
+            asm.op("LOAD_CONST", key)
+            asm.op("LOAD_CONST", table.const(calls[method]))
+            asm.op("CONTAINS_OP", 0)
+            return
         asm.op("LOAD_CONST", table.const(calls[method]))
         asm.op("LOAD_CONST", key)
         if not head_only:

@@ -9,6 +9,7 @@ regions in units after the handler's start.
 
 from __future__ import annotations
 
+from ...preparation.code_constants import ASKED
 from .code import CACHES, OP
 
 __all__ = ["for_length", "shape"]
@@ -76,6 +77,11 @@ class _Shape:
         self.jump("POP_JUMP_FORWARD_IF_FALSE", declined)
 
     def call(self, method: str, head_only: bool = False) -> None:
+        if method in ASKED:  # K in NAME
+            self.slotted("LOAD_CONST", ("key",))
+            self.slotted("LOAD_CONST", ("const", method))
+            self.fixed("CONTAINS_OP", 0)
+            return
         self.slotted("LOAD_CONST", ("const", method))
         self.slotted("LOAD_CONST", ("key",))
         if not head_only:

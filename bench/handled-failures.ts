@@ -44,7 +44,9 @@ interface Variant {
 function project(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "aiython-failures-"));
   fs.mkdirSync(path.join(dir, ".git"));
-  for (const file of ["failures.py", "failing.py"]) fs.copyFileSync(path.join(FILES, file), path.join(dir, file));
+  fs.copyFileSync(path.join(FILES, "failures.py"), path.join(dir, "failures.py"));
+  // The failing project module is the one test/invisible-tracers.test.ts traces.
+  fs.copyFileSync(path.join(ROOT, "test", "fixtures", "invisible", "helper.py"), path.join(dir, "helper.py"));
   return dir;
 }
 

@@ -6,7 +6,7 @@
 import sys
 import time
 
-from failing import parse_all
+from helper import parse_all  # test/fixtures/invisible/helper.py
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 TEXTS = ["x"] * N

@@ -1,5 +1,6 @@
-"""The checkpoint handlers' calls (instrument.py): `retry[K + KEY_OFFSET]`, `raising[…]`, … and
-a retried return's `keep[K + KEY_OFFSET] = value`, constants of the code, one of each for the
+"""The checkpoint handlers' calls (instrument.py): `K + KEY_OFFSET in retry`, `… in raising`,
+`value[K + KEY_OFFSET]`, … and a retried return's `keep[K + KEY_OFFSET] = value`, constants of
+the code (true-or-false ones tested, code_constants.ASKED, the others subscripted), one of each for the
 whole process (CALL_OBJECTS, bound to code_constants.CALLS). A call's work is its file's handler
 object's `_NAME(index, frame)` (`_keep(index, frame, value)`) with K taken back out of the key.
 
@@ -9,7 +10,7 @@ work finds it among the frame's code constants (`owner_of`). One set of calls fo
 keeps a configured run's objects few: a file adds one object, not a set of calls of its own for
 the garbage collector to visit (an import of sympy binds 500 files).
 
-The subscripts are unseen.HandlerCall's, chosen from C out of sight of the program's tracers;
+The tests and subscripts are unseen.HandlerCall's, chosen from C out of sight of the program's tracers;
 `keep` is a plain method (its value is computed by program code, which stays traced, and it runs
 only after a model chose to retry).
 """

@@ -1,24 +1,25 @@
 """The handlers' calls, out of sight of the program's tracers, profilers and monitoring tools (SPEC §2).
 
-A checkpoint's handler calls `retry[K]`, `raising[K]`, … (instrument.py): each a HandlerCall of
-its file's handler object, subscripted (`[K + KEY_OFFSET]`, with a retried return's value:
-`[K + KEY_OFFSET, value]`). A Python function called there would be seen by the program's
+A checkpoint's handler asks `K in retry`, `K in raising`, … and reads `value[K]`, `returned[K]`
+(instrument.py; K stands for K + KEY_OFFSET): each a HandlerCall, one per call for the whole
+process (calls.py). A Python function called there would be seen by the program's
 `sys.settrace` and `sys.setprofile` functions (pdb, bdb, `-m trace`, `-m profile`, 3.11's
 cProfile) and, on 3.12+, by `sys.monitoring` tools (3.12's cProfile, coverage): a call python3
-never makes. So a HandlerCall's `__getitem__` is a property whose getter is built of C callables
-only — endless iterators over the `sys` functions, composed with map and zip — and the subscript
-runs no Python frame and reports nothing until it has chosen:
+never makes. So a HandlerCall's `__contains__` and `__getitem__` are a property whose getter is
+built of C callables only — endless iterators over the `sys` functions, composed with map and
+zip — and the test or subscript runs no Python frame and reports nothing until it has chosen:
 
-- with no trace or profile function set and no monitoring tool registered, the lookup gives a
-  function that does the work with the handler's frame (`_direct_call`): nothing watches;
+- with no trace or profile function set and no monitoring tool registered, the lookup gives the
+  call's work itself, which takes the handler's frame as its caller's: nothing watches;
 - otherwise it sets the trace and profile functions aside (kept in `_SET_ASIDE` with the
-  thread), pauses the tools' events, puts `_hook` in as the profile function and gives a small
-  function of its own (`_NUDGE`). Calling that function is the hook's first event: the hook does
-  the handler's work there, inside a profile callback, where CPython reports nothing to any
-  tracer, profiler or tool, and stores the answer in the function's frame; at the function's
-  return event it puts back what it set aside. Where no event reaches the hook (the handler ran
-  inside a tracer or profiler already, where nothing is reported), the function puts things
-  back and does the work itself.
+  thread), pauses the tools' events, puts a hook of its own in (`_PUT_IN`: `_hook` as the
+  profile function, or on 3.12+ `_trace_hook` as the trace function where only that was set)
+  and gives a small function of its own (`_NUDGE`). Calling that function is the hook's first
+  event: the hook does the handler's work there, inside its callback, where CPython reports
+  nothing to any tracer, profiler or tool, and stores the answer in the function's frame; at the
+  function's return event it puts back what it set aside. Where no event reaches the hook (the
+  handler ran inside a tracer or profiler already, where nothing is reported), the function
+  puts things back and does the work itself.
 
 `handler_call` gives the same choice as a property looked up by attribute (QUIETLY's `run`).
 """

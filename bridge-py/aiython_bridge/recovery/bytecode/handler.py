@@ -4,20 +4,20 @@ calls, in the same order, with the same exception state as recovery/instrument.p
     try: STMT
     except RecursionError: raise
     except Exception:
-        if retry[K]:
+        if K in retry:
             try:
                 while True:
                     try: STMT                      # the copy: units [a, b) again
                     except Exception:
-                        if retry[K]: continue
+                        if K in retry: continue
                     break
             except: forget[K]; raise
-        if raising[K]: raise
-        if binding[K]: NAME = value[K]             # the statement's own store instruction
+        if K in raising: raise
+        if K in binding: NAME = value[K]           # the statement's own store instruction
         return returned[K]                         # `return` statements only
 
-(each call `NAME[K]` a subscript of a constant, calls.py: K stands for K + KEY_OFFSET; a retried
-`return EXPR` keeps its value as `keep[K] = EXPR`)
+(each call a constant of the code, calls.py, tested with CONTAINS_OP or subscripted; K stands
+for K + KEY_OFFSET; a retried `return EXPR` keeps its value as `keep[K] = EXPR`)
 
 laid out as CPython's compiler lays out that shape (PUSH_EXC_INFO, CHECK_EXC_MATCH, a cleanup
 `COPY 3; POP_EXCEPT; RERAISE 1` with lasti for each handler body, a bare `raise` as
@@ -130,7 +130,7 @@ def write_handler(asm: Assembler, point: Checkpoint, table: Constants, placehold
 
 
 def _exception_then_retry(asm, call, exception, not_matching, declined) -> None:
-    """`except Exception:` (else to `not_matching`), then `if retry[K]:` (else to `declined`)."""
+    """`except Exception:` (else to `not_matching`), then `if K in retry:` (else to `declined`)."""
     asm.op("LOAD_CONST", exception)
     asm.op("CHECK_EXC_MATCH")
     asm.op("POP_JUMP_FORWARD_IF_FALSE", not_matching)

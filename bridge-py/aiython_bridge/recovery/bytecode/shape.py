@@ -68,7 +68,7 @@ class _Shape:
         self.marks.append((self.side, self.units[self.side], region))
 
     def exception_then_retry(self, not_matching: str, declined: str) -> None:
-        """`except Exception:` (else to `not_matching`), then `if retry[K]:` (else to `declined`)."""
+        """`except Exception:` (else to `not_matching`), then `if K in retry:` (else to `declined`)."""
         self.slotted("LOAD_CONST", ("const", "exception"))
         self.fixed("CHECK_EXC_MATCH")
         self.jump("POP_JUMP_FORWARD_IF_FALSE", not_matching)

@@ -81,6 +81,7 @@ async function runScript(script: string): Promise<void> {
   process.stderr.write(`demo: bin/aiython ${shown.join(" ")}\n`);
   const child = spawn(path.join(root, "bin", "aiython"), cliArgs, { stdio: "inherit", env, cwd: project?.dir ?? process.cwd() });
   child.on("close", async (code, signal) => {
+    if (batchConfig.length) fs.rmSync(path.dirname(batchConfig[1]), { recursive: true, force: true });
     await model.close();
     await project?.close();
     process.stderr.write(`demo: ${modelRequests()}${project ? `, ${plural(project.requests(), "capability request")}` : ""}\n`);
